@@ -1,0 +1,29 @@
+import { readdirSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import swc from 'unplugin-swc';
+import { defineConfig } from 'vitest/config';
+
+const root = dirname(fileURLToPath(import.meta.url));
+
+/** Tests read the libraries' sources, never their build output. */
+const libraryAliases = Object.fromEntries(
+  readdirSync(join(root, 'libs')).map((name) => [`@smsq/${name}`, join(root, 'libs', name, 'src', 'index.ts')]),
+);
+
+export function projectTestConfig(options: { testTimeout?: number; include?: string[]; maxWorkers?: number } = {}) {
+  return defineConfig({
+    // Nest's dependency injection needs decorator metadata, which only SWC emits here.
+    plugins: [swc.vite({ jsc: { target: 'es2022', transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false } } })],
+    resolve: { alias: libraryAliases },
+    test: {
+      include: options.include ?? ['src/**/*.spec.ts'],
+      testTimeout: options.testTimeout ?? 20_000,
+      hookTimeout: 60_000,
+      pool: 'forks',
+      ...(options.maxWorkers ? { maxWorkers: options.maxWorkers } : {}),
+      // Each project also leaves its counts where `npm test` adds them up.
+      reporters: ['default', ['json', { outputFile: join(root, 'test-results', `${relative(root, process.cwd()).replace(/[\\/]/g, '-') || 'root'}.json`) }]],
+    },
+  });
+}

@@ -1,0 +1,10 @@
+import { IsBoolean, IsIn } from 'class-validator';
+import { IsEntityId } from '../validation.js';
+import type { PhoneKind } from './phone-view.js';
+
+/** Enables or disables an own phone or a gateway; the kind must match, so a phone command never touches a gateway. */
+export class PhoneSetActiveCommand {
+  @IsEntityId() phoneId!: number;
+  @IsIn(['own', 'gateway']) kind!: PhoneKind;
+  @IsBoolean() active!: boolean;
+}

@@ -1,0 +1,26 @@
+import { IsISO8601, IsInt, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { LOCAL_DATETIME } from '../time.js';
+import { IsDeadline, IsEntityId, IsTaskKey } from '../validation.js';
+import type { TaskView } from './task-view.js';
+
+/**
+ * Queues one SMS: choose the phone or gateway, debit one credit, store the task, as one outcome.
+ * The body was validated and normalised by the gateway; dispatch checks the shape again.
+ */
+export class TaskCreateCommand {
+  @IsTaskKey() taskKey!: string;
+  @IsEntityId() clientId!: number;
+  @IsString() @Matches(/^\+[1-9]\d{5,15}$/) recipient!: string;
+  /** 1–1600 code points, so at most 3200 UTF-16 units. */
+  @IsString() @Length(1, 3200) message!: string;
+  /** The phone_id the client asked for, when it was an integer; dispatch ignores it if unusable. */
+  @IsOptional() @IsInt() requestedPhoneId?: number;
+  @IsISO8601({ strict: true }) scheduledAt!: string;
+  @Matches(LOCAL_DATETIME) scheduledLocal!: string;
+  @IsDeadline() deadline!: string;
+}
+
+export interface TaskCreated {
+  task: TaskView;
+  creditsRemaining: number;
+}

@@ -1,0 +1,14 @@
+import { IsOptional, IsString, Length } from 'class-validator';
+import { IsEntityId } from '../validation.js';
+
+/** Registers a client's own phone and issues the worker token bound to it (Profile A). */
+export class ClientPhoneRegisterCommand {
+  @IsEntityId() clientId!: number;
+  @IsString() @Length(1, 100) name!: string;
+  @IsOptional() @IsString() @Length(1, 200) deviceId?: string;
+}
+
+export interface ClientPhoneRegistered {
+  phoneId: number;
+  workerToken: string;
+}

@@ -1,0 +1,5 @@
+import { IsEntityId } from '../validation.js';
+
+export class WorkerTokenRevokeCommand {
+  @IsEntityId() tokenId!: number;
+}

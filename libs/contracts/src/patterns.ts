@@ -1,0 +1,37 @@
+/** Every message pattern on the broker, versioned: a breaking change gets a new name. */
+export const Patterns = {
+  gateway: {
+    clientCreate: 'gateway.client.create.v1',
+    clientShow: 'gateway.client.show.v1',
+    keyCreate: 'gateway.key.create.v1',
+    keyRevoke: 'gateway.key.revoke.v1',
+    phoneRegister: 'gateway.phone.register.v1',
+    workerTokenCreate: 'gateway.worker-token.create.v1',
+    workerTokenRevoke: 'gateway.worker-token.revoke.v1',
+  },
+  billing: {
+    accountOpen: 'billing.account.open.v1',
+    accountShow: 'billing.account.show.v1',
+    debit: 'billing.debit.v1',
+    refund: 'billing.refund.v1',
+    creditsGrant: 'billing.credits.grant.v1',
+    planSet: 'billing.plan.set.v1',
+  },
+  dispatch: {
+    taskCreate: 'dispatch.task.create.v1',
+    taskSettle: 'dispatch.task.settle.v1',
+    taskGet: 'dispatch.task.get.v1',
+    phoneRegister: 'dispatch.phone.register.v1',
+    phoneGet: 'dispatch.phone.get.v1',
+    phoneSetActive: 'dispatch.phone.set-active.v1',
+    gatewayCreate: 'dispatch.gateway.create.v1',
+  },
+} as const;
+
+/** The services that consume a queue of their own on the broker. */
+export type ServiceName = keyof typeof Patterns | 'inbox';
+
+/** Every consuming service answers this with `{ ok: true }`; the gateway's readiness asks each one. */
+export function pingPattern(service: ServiceName): string {
+  return `${service}.ping.v1`;
+}

@@ -1,0 +1,28 @@
+import { PROFILES, type Profile } from '@smsq/contracts';
+import { EnvReader } from './env-reader.js';
+
+/** What every service reads: its profile, where the shared infrastructure is, and its namespace on it. */
+export interface CommonConfig {
+  profile: Profile;
+  namespace: string;
+  databaseUrl: string;
+  amqpUrl: string;
+  redisUrl: string;
+  logFormat: 'json' | 'text';
+  /** How long a request over the broker may take before the caller gives up. */
+  rpcTimeoutMs: number;
+}
+
+export function readCommonConfig(env: EnvReader): CommonConfig {
+  const namespace = env.string('SMSQ_NAMESPACE', 'smsq');
+  env.require(/^[a-z0-9][a-z0-9_-]{0,40}$/i.test(namespace), `SMSQ_NAMESPACE must be letters, digits, _ or - (at most 41), got ${JSON.stringify(namespace)}`);
+  return {
+    profile: env.oneOf('SMSQ_PROFILE', PROFILES, 'A'),
+    namespace,
+    databaseUrl: env.url('DATABASE_URL', 'postgresql://postgres@127.0.0.1:5432/smsq', ['postgres', 'postgresql']),
+    amqpUrl: env.url('AMQP_URL', 'amqp://guest:guest@127.0.0.1:5672', ['amqp', 'amqps']),
+    redisUrl: env.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis', 'rediss']),
+    logFormat: env.oneOf('SMSQ_LOG_FORMAT', ['json', 'text'] as const, process.env['NODE_ENV'] === 'production' ? 'json' : 'text'),
+    rpcTimeoutMs: env.int('SMSQ_RPC_TIMEOUT_MS', 5_000, { min: 100, max: 120_000 }),
+  };
+}

@@ -1,0 +1,53 @@
+import { domainErrorFrom, UnavailableError } from '@smsq/contracts';
+import { Logger } from '@nestjs/common';
+import { RmqRecord, type ClientProxy } from '@nestjs/microservices';
+import { firstValueFrom, timeout } from 'rxjs';
+
+/**
+ * Request/response to one service over the broker. A domain error comes back as the same
+ * DomainError; a broker or service that does not answer in time is `unavailable`.
+ */
+export class ServiceClient {
+  private readonly logger: Logger;
+
+  constructor(
+    readonly service: string,
+    private readonly proxy: ClientProxy,
+    private readonly timeoutMs: number,
+  ) {
+    this.logger = new Logger(`ServiceClient(${service})`);
+  }
+
+  async send<TResult>(pattern: string, payload: object, options: { timeoutMs?: number } = {}): Promise<TResult> {
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    // A request nobody takes in time expires on the broker instead of waiting for a consumer that comes back later.
+    const record = new RmqRecord(payload, { expiration: String(timeoutMs), persistent: true });
+    try {
+      return await firstValueFrom(this.proxy.send<TResult>(pattern, record).pipe(timeout(timeoutMs)));
+    } catch (error) {
+      const domainError = domainErrorFrom(error);
+      if (domainError) throw domainError;
+      this.logger.warn(`${pattern} failed: ${describe(error)}`);
+      throw new UnavailableError(`the ${this.service} service did not answer; retry later`);
+    }
+  }
+
+  /** Fire-and-forget notification; returns once the broker has the message. */
+  async emit(pattern: string, payload: object): Promise<void> {
+    try {
+      await firstValueFrom(this.proxy.emit(pattern, payload).pipe(timeout(this.timeoutMs)), { defaultValue: undefined });
+    } catch (error) {
+      this.logger.warn(`${pattern} not published: ${describe(error)}`);
+      throw new UnavailableError(`the ${this.service} service is not reachable; retry later`);
+    }
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve(this.proxy.close());
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return JSON.stringify(error);
+}

@@ -1,0 +1,36 @@
+import type { ServiceName } from '@smsq/contracts';
+import { Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { ClientProxyFactory } from '@nestjs/microservices';
+import type { CommonConfig } from '../config/common-config.js';
+import { rmqClientOptions } from './rmq-options.js';
+import { ServiceClient } from './service-client.js';
+
+/** The injection token of the client for one service. */
+export function serviceClientToken(service: ServiceName): string {
+  return `ServiceClient:${service}`;
+}
+
+class ServiceClientsShutdown implements OnApplicationShutdown {
+  constructor(private readonly clients: ServiceClient[]) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.allSettled(this.clients.map((client) => client.close()));
+  }
+}
+
+/** Provides a ServiceClient for each service this app talks to, under `serviceClientToken(name)`. */
+@Module({})
+export class ServiceClientsModule {
+  static register(config: CommonConfig, services: readonly ServiceName[]): DynamicModule {
+    const clients = services.map(
+      (service) => new ServiceClient(service, ClientProxyFactory.create(rmqClientOptions(config, service)), config.rpcTimeoutMs),
+    );
+    const providers = services.map((service, index) => ({ provide: serviceClientToken(service), useValue: clients[index] }));
+    return {
+      module: ServiceClientsModule,
+      global: true,
+      providers: [...providers, { provide: ServiceClientsShutdown, useValue: new ServiceClientsShutdown(clients) }],
+      exports: providers.map((provider) => provider.provide),
+    };
+  }
+}

@@ -1,0 +1,28 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** One Prometheus registry per process, labelled with the service's name. */
+export const metricsRegistry = new Registry();
+
+let started = false;
+
+export function startDefaultMetrics(service: string): void {
+  if (started) return;
+  started = true;
+  metricsRegistry.setDefaultLabels({ service });
+  collectDefaultMetrics({ register: metricsRegistry, prefix: 'smsq_' });
+}
+
+export const handledMessages = new Counter({
+  name: 'smsq_messages_handled_total',
+  help: 'Broker messages handled, by pattern and outcome',
+  labelNames: ['pattern', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export const httpRequestDuration = new Histogram({
+  name: 'smsq_http_request_duration_seconds',
+  help: 'Public HTTP requests, by route and status',
+  labelNames: ['route', 'status'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [metricsRegistry],
+});

@@ -1,0 +1,15 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import type { ServiceName } from '@smsq/contracts';
+import { HealthController } from './health.controller.js';
+import { startDefaultMetrics } from './metrics.js';
+import { pingControllerFor } from './ping.controller.js';
+import { Readiness } from './readiness.js';
+
+@Global()
+@Module({})
+export class ObservabilityModule {
+  static forService(service: ServiceName | 'dashboard' | 'gateway-sim'): DynamicModule {
+    startDefaultMetrics(service);
+    return { module: ObservabilityModule, controllers: [HealthController, ...(service === 'dashboard' || service === 'gateway-sim' ? [] : [pingControllerFor(service)])], providers: [Readiness], exports: [Readiness] };
+  }
+}

@@ -1,0 +1,5 @@
+export { ensureDatabase } from './ensure-database.js';
+export { MigrationError } from './migration.error.js';
+export { migrate, type MigrateOptions, type MigrateResult, type MigrationLogger } from './migrator.js';
+export { createPgAdapter, type PgAdapterOptions } from './prisma-adapter.js';
+export { findSchemaDrift, type SchemaDriftOptions } from './schema-drift.js';

@@ -1,0 +1,3 @@
+export * from './eventually.js';
+export * from './test-database.js';
+export * from './schema-drift.js';

@@ -1,0 +1,37 @@
+import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { createPgAdapter } from '@smsq/persistence';
+import { Prisma, PrismaClient } from '../generated/prisma/client.js';
+
+export type BillingTransaction = Prisma.TransactionClient;
+
+/** The billing schema's Prisma client, one connection pool per process. */
+export class BillingDatabase extends PrismaClient implements OnModuleInit, OnModuleDestroy {
+  constructor(databaseUrl: string) {
+    super({ adapter: createPgAdapter(databaseUrl, { applicationName: 'smsq-billing', maxConnections: 10 }) });
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.$connect();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.$disconnect();
+  }
+
+  /**
+   * Read committed is enough: every change to an account happens while holding its row lock.
+   * The waits are generous because debits of one busy client queue up behind that lock.
+   */
+  transaction<T>(work: (tx: BillingTransaction) => Promise<T>): Promise<T> {
+    return this.$transaction(work, {
+      isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted,
+      maxWait: 10_000,
+      timeout: 15_000,
+    });
+  }
+
+  /** Several reads that see one consistent moment, for audits taken while debits go on. */
+  snapshot<T>(read: (tx: BillingTransaction) => Promise<T>): Promise<T> {
+    return this.$transaction(read, { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead, maxWait: 10_000, timeout: 60_000 });
+  }
+}

@@ -1,0 +1,25 @@
+import { readCommonConfig, type CommonConfig, type EnvReader } from '@smsq/platform';
+
+export class DispatchConfig implements CommonConfig {
+  profile!: CommonConfig['profile'];
+  namespace!: string;
+  databaseUrl!: string;
+  amqpUrl!: string;
+  redisUrl!: string;
+  logFormat!: CommonConfig['logFormat'];
+  rpcTimeoutMs!: number;
+  port!: number;
+  /** A claim not reported within this long returns its task to pending. */
+  claimTimeoutS!: number;
+  /** Claims of one task before it fails for good (and is refunded). */
+  maxAttempts!: number;
+}
+
+export function readDispatchConfig(env: EnvReader): DispatchConfig {
+  return Object.assign(new DispatchConfig(), {
+    ...readCommonConfig(env),
+    port: env.port('DISPATCH_PORT', 3012),
+    claimTimeoutS: env.int('SMSQ_CLAIM_TIMEOUT_S', 300, { min: 1, max: 86_400 }),
+    maxAttempts: env.int('SMSQ_MAX_ATTEMPTS', 3, { min: 1, max: 100 }),
+  });
+}

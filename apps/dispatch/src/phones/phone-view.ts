@@ -1,0 +1,15 @@
+import type { PhoneView } from '@smsq/contracts';
+import type { Phone } from '../generated/prisma/client.js';
+
+export function toPhoneView(phone: Phone): PhoneView {
+  return {
+    id: phone.id,
+    kind: phone.kind,
+    clientId: phone.clientId,
+    name: phone.name,
+    url: phone.url,
+    deviceId: phone.deviceId,
+    active: phone.active,
+    createdAt: phone.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { DatabaseModule } from '../database/database.module.js';
+import { PhonesController } from './phones.controller.js';
+import { PhonesRepository } from './phones.repository.js';
+import { PhonesService } from './phones.service.js';
+
+@Module({
+  imports: [DatabaseModule],
+  controllers: [PhonesController],
+  providers: [PhonesRepository, PhonesService],
+})
+export class PhonesModule {}

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { lockUntilCommit } from '../database/advisory-lock.js';
+import { inTransaction, type DbTransaction } from '../database/db-transaction.js';
+import { DispatchDatabase } from '../database/dispatch-database.js';
+import type { Phone, PhoneKind } from '../generated/prisma/client.js';
+
+export interface NewPhone {
+  kind: PhoneKind;
+  clientId: number | null;
+  name: string;
+  url: string | null;
+  deviceId: string | null;
+}
+
+@Injectable()
+export class PhonesRepository {
+  constructor(private readonly db: DispatchDatabase) {}
+
+  /** Runs `work` in one transaction holding the client's phone lock, so counting and adding phones do not race. */
+  underClientLock<T>(clientId: number, work: (tx: DbTransaction) => Promise<T>): Promise<T> {
+    return inTransaction(this.db, async (tx) => {
+      await lockUntilCommit(tx, `dispatch.phones:${clientId}`);
+      return work(tx);
+    });
+  }
+
+  findById(id: number): Promise<Phone | null> {
+    return this.db.phone.findUnique({ where: { id } });
+  }
+
+  findOwnByDevice(clientId: number, deviceId: string, tx: DbTransaction): Promise<Phone | null> {
+    return tx.phone.findFirst({ where: { kind: 'own', clientId, deviceId } });
+  }
+
+  countOwn(clientId: number, tx: DbTransaction): Promise<number> {
+    return tx.phone.count({ where: { kind: 'own', clientId } });
+  }
+
+  insert(phone: NewPhone, tx?: DbTransaction): Promise<Phone> {
+    return (tx ?? this.db).phone.create({ data: phone });
+  }
+
+  /** false when there is no phone of that id and kind. */
+  async setActive(id: number, kind: PhoneKind, active: boolean): Promise<boolean> {
+    const { count } = await this.db.phone.updateMany({ where: { id, kind }, data: { active } });
+    return count > 0;
+  }
+}

@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import {
+  DomainError,
+  NotFoundError,
+  type GatewayCreateCommand,
+  type Ok,
+  type PhoneGetQuery,
+  type PhoneRegisterCommand,
+  type PhoneRegistered,
+  type PhoneSetActiveCommand,
+  type PhoneView,
+} from '@smsq/contracts';
+import { DispatchConfig } from '../config/dispatch-config.js';
+import { isStoredId } from '../database/stored-id.js';
+import { PhonesRepository } from './phones.repository.js';
+import { toPhoneView } from './phone-view.js';
+
+/** The phones tasks are routed to: clients' own phones (Profile A) and pooled gateways (Profile B). */
+@Injectable()
+export class PhonesService {
+  constructor(
+    private readonly config: DispatchConfig,
+    private readonly phones: PhonesRepository,
+  ) {}
+
+  /**
+   * Pairs an own phone within the plan's limit. A known device gets its phone back as it is
+   * (a disabled phone stays disabled); every phone the client has, active or not, counts.
+   */
+  async register(command: PhoneRegisterCommand): Promise<PhoneRegistered> {
+    if (this.config.profile !== 'A') throw new DomainError('not_found', 'phones are registered only in Profile A');
+    return this.phones.underClientLock(command.clientId, async (tx): Promise<PhoneRegistered> => {
+      const known = command.deviceId ? await this.phones.findOwnByDevice(command.clientId, command.deviceId, tx) : null;
+      if (known) return { phone: toPhoneView(known), created: false };
+      if ((await this.phones.countOwn(command.clientId, tx)) >= command.phoneLimit) {
+        throw new DomainError('phone_limit_reached', `the plan allows ${command.phoneLimit} phones`);
+      }
+      const phone = await this.phones.insert(
+        { kind: 'own', clientId: command.clientId, name: command.name, url: command.url ?? null, deviceId: command.deviceId ?? null },
+        tx,
+      );
+      return { phone: toPhoneView(phone), created: true };
+    });
+  }
+
+  async createGateway(command: GatewayCreateCommand): Promise<PhoneView> {
+    if (this.config.profile !== 'B') throw new DomainError('not_found', 'gateways exist only in Profile B');
+    const gateway = await this.phones.insert({
+      kind: 'gateway',
+      clientId: command.clientId ?? null,
+      name: command.name,
+      url: command.url,
+      deviceId: null,
+    });
+    return toPhoneView(gateway);
+  }
+
+  async get(query: PhoneGetQuery): Promise<PhoneView> {
+    const phone = isStoredId(query.phoneId) ? await this.phones.findById(query.phoneId) : null;
+    if (!phone) throw new NotFoundError('phone');
+    return toPhoneView(phone);
+  }
+
+  /** The kind must match: a phone command never touches a gateway, nor a gateway command a phone. */
+  async setActive(command: PhoneSetActiveCommand): Promise<Ok> {
+    const updated = isStoredId(command.phoneId) && (await this.phones.setActive(command.phoneId, command.kind, command.active));
+    if (!updated) throw new NotFoundError(command.kind === 'own' ? 'phone' : 'gateway');
+    return { ok: true };
+  }
+}

@@ -1,0 +1,139 @@
+import type { Profile } from '@smsq/contracts';
+import { loadConfig } from '@smsq/platform';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { readDispatchConfig } from '../config/dispatch-config.js';
+import { FAKE_TRANSACTION } from '../testing/fake-transaction.js';
+import { InMemoryRoutingRepository } from '../testing/in-memory-routing.repository.js';
+import { domainErrorOf } from '../testing/domain-error-of.js';
+import { InMemoryStore } from '../testing/in-memory-store.js';
+import { standIn } from '../testing/stand-in.js';
+import { RoutingService } from './routing.service.js';
+
+const CLIENT = 7;
+const OTHER_CLIENT = 8;
+
+function routingFor(profile: Profile, store: InMemoryStore): RoutingService {
+  return new RoutingService(loadConfig(readDispatchConfig, { SMSQ_PROFILE: profile }), standIn(new InMemoryRoutingRepository(store)));
+}
+
+describe(RoutingService.name, () => {
+  let store: InMemoryStore;
+
+  beforeEach(() => {
+    store = new InMemoryStore();
+  });
+
+  describe('Profile A, own phones', () => {
+    let sut: RoutingService;
+
+    beforeEach(() => {
+      sut = routingFor('A', store);
+    });
+
+    it('uses the requested phone when it is an active own phone of the client', async () => {
+      store.addPhone({ kind: 'own', clientId: CLIENT });
+      const second = store.addPhone({ kind: 'own', clientId: CLIENT });
+
+      await expect(sut.choose({ clientId: CLIENT, requestedPhoneId: second.id })).resolves.toBe(second.id);
+    });
+
+    it('uses the first active own phone (lowest id) when none is requested', async () => {
+      store.addPhone({ kind: 'own', clientId: CLIENT, active: false });
+      const firstActive = store.addPhone({ kind: 'own', clientId: CLIENT });
+      store.addPhone({ kind: 'own', clientId: CLIENT });
+
+      await expect(sut.choose({ clientId: CLIENT })).resolves.toBe(firstActive.id);
+    });
+
+    it.each([
+      ['of another client', () => store.addPhone({ kind: 'own', clientId: OTHER_CLIENT }).id],
+      ['that is disabled', () => store.addPhone({ kind: 'own', clientId: CLIENT, active: false }).id],
+      ['that is a gateway', () => store.addPhone({ kind: 'gateway', clientId: CLIENT }).id],
+      ['that does not exist', () => 999],
+      ['beyond any stored id', () => 2 ** 31],
+      ['that is zero', () => 0],
+      ['that is negative', () => -3],
+    ])('ignores a requested phone %s, as if none had been requested', async (_label, requested) => {
+      const first = store.addPhone({ kind: 'own', clientId: CLIENT });
+      store.addPhone({ kind: 'own', clientId: CLIENT });
+
+      await expect(sut.choose({ clientId: CLIENT, requestedPhoneId: requested() })).resolves.toBe(first.id);
+    });
+
+    it('answers no_active_phone when the client has no active own phone', async () => {
+      store.addPhone({ kind: 'own', clientId: CLIENT, active: false });
+      store.addPhone({ kind: 'own', clientId: OTHER_CLIENT });
+      store.addPhone({ kind: 'gateway', clientId: null });
+
+      expect((await domainErrorOf(sut.choose({ clientId: CLIENT }))).code).toBe('no_active_phone');
+    });
+  });
+
+  describe('Profile B, pooled gateways', () => {
+    let sut: RoutingService;
+
+    beforeEach(() => {
+      sut = routingFor('B', store);
+    });
+
+    it('uses the requested gateway when it is an active VIP gateway of the client', async () => {
+      store.addPhone({ kind: 'gateway', clientId: CLIENT });
+      const requested = store.addPhone({ kind: 'gateway', clientId: CLIENT });
+
+      await expect(sut.choose({ clientId: CLIENT, requestedPhoneId: requested.id })).resolves.toBe(requested.id);
+    });
+
+    it.each([
+      ['of another client’s VIP pool', () => store.addPhone({ kind: 'gateway', clientId: OTHER_CLIENT }).id],
+      ['of the shared pool', () => store.addPhone({ kind: 'gateway', clientId: null }).id],
+      ['that is disabled', () => store.addPhone({ kind: 'gateway', clientId: CLIENT, active: false }).id],
+      ['that is an own phone', () => store.addPhone({ kind: 'own', clientId: CLIENT }).id],
+      ['beyond any stored id', () => 2 ** 40],
+    ])('ignores a requested gateway %s and uses the VIP pool', async (_label, requested) => {
+      const vip = store.addPhone({ kind: 'gateway', clientId: CLIENT });
+
+      await expect(sut.choose({ clientId: CLIENT, requestedPhoneId: requested() })).resolves.toBe(vip.id);
+    });
+
+    it('prefers the client’s VIP pool over the shared pool', async () => {
+      store.addPhone({ kind: 'gateway', clientId: null });
+      const vip = store.addPhone({ kind: 'gateway', clientId: CLIENT, lastAssignedAt: store.now() });
+
+      await expect(sut.choose({ clientId: CLIENT })).resolves.toBe(vip.id);
+    });
+
+    it('falls back to the shared pool when the VIP pool has no active gateway', async () => {
+      store.addPhone({ kind: 'gateway', clientId: CLIENT, active: false });
+      store.addPhone({ kind: 'gateway', clientId: OTHER_CLIENT });
+      const shared = store.addPhone({ kind: 'gateway', clientId: null });
+
+      await expect(sut.choose({ clientId: CLIENT })).resolves.toBe(shared.id);
+    });
+
+    it('takes the gateway assigned a task least recently, a never-used one first', async () => {
+      const older = store.addPhone({ kind: 'gateway', clientId: null, lastAssignedAt: store.now() });
+      store.addPhone({ kind: 'gateway', clientId: null, lastAssignedAt: store.now() });
+      expect(await sut.choose({ clientId: CLIENT })).toBe(older.id);
+
+      const neverUsed = store.addPhone({ kind: 'gateway', clientId: null });
+      expect(await sut.choose({ clientId: CLIENT })).toBe(neverUsed.id);
+    });
+
+    it('takes turns over the pool as tasks are assigned', async () => {
+      const pool = [1, 2, 3].map(() => store.addPhone({ kind: 'gateway', clientId: null }).id);
+
+      const chosen: number[] = [];
+      for (let i = 0; i < 6; i++) chosen.push(await sut.assign({ clientId: CLIENT }, FAKE_TRANSACTION));
+
+      expect(chosen).toEqual([...pool, ...pool]);
+    });
+
+    it('answers no_active_gateway when neither pool has an active gateway', async () => {
+      store.addPhone({ kind: 'gateway', clientId: null, active: false });
+      store.addPhone({ kind: 'gateway', clientId: OTHER_CLIENT });
+      store.addPhone({ kind: 'own', clientId: CLIENT });
+
+      expect((await domainErrorOf(sut.choose({ clientId: CLIENT }))).code).toBe('no_active_gateway');
+    });
+  });
+});

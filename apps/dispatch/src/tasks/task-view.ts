@@ -1,0 +1,20 @@
+import type { TaskView } from '@smsq/contracts';
+import type { Task } from '../generated/prisma/client.js';
+
+/** A task as its owner sees it: scheduledAt is the local time the client was answered with. */
+export function toTaskView(task: Task): TaskView {
+  return {
+    id: task.id,
+    clientId: task.clientId,
+    phoneId: task.phoneId,
+    recipient: task.recipient,
+    message: task.message,
+    status: task.status,
+    scheduledAt: task.scheduledLocal,
+    attempts: task.attempts,
+    sentAt: task.sentAt?.toISOString() ?? null,
+    failedAt: task.failedAt?.toISOString() ?? null,
+    error: task.error,
+    createdAt: task.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { BillingModule } from '../billing/billing.module.js';
+import { DatabaseModule } from '../database/database.module.js';
+import { RoutingModule } from '../routing/routing.module.js';
+import { TaskCreationService } from './task-creation.service.js';
+import { TaskLookupService } from './task-lookup.service.js';
+import { TaskSettlementService } from './task-settlement.service.js';
+import { TasksController } from './tasks.controller.js';
+import { TasksRepository } from './tasks.repository.js';
+
+@Module({
+  imports: [DatabaseModule, RoutingModule, BillingModule],
+  controllers: [TasksController],
+  providers: [TasksRepository, TaskCreationService, TaskSettlementService, TaskLookupService],
+})
+export class TasksModule {}

@@ -1,0 +1,40 @@
+import type { DbTransaction } from '../database/db-transaction.js';
+import type { Phone, PhoneKind } from '../generated/prisma/client.js';
+import type { NewPhone, PhonesRepository } from '../phones/phones.repository.js';
+import { FakeTransactions } from './fake-transaction.js';
+import type { PublicOf } from './stand-in.js';
+import type { InMemoryStore } from './in-memory-store.js';
+
+export class InMemoryPhonesRepository implements PublicOf<PhonesRepository> {
+  private readonly transactions: FakeTransactions;
+
+  constructor(private readonly store: InMemoryStore) {
+    this.transactions = new FakeTransactions(store);
+  }
+
+  underClientLock<T>(clientId: number, work: (tx: DbTransaction) => Promise<T>): Promise<T> {
+    return this.transactions.run(`client:${clientId}`, work);
+  }
+
+  async findById(id: number): Promise<Phone | null> {
+    return this.store.phones.find((phone) => phone.id === id) ?? null;
+  }
+
+  async findOwnByDevice(clientId: number, deviceId: string): Promise<Phone | null> {
+    return this.store.phones.find((phone) => phone.kind === 'own' && phone.clientId === clientId && phone.deviceId === deviceId) ?? null;
+  }
+
+  async countOwn(clientId: number): Promise<number> {
+    return this.store.phones.filter((phone) => phone.kind === 'own' && phone.clientId === clientId).length;
+  }
+
+  async insert(phone: NewPhone): Promise<Phone> {
+    return this.store.addPhone(phone);
+  }
+
+  async setActive(id: number, kind: PhoneKind, active: boolean): Promise<boolean> {
+    const phone = this.store.phones.find((candidate) => candidate.id === id && candidate.kind === kind);
+    if (phone) phone.active = active;
+    return phone !== undefined;
+  }
+}

@@ -1,0 +1,69 @@
+import type { Phone, Task } from '../generated/prisma/client.js';
+
+/** The rows of the dispatch schema, in memory, shared by the fake repositories of one test. */
+export class InMemoryStore {
+  phones: Phone[] = [];
+  tasks: Task[] = [];
+  voidedKeys = new Set<string>();
+  private nextPhoneId = 1;
+  private nextTaskId = 1;
+  private clock = Date.parse('2026-01-01T00:00:00Z');
+
+  addPhone(phone: Pick<Phone, 'kind'> & Partial<Phone>): Phone {
+    const row: Phone = {
+      id: this.nextPhoneId++,
+      clientId: null,
+      name: `phone ${this.nextPhoneId}`,
+      url: null,
+      deviceId: null,
+      active: true,
+      lastAssignedAt: null,
+      lastSeenAt: null,
+      createdAt: this.now(),
+      ...phone,
+    };
+    this.phones.push(row);
+    return row;
+  }
+
+  addTask(task: Omit<Task, 'id' | 'status' | 'attempts' | 'claimedByTokenId' | 'claimExpiresAt' | 'sentAt' | 'failedAt' | 'error' | 'createdAt'>): Task {
+    const row: Task = {
+      id: this.nextTaskId++,
+      status: 'pending',
+      attempts: 0,
+      claimedByTokenId: null,
+      claimExpiresAt: null,
+      sentAt: null,
+      failedAt: null,
+      error: null,
+      createdAt: this.now(),
+      ...task,
+    };
+    this.tasks.push(row);
+    return row;
+  }
+
+  phone(id: number): Phone {
+    const phone = this.phones.find((candidate) => candidate.id === id);
+    if (!phone) throw new Error(`no phone ${id} in the store`);
+    return phone;
+  }
+
+  /** A strictly increasing clock, so assignment order is never a tie. */
+  now(): Date {
+    this.clock += 1_000;
+    return new Date(this.clock);
+  }
+
+  /** What a rolled-back transaction restores. */
+  snapshot(): () => void {
+    const phones = this.phones.map((phone) => ({ ...phone }));
+    const tasks = [...this.tasks];
+    const voidedKeys = new Set(this.voidedKeys);
+    return () => {
+      this.phones = phones;
+      this.tasks = tasks;
+      this.voidedKeys = voidedKeys;
+    };
+  }
+}

@@ -1,0 +1,62 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  ClientCreateCommand,
+  ClientPhoneRegisterCommand,
+  ClientShowQuery,
+  KeyCreateCommand,
+  KeyRevokeCommand,
+  Patterns,
+  WorkerTokenCreateCommand,
+  WorkerTokenRevokeCommand,
+} from '@smsq/contracts';
+import { ClientsService } from '../clients/clients.service.js';
+import { ApiKeysService } from '../identity/api-keys.service.js';
+import { WorkerTokensService } from '../identity/worker-tokens.service.js';
+import { PhonePairingService } from '../phones/phone-pairing.service.js';
+
+/** What the admin command line and the dashboard ask of the gateway over the broker. */
+@Controller()
+export class AdminController {
+  constructor(
+    private readonly clients: ClientsService,
+    private readonly keys: ApiKeysService,
+    private readonly tokens: WorkerTokensService,
+    private readonly pairing: PhonePairingService,
+  ) {}
+
+  @MessagePattern(Patterns.gateway.clientCreate)
+  createClient(@Payload() command: ClientCreateCommand) {
+    return this.clients.create(command);
+  }
+
+  @MessagePattern(Patterns.gateway.clientShow)
+  showClient(@Payload() query: ClientShowQuery) {
+    return this.clients.show(query.clientId);
+  }
+
+  @MessagePattern(Patterns.gateway.keyCreate)
+  createKey(@Payload() command: KeyCreateCommand) {
+    return this.keys.create(command.clientId);
+  }
+
+  @MessagePattern(Patterns.gateway.keyRevoke)
+  revokeKey(@Payload() command: KeyRevokeCommand) {
+    return this.keys.revoke(command.keyId);
+  }
+
+  @MessagePattern(Patterns.gateway.phoneRegister)
+  registerPhone(@Payload() command: ClientPhoneRegisterCommand) {
+    return this.pairing.registerOwnPhone(command);
+  }
+
+  @MessagePattern(Patterns.gateway.workerTokenCreate)
+  createWorkerToken(@Payload() command: WorkerTokenCreateCommand) {
+    return this.pairing.issueWorkerToken(command.phoneId);
+  }
+
+  @MessagePattern(Patterns.gateway.workerTokenRevoke)
+  revokeWorkerToken(@Payload() command: WorkerTokenRevokeCommand) {
+    return this.tokens.revoke(command.tokenId);
+  }
+}

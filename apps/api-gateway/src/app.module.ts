@@ -1,0 +1,39 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { pingPattern } from '@smsq/contracts';
+import { ObservabilityModule, Readiness, RedisModule, ServiceClient, ServiceClientsModule, serviceClientToken } from '@smsq/platform';
+import { AdminModule } from './admin/admin.module.js';
+import { GatewayConfig } from './config/gateway-config.js';
+import { DatabaseModule } from './database/database.module.js';
+import { TasksModule } from './tasks/tasks.module.js';
+
+const DEPENDENCIES = ['billing', 'dispatch'] as const;
+
+@Module({})
+export class AppModule {
+  static register(config: GatewayConfig): DynamicModule {
+    return {
+      module: AppModule,
+      global: true,
+      imports: [
+        ObservabilityModule.forService('gateway'),
+        RedisModule.register(config),
+        ServiceClientsModule.register(config, DEPENDENCIES),
+        DatabaseModule,
+        TasksModule,
+        AdminModule,
+      ],
+      providers: [
+        { provide: GatewayConfig, useValue: config },
+        {
+          // The gateway is ready only when every service it sends to answers over the broker.
+          provide: 'ServiceReadiness',
+          inject: [Readiness, ...DEPENDENCIES.map(serviceClientToken)],
+          useFactory: (readiness: Readiness, ...clients: ServiceClient[]) => {
+            for (const client of clients) readiness.register(client.service, () => client.send(pingPattern(client.service as never), {}, { timeoutMs: 1_500 }));
+          },
+        },
+      ],
+      exports: [GatewayConfig],
+    };
+  }
+}

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { GatewayDatabase } from '../database/gateway-database.js';
+import { Prisma } from '../generated/prisma/client.js';
+
+export interface IdempotencyRecordRow {
+  requestHash: string;
+  statusCode: number | null;
+  response: unknown;
+  createdAt: Date;
+}
+
+@Injectable()
+export class IdempotencyRepository {
+  constructor(private readonly db: GatewayDatabase) {}
+
+  /** Inserts an in-progress record; false when one exists already for this client and key. */
+  async tryInsert(clientId: number, key: string, requestHash: string): Promise<boolean> {
+    const inserted = await this.db.$executeRaw`
+      INSERT INTO "gateway"."idempotency_records" ("client_id", "key", "request_hash")
+      VALUES (${clientId}, ${key}, ${requestHash})
+      ON CONFLICT DO NOTHING`;
+    return inserted === 1;
+  }
+
+  find(clientId: number, key: string): Promise<IdempotencyRecordRow | null> {
+    return this.db.idempotencyRecord.findUnique({
+      where: { clientId_key: { clientId, key } },
+      select: { requestHash: true, statusCode: true, response: true, createdAt: true },
+    });
+  }
+
+  async complete(clientId: number, key: string, statusCode: number, response: object): Promise<void> {
+    await this.db.idempotencyRecord.update({
+      where: { clientId_key: { clientId, key } },
+      data: { statusCode, response: response as Prisma.InputJsonObject },
+    });
+  }
+
+  async remove(clientId: number, key: string): Promise<void> {
+    await this.db.idempotencyRecord.deleteMany({ where: { clientId, key } });
+  }
+
+  /** Drops an expired record so its key can start afresh; false if someone else already replaced it. */
+  async removeIfCreatedAt(clientId: number, key: string, createdAt: Date): Promise<boolean> {
+    const removed = await this.db.idempotencyRecord.deleteMany({ where: { clientId, key, createdAt } });
+    return removed.count === 1;
+  }
+}

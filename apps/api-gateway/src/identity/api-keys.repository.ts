@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { NotFoundError } from '@smsq/contracts';
+import { GatewayDatabase } from '../database/gateway-database.js';
+import { Prisma } from '../generated/prisma/client.js';
+
+export interface ApiKeyOwner {
+  keyId: number;
+  clientId: number;
+  timezone: string;
+}
+
+@Injectable()
+export class ApiKeysRepository {
+  constructor(private readonly db: GatewayDatabase) {}
+
+  async insert(clientId: number, prefix: string, hash: string): Promise<number> {
+    try {
+      const key = await this.db.apiKey.create({ data: { clientId, prefix, hash }, select: { id: true } });
+      return key.id;
+    } catch (error) {
+      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2003') throw new NotFoundError('client');
+      throw error;
+    }
+  }
+
+  async findActiveOwner(hash: string): Promise<ApiKeyOwner | undefined> {
+    const key = await this.db.apiKey.findFirst({
+      where: { hash, revokedAt: null },
+      select: { id: true, clientId: true, client: { select: { timezone: true } } },
+    });
+    return key ? { keyId: key.id, clientId: key.clientId, timezone: key.client.timezone } : undefined;
+  }
+
+  /** Marks the key revoked (keeping the first revocation time) and returns its hash. */
+  async revoke(keyId: number): Promise<string | undefined> {
+    const key = await this.db.apiKey.findUnique({ where: { id: keyId }, select: { hash: true, revokedAt: true } });
+    if (!key) return undefined;
+    if (!key.revokedAt) await this.db.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() } });
+    return key.hash;
+  }
+
+  async touch(keyId: number): Promise<void> {
+    await this.db.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: new Date() } });
+  }
+}

@@ -1,0 +1,50 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { UnavailableError } from '@smsq/contracts';
+
+const TTL_S = 300;
+/** Longer than any cached entry can live, so a lookup racing a revocation cannot revive the credential. */
+const TOMBSTONE_TTL_S = 2 * TTL_S;
+
+export type CachedCredential<T> = { revoked: true } | { revoked: false; value: T | undefined };
+
+/**
+ * Caches what a credential hash resolves to, in Redis so every gateway instance sees a
+ * revocation at once. Reads fall back to the database when Redis is away; a revocation that
+ * cannot reach Redis fails, so it is repeated rather than left half done.
+ */
+@Injectable()
+export class CredentialCache {
+  private readonly logger = new Logger(CredentialCache.name);
+
+  constructor(private readonly redis: Redis) {}
+
+  async get<T>(kind: string, hash: string): Promise<CachedCredential<T>> {
+    try {
+      const [cached, tombstone] = await this.redis.mget(`auth:${kind}:${hash}`, `auth:revoked:${kind}:${hash}`);
+      if (tombstone !== null) return { revoked: true };
+      return { revoked: false, value: cached === null ? undefined : (JSON.parse(cached) as T) };
+    } catch (error) {
+      this.logger.warn(`credential cache unavailable: ${(error as Error).message}`);
+      return { revoked: false, value: undefined };
+    }
+  }
+
+  async set(kind: string, hash: string, value: object): Promise<void> {
+    await this.redis.set(`auth:${kind}:${hash}`, JSON.stringify(value), 'EX', TTL_S).catch(() => undefined);
+  }
+
+  async revoke(kind: string, hash: string): Promise<void> {
+    try {
+      await this.redis.multi().set(`auth:revoked:${kind}:${hash}`, '1', 'EX', TOMBSTONE_TTL_S).del(`auth:${kind}:${hash}`).exec();
+    } catch {
+      throw new UnavailableError('the credential is revoked in the database but the cache was not reached; repeat the revocation');
+    }
+  }
+
+  /** True at most once a minute per credential, to keep `last_used_at` writes off the hot path. */
+  async shouldTouch(kind: string, id: number): Promise<boolean> {
+    const set = await this.redis.set(`auth:seen:${kind}:${id}`, '1', 'EX', 60, 'NX').catch(() => null);
+    return set === 'OK';
+  }
+}

@@ -1,0 +1,53 @@
+import { DomainError } from '@smsq/contracts';
+import { describe, expect, it } from 'vitest';
+import { parseSchedule } from './scheduled-at.js';
+
+const NOW = new Date('2026-11-22T10:15:30.000Z');
+
+describe(parseSchedule.name, () => {
+  it.each([
+    ['2026-12-01 09:30:00', '2026-12-01 09:30:00', '2026-12-01T08:30:00.000Z'],
+    ['2026-12-01T09:30', '2026-12-01 09:30:00', '2026-12-01T08:30:00.000Z'],
+    ['2026-12-01T09:30:45', '2026-12-01 09:30:45', '2026-12-01T08:30:45.000Z'],
+    ['2026-12-01 09:30', '2026-12-01 09:30:00', '2026-12-01T08:30:00.000Z'],
+    ['2026-07-01 09:30:00', '2026-07-01 09:30:00', '2026-07-01T07:30:00.000Z'],
+  ])('reads %s in Europe/Belgrade', (input, local, instant) => {
+    const schedule = parseSchedule(input, 'Europe/Belgrade', NOW);
+    expect(schedule.local).toBe(local);
+    expect(schedule.at.toISOString()).toBe(instant);
+  });
+
+  it('takes omitted, null and empty as now, shown in the client zone', () => {
+    for (const value of [undefined, null, '']) {
+      const schedule = parseSchedule(value, 'Asia/Tokyo', NOW);
+      expect(schedule.at).toEqual(NOW);
+      expect(schedule.local).toBe('2026-11-22 19:15:30');
+    }
+  });
+
+  it.each([
+    '2026-02-29 10:00:00',
+    '2026-04-31 10:00',
+    '2026-13-01 10:00',
+    '2026-12-01 24:00',
+    '2026-12-01 10:60',
+    '2026-12-01',
+    '2026-12-01T10',
+    '2026-12-01T10:00:00Z',
+    '2026-12-01T10:00:00+01:00',
+    ' 2026-12-01 10:00:00 x',
+    'next monday',
+    '2026-03-29 02:30:00',
+  ])('refuses %j', (input) => {
+    expect(() => parseSchedule(input, 'Europe/Belgrade', NOW)).toThrow(DomainError);
+    try {
+      parseSchedule(input, 'Europe/Belgrade', NOW);
+    } catch (error) {
+      expect((error as DomainError).code).toBe('invalid_scheduled_at');
+    }
+  });
+
+  it('refuses a value that is not a string', () => {
+    expect(() => parseSchedule(20261201, 'Europe/Belgrade', NOW)).toThrow('must be a string');
+  });
+});

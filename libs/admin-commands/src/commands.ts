@@ -1,0 +1,118 @@
+import {
+  NotFoundError,
+  Patterns,
+  type AccountView,
+  type ClientCreated,
+  type ClientDetails,
+  type ClientPhoneRegistered,
+  type KeyCreated,
+  type PhoneKind,
+  type PhoneView,
+  type PlanView,
+  type WorkerTokenCreated,
+} from '@smsq/contracts';
+import type { ServiceClient } from '@smsq/platform';
+import { Flags } from './flags.js';
+
+export interface Services {
+  gateway: ServiceClient;
+  billing: ServiceClient;
+  dispatch: ServiceClient;
+}
+
+type Command = (flags: Flags, services: Services) => Promise<object>;
+
+/** The commands of DESIGN.md §5; each prints one JSON object in the contract's field names. */
+export const COMMANDS: Record<string, Command> = {
+  'client create': async (flags, { gateway }) => {
+    const command = { name: flags.text('name'), plan: flags.optionalText('plan'), timezone: flags.optionalText('timezone') };
+    flags.rejectUnknown();
+    const created = await gateway.send<ClientCreated>(Patterns.gateway.clientCreate, command);
+    return { client_id: created.clientId };
+  },
+  'client show': async (flags, { gateway }) => {
+    const query = { clientId: flags.integer('client') };
+    flags.rejectUnknown();
+    const { client, account } = await gateway.send<ClientDetails>(Patterns.gateway.clientShow, query);
+    return { client_id: client.id, name: client.name, timezone: client.timezone, created_at: client.createdAt, ...accountFields(account) };
+  },
+  'key create': async (flags, { gateway }) => {
+    const command = { clientId: flags.integer('client') };
+    flags.rejectUnknown();
+    const key = await gateway.send<KeyCreated>(Patterns.gateway.keyCreate, command);
+    return { key_id: key.keyId, api_key: key.apiKey, prefix: key.prefix };
+  },
+  'key revoke': async (flags, { gateway }) => {
+    const command = { keyId: flags.integer('key') };
+    flags.rejectUnknown();
+    return gateway.send(Patterns.gateway.keyRevoke, command);
+  },
+  'credits grant': async (flags, { billing }) => {
+    const command = { clientId: flags.integer('client'), amount: flags.integer('amount') };
+    flags.rejectUnknown();
+    const account = await billing.send<AccountView>(Patterns.billing.creditsGrant, command);
+    return { credits_remaining: account.creditsRemaining };
+  },
+  'plan set': async (flags, { billing }) => {
+    const command = {
+      clientId: flags.integer('client'),
+      plan: flags.text('plan'),
+      daily: flags.optionalInteger('daily'),
+      phones: flags.optionalInteger('phones'),
+    };
+    flags.rejectUnknown();
+    const plan = await billing.send<PlanView>(Patterns.billing.planSet, command);
+    return { client_id: plan.clientId, plan: plan.plan, daily_allowance: plan.dailyAllowance, phone_limit: plan.phoneLimit };
+  },
+  'phone register': async (flags, { gateway }) => {
+    const command = { clientId: flags.integer('client'), name: flags.text('name') };
+    flags.rejectUnknown();
+    const phone = await gateway.send<ClientPhoneRegistered>(Patterns.gateway.phoneRegister, command);
+    return { phone_id: phone.phoneId, worker_token: phone.workerToken };
+  },
+  'phone disable': (flags, services) => setActive(flags, services, 'own', false),
+  'phone enable': (flags, services) => setActive(flags, services, 'own', true),
+  'gateway create': async (flags, { dispatch }) => {
+    const command = { name: flags.text('name'), url: flags.text('url'), clientId: flags.optionalInteger('client') };
+    flags.rejectUnknown();
+    const gatewayPhone = await dispatch.send<PhoneView>(Patterns.dispatch.gatewayCreate, command);
+    return { phone_id: gatewayPhone.id };
+  },
+  'gateway disable': (flags, services) => setActive(flags, services, 'gateway', false),
+  'gateway enable': (flags, services) => setActive(flags, services, 'gateway', true),
+  'worker-token create': async (flags, { gateway }) => {
+    const command = { phoneId: flags.optionalInteger('phone') };
+    flags.rejectUnknown();
+    const token = await gateway.send<WorkerTokenCreated>(Patterns.gateway.workerTokenCreate, command);
+    return { token_id: token.tokenId, worker_token: token.workerToken, prefix: token.prefix };
+  },
+  'worker-token revoke': async (flags, { gateway }) => {
+    const command = { tokenId: flags.integer('token') };
+    flags.rejectUnknown();
+    return gateway.send(Patterns.gateway.workerTokenRevoke, command);
+  },
+};
+
+async function setActive(flags: Flags, { dispatch }: Services, kind: PhoneKind, active: boolean): Promise<object> {
+  const command = { phoneId: flags.integer('phone'), kind, active };
+  flags.rejectUnknown();
+  return dispatch.send(Patterns.dispatch.phoneSetActive, command);
+}
+
+function accountFields(account: AccountView) {
+  return {
+    plan: account.plan,
+    daily_allowance: account.dailyAllowance,
+    phone_limit: account.phoneLimit,
+    daily_remaining: account.dailyRemaining,
+    bonus_remaining: account.bonusRemaining,
+    credits_remaining: account.creditsRemaining,
+    period_ends_at: account.periodEndsAt,
+  };
+}
+
+export function findCommand(noun: string, verb: string): Command {
+  const command = COMMANDS[`${noun} ${verb}`];
+  if (!command) throw new NotFoundError(`command "${noun} ${verb}" (known: ${Object.keys(COMMANDS).join(', ')})`);
+  return command;
+}

@@ -1,0 +1,3 @@
+export * from './commands.js';
+export * from './flags.js';
+export * from './run-command.js';

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Stack } from './support/stack.js';
+
+/** The admin command line of DESIGN.md §5, run as a user runs it. */
+describe('admin command line', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ profile: 'A' });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('prints exactly one JSON object per command and exits 0', async () => {
+    const created = await stack.cli('client', 'create', '--name', 'Acme', '--plan', 'starter', '--timezone', 'Europe/London');
+    expect(created.exitCode).toBe(0);
+    expect(created.stdout.trim().split('\n')).toHaveLength(1);
+    expect(Object.keys(created.output)).toEqual(['client_id']);
+    const client = String(created.output.client_id);
+
+    const key = await stack.cli('key', 'create', '--client', client);
+    expect(key.output.api_key).toMatch(/^smsq_key_/);
+    expect(Number.isInteger(key.output.key_id)).toBe(true);
+
+    const phone = await stack.cli('phone', 'register', '--client', client, '--name', 'Office');
+    expect(Number.isInteger(phone.output.phone_id)).toBe(true);
+    expect(phone.output.worker_token).toMatch(/^smsq_wkr_/);
+
+    expect((await stack.cli('credits', 'grant', '--client', client, '--amount', '5')).output).toEqual({ credits_remaining: 1005 });
+    expect((await stack.cli('plan', 'set', '--client', client, '--plan', 'pro')).output).toEqual({
+      client_id: Number(client),
+      plan: 'pro',
+      daily_allowance: 10_000,
+      phone_limit: 10,
+    });
+    const shown = await stack.cli('client', 'show', '--client', client);
+    expect(shown.output).toMatchObject({ client_id: Number(client), name: 'Acme', timezone: 'Europe/London', plan: 'pro', credits_remaining: 1005, bonus_remaining: 5 });
+
+    expect((await stack.cli('phone', 'disable', '--phone', String(phone.output.phone_id))).output).toEqual({ ok: true });
+    expect((await stack.cli('phone', 'enable', '--phone', String(phone.output.phone_id))).output).toEqual({ ok: true });
+    const token = await stack.cli('worker-token', 'create', '--phone', String(phone.output.phone_id));
+    expect(token.output.worker_token).toMatch(/^smsq_wkr_/);
+    expect((await stack.cli('worker-token', 'revoke', '--token', String(token.output.token_id))).output).toEqual({ ok: true });
+    expect((await stack.cli('key', 'revoke', '--key', String(key.output.key_id))).output).toEqual({ ok: true });
+  });
+
+  it('prints {error, detail} and exits non-zero on an error', async () => {
+    for (const args of [
+      ['client', 'show', '--client', '999999'],
+      ['client', 'create'],
+      ['client', 'create', '--name', 'x', '--plan', 'platinum'],
+      ['client', 'create', '--name', 'x', '--timezone', 'Mars/Olympus'],
+      ['key', 'create', '--client', 'abc'],
+      ['key', 'revoke', '--key', '999999'],
+      ['plan', 'set', '--client', '1', '--plan', 'free', '--daily', '5'],
+      ['gateway', 'create', '--name', 'g', '--url', 'http://x'],
+      ['worker-token', 'create'],
+      ['launch', 'rockets'],
+    ]) {
+      const result = await stack.cli(...args);
+      expect(result.exitCode, args.join(' ')).not.toBe(0);
+      expect(Object.keys(result.output).sort(), args.join(' ')).toEqual(['detail', 'error']);
+    }
+  });
+
+  it('enforces the plan phone limit when registering phones', async () => {
+    const { client_id } = await stack.adminOk('client', 'create', '--name', 'two phones');
+    await stack.adminOk('phone', 'register', '--client', String(client_id), '--name', 'one');
+    await stack.adminOk('phone', 'register', '--client', String(client_id), '--name', 'two');
+    const third = await stack.cli('phone', 'register', '--client', String(client_id), '--name', 'three');
+    expect(third.exitCode).not.toBe(0);
+    expect(third.output.error).toBe('phone_limit_reached');
+  });
+});

@@ -1,0 +1,54 @@
+import { eventually } from '@smsq/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Stack } from './support/stack.js';
+
+const SMS = { recipient: '+381641234567', message: 'timing' };
+
+describe('time-based rules, with short periods', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ profile: 'A', env: { SMSQ_DAILY_PERIOD_S: '5', SMSQ_RATE_LIMIT_RPS: '20' } });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  async function account(clientId: number): Promise<{ daily_remaining: number; bonus_remaining: number }> {
+    return stack.adminOk('client', 'show', '--client', String(clientId));
+  }
+
+  it('refills the daily bucket to the allowance after the period: unused credits do not stack', async () => {
+    const client = await stack.newClient();
+    await Promise.all(Array.from({ length: 10 }, () => stack.createTask(client.apiKey, SMS)));
+    expect((await account(client.clientId)).daily_remaining).toBe(20);
+    await eventually(async () => expect((await account(client.clientId)).daily_remaining).toBe(30), { timeoutMs: 15_000, intervalMs: 500 });
+  });
+
+  it('keeps bonus credits across periods and spends them only after the daily ones', async () => {
+    const client = await stack.newClient();
+    await stack.adminOk('credits', 'grant', '--client', String(client.clientId), '--amount', '5');
+    const answers = await Promise.all(Array.from({ length: 32 }, () => stack.createTask(client.apiKey, SMS)));
+    expect(answers.every((answer) => answer.status === 201)).toBe(true);
+    expect(await account(client.clientId)).toMatchObject({ daily_remaining: 0, bonus_remaining: 3 });
+    await eventually(async () => expect(await account(client.clientId)).toMatchObject({ daily_remaining: 30, bonus_remaining: 3 }), {
+      timeoutMs: 15_000,
+      intervalMs: 500,
+    });
+    expect((await stack.createTask(client.apiKey, SMS)).body.credits_remaining).toBe(32);
+  });
+
+  it('limits each API key with a token bucket (burst twice the rate) and answers 429 with Retry-After', async () => {
+    const client = await stack.newClient();
+    await stack.adminOk('credits', 'grant', '--client', String(client.clientId), '--amount', '100');
+    const answers = await Promise.all(Array.from({ length: 70 }, () => stack.createTask(client.apiKey, SMS)));
+    const limited = answers.filter((answer) => answer.status === 429);
+    expect(answers.filter((answer) => answer.status === 201).length).toBeLessThanOrEqual(50);
+    expect(limited.length).toBeGreaterThanOrEqual(20);
+    expect(limited[0]?.body.error).toBe('rate_limited');
+    expect(Number(limited[0]?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const other = await stack.newClient();
+    expect((await stack.createTask(other.apiKey, SMS)).status).toBe(201);
+  });
+});

@@ -1,0 +1,193 @@
+import { ClientProxyFactory } from '@nestjs/microservices';
+import { runAdminCommand, type Services } from '@smsq/admin-commands';
+import { domainErrorFrom } from '@smsq/contracts';
+import { rmqClientOptions, ServiceClient } from '@smsq/platform';
+import { dropDatabase, eventually, TEST_SERVER_URL } from '@smsq/testing';
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { freePort } from './free-port.js';
+
+const run = promisify(execFile);
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+export type ServiceName = 'api-gateway' | 'billing' | 'dispatch';
+const SERVICES: ServiceName[] = ['billing', 'dispatch', 'api-gateway'];
+
+export interface HttpAnswer {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/**
+ * The built services started as a user would start them, against the real Postgres, RabbitMQ and
+ * Redis, under a database, broker namespace and ports of their own.
+ */
+export class Stack {
+  private readonly processes = new Map<ServiceName, ChildProcess>();
+  private readonly logs = new Map<ServiceName, string[]>();
+  private services: Services | undefined;
+
+  private constructor(
+    readonly env: Record<string, string>,
+    readonly baseUrl: string,
+    private readonly databaseName: string,
+  ) {}
+
+  static async start(options: { profile: 'A' | 'B'; env?: Record<string, string> }): Promise<Stack> {
+    const id = randomBytes(4).toString('hex');
+    const databaseName = `smsq_e2e_${options.profile.toLowerCase()}_${id}`;
+    const port = await freePort();
+    const env: Record<string, string> = {
+      ...(process.env as Record<string, string>),
+      SMSQ_PROFILE: options.profile,
+      SMSQ_DEMO: 'false',
+      SMSQ_NAMESPACE: `e2e_${id}`,
+      DATABASE_URL: `${TEST_SERVER_URL}/${databaseName}`,
+      PORT: String(port),
+      BILLING_PORT: String(await freePort()),
+      DISPATCH_PORT: String(await freePort()),
+      SMSQ_LOG_FORMAT: 'json',
+      SMSQ_RATE_LIMIT_RPS: '0',
+      ...options.env,
+    };
+    const stack = new Stack(env, `http://127.0.0.1:${port}`, databaseName);
+    // Billing first: the others create the database and their schemas concurrently without trouble, but one
+    // process creating the database first keeps the start-up logs readable.
+    for (const service of SERVICES) stack.launch(service);
+    await stack.waitUntilReady();
+    return stack;
+  }
+
+  launch(service: ServiceName): void {
+    const child = spawn(process.execPath, [join(ROOT, 'apps', service, 'dist', 'main.js')], { cwd: ROOT, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const lines = this.logs.get(service) ?? [];
+    this.logs.set(service, lines);
+    const keep = (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    this.processes.set(service, child);
+  }
+
+  /** A real process kill, as a crash or the OOM killer would do it. */
+  async kill(service: ServiceName, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    const child = this.processes.get(service);
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    const stubborn = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(stubborn);
+    this.processes.delete(service);
+  }
+
+  async restart(service: ServiceName): Promise<void> {
+    await this.kill(service);
+    this.launch(service);
+    await this.waitUntilReady();
+  }
+
+  async waitUntilReady(timeoutMs = 60_000): Promise<void> {
+    await eventually(
+      async () => {
+        const response = await fetch(`${this.baseUrl}/readyz`);
+        if (!response.ok) throw new Error(`gateway not ready: ${await response.text()}`);
+      },
+      { timeoutMs, intervalMs: 200 },
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}\n${this.recentLogs()}`);
+    });
+  }
+
+  recentLogs(): string {
+    return [...this.logs].map(([service, lines]) => `--- ${service}\n${lines.slice(-15).join('\n')}`).join('\n');
+  }
+
+  async http(method: string, path: string, options: { headers?: Record<string, string>; body?: unknown; rawBody?: string } = {}): Promise<HttpAnswer> {
+    const hasBody = options.body !== undefined || options.rawBody !== undefined;
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: { ...(hasBody ? { 'content-type': 'application/json' } : {}), ...options.headers },
+      body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+    });
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      // not JSON: keep the text so the assertion shows it
+    }
+    return { status: response.status, headers: response.headers, body };
+  }
+
+  createTask(apiKey: string, body: unknown, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+    return this.http('POST', '/smsapi/create-task', { headers: { 'x-api-key': apiKey, ...headers }, body });
+  }
+
+  /** Clients of the stack's services over its own broker namespace, as the admin command line makes them. */
+  serviceClients(): Services {
+    if (!this.services) {
+      const broker = { amqpUrl: this.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672', namespace: this.env['SMSQ_NAMESPACE']! };
+      const connect = (service: 'gateway' | 'billing' | 'dispatch') => new ServiceClient(service, ClientProxyFactory.create(rmqClientOptions(broker, service)), 5_000);
+      this.services = { gateway: connect('gateway'), billing: connect('billing'), dispatch: connect('dispatch') };
+    }
+    return this.services;
+  }
+
+  /** An admin command, run in this process over the broker (the command line's own code, without its start-up time). */
+  async admin(...args: string[]): Promise<{ exitCode: number; output: any }> {
+    try {
+      return { exitCode: 0, output: await runAdminCommand(args, this.serviceClients()) };
+    } catch (error) {
+      const domainError = domainErrorFrom(error);
+      if (!domainError) throw error;
+      return { exitCode: 1, output: domainError.toBody() };
+    }
+  }
+
+  /** The admin command's output, failing the test when the command fails. */
+  async adminOk(...args: string[]): Promise<any> {
+    const { exitCode, output } = await this.admin(...args);
+    if (exitCode !== 0) throw new Error(`admin ${args.join(' ')} failed: ${JSON.stringify(output)}`);
+    return output;
+  }
+
+  /** The real admin command line as a user runs it: a process printing one JSON object. */
+  async cli(...args: string[]): Promise<{ exitCode: number; output: any; stdout: string }> {
+    try {
+      const { stdout } = await run(process.execPath, [join(ROOT, 'apps', 'admin', 'dist', 'main.js'), ...args], { cwd: ROOT, env: this.env });
+      return { exitCode: 0, output: JSON.parse(stdout), stdout };
+    } catch (error) {
+      const failure = error as { code?: number; stdout?: string };
+      return { exitCode: failure.code ?? 1, output: failure.stdout ? JSON.parse(failure.stdout) : undefined, stdout: failure.stdout ?? '' };
+    }
+  }
+
+  /** A client with a key (and, in Profile A, a phone), ready to queue. */
+  async newClient(options: { plan?: string; phone?: boolean; timezone?: string } = {}): Promise<{ clientId: number; apiKey: string; keyId: number; phoneId?: number }> {
+    const flags = ['--name', `client-${randomBytes(3).toString('hex')}`];
+    if (options.plan) flags.push('--plan', options.plan);
+    if (options.timezone) flags.push('--timezone', options.timezone);
+    const { client_id: clientId } = await this.adminOk('client', 'create', ...flags);
+    const { api_key: apiKey, key_id: keyId } = await this.adminOk('key', 'create', '--client', String(clientId));
+    let phoneId: number | undefined;
+    if (options.phone ?? this.env['SMSQ_PROFILE'] === 'A') {
+      ({ phone_id: phoneId } = await this.adminOk('phone', 'register', '--client', String(clientId), '--name', 'test phone'));
+    }
+    return { clientId, apiKey, keyId, phoneId };
+  }
+
+  async credits(clientId: number): Promise<number> {
+    const shown = await this.adminOk('client', 'show', '--client', String(clientId));
+    return shown.credits_remaining as number;
+  }
+
+  async stop(): Promise<void> {
+    if (this.services) await Promise.allSettled(Object.values(this.services).map((client: ServiceClient) => client.close()));
+    await Promise.all([...this.processes.keys()].map((service) => this.kill(service, 'SIGTERM')));
+    await dropDatabase(this.databaseName);
+  }
+}

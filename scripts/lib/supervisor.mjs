@@ -1,0 +1,68 @@
+// Runs the services as child processes in one terminal: prefixed logs, restart with back-off
+// when one dies on its own, and SIGTERM to all of them (then SIGKILL after a grace period) on stop.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+const COLOURS = [36, 35, 33, 32, 34, 31, 96, 95];
+
+export class Supervisor {
+  #children = new Map();
+  #stopping = false;
+
+  constructor({ cwd, env, colour = process.stdout.isTTY }) {
+    this.cwd = cwd;
+    this.env = env;
+    this.colour = colour;
+  }
+
+  start(name, args, extraEnv = {}) {
+    const index = this.#children.size;
+    const entry = { name, args, extraEnv, restarts: 0, colour: COLOURS[index % COLOURS.length] };
+    this.#children.set(name, entry);
+    this.#spawn(entry);
+  }
+
+  #spawn(entry) {
+    const child = spawn(process.execPath, entry.args, { cwd: this.cwd, env: { ...this.env, ...entry.extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    entry.child = child;
+    entry.startedAt = Date.now();
+    const label = entry.name.padEnd(11);
+    const prefix = this.colour ? `\u001b[${entry.colour}m${label}|\u001b[0m ` : `${label}| `;
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${prefix}${line}\n`));
+    }
+    child.on('exit', (code, signal) => {
+      entry.child = undefined;
+      if (this.#stopping) return;
+      if (code === 78) {
+        process.stdout.write(`${prefix}stopped: its configuration is invalid (see above)\n`);
+        return void this.stop(1);
+      }
+      // A service that stayed up a while was healthy: start its back-off afresh.
+      if (Date.now() - entry.startedAt > 30_000) entry.restarts = 0;
+      const delay = Math.min(30_000, 500 * 2 ** entry.restarts++);
+      process.stdout.write(`${prefix}exited (${signal ?? `code ${code}`}); restarting in ${delay} ms\n`);
+      setTimeout(() => !this.#stopping && this.#spawn(entry), delay).unref();
+    });
+  }
+
+  async stop(exitCode = 0) {
+    if (this.#stopping) return;
+    this.#stopping = true;
+    const running = [...this.#children.values()].filter((entry) => entry.child);
+    await Promise.all(
+      running.map(
+        (entry) =>
+          new Promise((resolve) => {
+            const kill = setTimeout(() => entry.child?.kill('SIGKILL'), 10_000);
+            entry.child.once('exit', () => {
+              clearTimeout(kill);
+              resolve();
+            });
+            entry.child.kill('SIGTERM');
+          }),
+      ),
+    );
+    process.exit(exitCode);
+  }
+}

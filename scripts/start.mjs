@@ -1,0 +1,87 @@
+// `npm start`: builds what is not built, starts every service against the local Postgres,
+// RabbitMQ and Redis, and on an empty database seeds a demo client and prints how to use it.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { Supervisor } from './lib/supervisor.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const env = {
+  SMSQ_PROFILE: 'A',
+  SMSQ_DEMO: 'true',
+  DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/smsq',
+  PORT: '3000',
+  ...process.env,
+};
+const profile = env.SMSQ_PROFILE.toUpperCase();
+const demo = /^(true|1|yes)$/i.test(env.SMSQ_DEMO);
+const baseUrl = `http://localhost:${env.PORT}`;
+
+function log(line) {
+  process.stdout.write(`smsq       | ${line}\n`);
+}
+
+log('building (cached parts are skipped)…');
+const build = spawnSync(process.execPath, [join(root, 'node_modules/nx/dist/bin/nx.js'), 'run-many', '-t', 'build', '--output-style=stream-without-prefixes'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NX_DAEMON: 'false' } });
+if (build.status !== 0) {
+  log('the build failed; see above');
+  process.exit(1);
+}
+
+const supervisor = new Supervisor({ cwd: root, env });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void supervisor.stop(0));
+for (const service of ['billing', 'dispatch', 'api-gateway']) supervisor.start(service, [`apps/${service}/dist/main.js`]);
+
+await waitForReady();
+if (demo) await seedDemo();
+log(`ready: ${baseUrl}  (Ctrl-C stops everything)`);
+
+async function waitForReady() {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(`${baseUrl}/readyz`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  log(`the gateway did not become ready within two minutes; is Postgres, RabbitMQ and Redis running? (${baseUrl}/readyz says what is missing)`);
+}
+
+function admin(...args) {
+  const output = execFileSync(process.execPath, ['apps/admin/dist/main.js', ...args], { cwd: root, env, encoding: 'utf8' });
+  return JSON.parse(output);
+}
+
+async function seedDemo() {
+  const demoFile = join(root, '.smsq', `demo-${profile}.json`);
+  const client = new pg.Client({ connectionString: env.DATABASE_URL });
+  await client.connect();
+  const { rows } = await client.query('SELECT count(*)::int AS clients FROM "gateway"."clients"');
+  await client.end();
+  let seeded;
+  if (rows[0].clients === 0) {
+    const { client_id } = admin('client', 'create', '--name', 'Demo client');
+    const { api_key } = admin('key', 'create', '--client', String(client_id));
+    if (profile === 'A') admin('phone', 'register', '--client', String(client_id), '--name', 'Demo phone');
+    else admin('gateway', 'create', '--name', 'Demo gateway', '--url', `http://127.0.0.1:${env.GATEWAY_SIM_PORT ?? 3020}`);
+    seeded = { client_id, api_key };
+    mkdirSync(dirname(demoFile), { recursive: true });
+    writeFileSync(demoFile, `${JSON.stringify(seeded, null, 2)}\n`, { mode: 0o600 });
+    log(`seeded a demo client (id ${client_id}) with an API key and a ${profile === 'A' ? 'phone' : 'gateway'}`);
+  } else if (existsSync(demoFile)) {
+    seeded = JSON.parse(readFileSync(demoFile, 'utf8'));
+  }
+  if (!seeded) {
+    log('the database has clients already; create a key with: npm run --silent admin -- key create --client <id>');
+    return;
+  }
+  log('queue an SMS with:');
+  process.stdout.write(
+    `\n  curl -s -X POST ${baseUrl}/smsapi/create-task -H 'X-API-Key: ${seeded.api_key}' -H 'Content-Type: application/json' -d '{"recipient": "+381641234567", "message": "Hello from smsq"}'\n\n`,
+  );
+}

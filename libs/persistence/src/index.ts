@@ -3,3 +3,4 @@ export { MigrationError } from './migration.error.js';
 export { migrate, type MigrateOptions, type MigrateResult, type MigrationLogger } from './migrator.js';
 export { createPgAdapter, type PgAdapterOptions } from './prisma-adapter.js';
 export { findSchemaDrift, type SchemaDriftOptions } from './schema-drift.js';
+export { prepareSchema } from './prepare-schema.js';

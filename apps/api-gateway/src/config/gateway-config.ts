@@ -1,13 +1,6 @@
-import { readCommonConfig, type CommonConfig, type EnvReader } from '@smsq/platform';
+import { CommonConfig, readCommonConfig, type EnvReader } from '@smsq/platform';
 
-export class GatewayConfig implements CommonConfig {
-  profile!: CommonConfig['profile'];
-  namespace!: string;
-  databaseUrl!: string;
-  amqpUrl!: string;
-  redisUrl!: string;
-  logFormat!: CommonConfig['logFormat'];
-  rpcTimeoutMs!: number;
+export class GatewayConfig extends CommonConfig {
   port!: number;
   /** Requests per second per API key; burst is twice that; 0 turns the limit off. */
   rateLimitRps!: number;

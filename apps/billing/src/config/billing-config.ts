@@ -1,13 +1,6 @@
-import { readCommonConfig, type CommonConfig, type EnvReader } from '@smsq/platform';
+import { CommonConfig, readCommonConfig, type EnvReader } from '@smsq/platform';
 
-export class BillingConfig implements CommonConfig {
-  profile!: CommonConfig['profile'];
-  namespace!: string;
-  databaseUrl!: string;
-  amqpUrl!: string;
-  redisUrl!: string;
-  logFormat!: CommonConfig['logFormat'];
-  rpcTimeoutMs!: number;
+export class BillingConfig extends CommonConfig {
   port!: number;
   /** Profile A: length of one daily credit period. */
   dailyPeriodS!: number;

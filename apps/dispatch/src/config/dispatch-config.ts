@@ -1,13 +1,6 @@
-import { readCommonConfig, type CommonConfig, type EnvReader } from '@smsq/platform';
+import { CommonConfig, readCommonConfig, type EnvReader } from '@smsq/platform';
 
-export class DispatchConfig implements CommonConfig {
-  profile!: CommonConfig['profile'];
-  namespace!: string;
-  databaseUrl!: string;
-  amqpUrl!: string;
-  redisUrl!: string;
-  logFormat!: CommonConfig['logFormat'];
-  rpcTimeoutMs!: number;
+export class DispatchConfig extends CommonConfig {
   port!: number;
   /** A claim not reported within this long returns its task to pending. */
   claimTimeoutS!: number;

@@ -1,16 +1,19 @@
 import { PROFILES, type Profile } from '@smsq/contracts';
 import { EnvReader } from './env-reader.js';
 
-/** What every service reads: its profile, where the shared infrastructure is, and its namespace on it. */
-export interface CommonConfig {
-  profile: Profile;
-  namespace: string;
-  databaseUrl: string;
-  amqpUrl: string;
-  redisUrl: string;
-  logFormat: 'json' | 'text';
+/**
+ * What every service reads: its profile, where the shared infrastructure is, and its namespace on
+ * it. A class, so each service's configuration extends it and serves as its own injection token.
+ */
+export abstract class CommonConfig {
+  profile!: Profile;
+  namespace!: string;
+  databaseUrl!: string;
+  amqpUrl!: string;
+  redisUrl!: string;
+  logFormat!: 'json' | 'text';
   /** How long a request over the broker may take before the caller gives up. */
-  rpcTimeoutMs: number;
+  rpcTimeoutMs!: number;
 }
 
 export function readCommonConfig(env: EnvReader): CommonConfig {

@@ -4,9 +4,10 @@ import { ObservabilityModule, Readiness, RedisModule, ServiceClient, ServiceClie
 import { AdminModule } from './admin/admin.module.js';
 import { GatewayConfig } from './config/gateway-config.js';
 import { DatabaseModule } from './database/database.module.js';
+import { DeliveryModule } from './delivery/delivery.module.js';
 import { TasksModule } from './tasks/tasks.module.js';
 
-const DEPENDENCIES = ['billing', 'dispatch'] as const;
+const DEPENDENCIES = ['billing', 'dispatch', 'inbox'] as const;
 
 @Module({})
 export class AppModule {
@@ -21,6 +22,7 @@ export class AppModule {
         DatabaseModule,
         TasksModule,
         AdminModule,
+        DeliveryModule,
       ],
       providers: [
         { provide: GatewayConfig, useValue: config },

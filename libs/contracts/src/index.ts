@@ -8,3 +8,5 @@ export * from './profile.js';
 export * from './time.js';
 export * from './validation.js';
 export * from './ok.js';
+export * from './inbox/index.js';
+export * from './due-signal.js';

@@ -25,6 +25,14 @@ export const Patterns = {
     phoneGet: 'dispatch.phone.get.v1',
     phoneSetActive: 'dispatch.phone.set-active.v1',
     gatewayCreate: 'dispatch.gateway.create.v1',
+    taskClaim: 'dispatch.task.claim.v1',
+    taskRelease: 'dispatch.task.release.v1',
+    taskReport: 'dispatch.task.report.v1',
+    replyOwner: 'dispatch.reply.owner.v1',
+  },
+  inbox: {
+    messagesStore: 'inbox.messages.store.v1',
+    messagesList: 'inbox.messages.list.v1',
   },
 } as const;
 

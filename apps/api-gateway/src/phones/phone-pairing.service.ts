@@ -29,6 +29,7 @@ export class PhonePairingService {
 
   /** Profile A: a client's own phone within its plan's limit; the same device again gets a fresh token. */
   async registerOwnPhone(command: ClientPhoneRegisterCommand): Promise<ClientPhoneRegistered> {
+    // Profile B has no own phones: the route does not exist there.
     if (this.config.profile !== 'A') throw new NotFoundError('phone registration');
     await this.clients.requireExisting(command.clientId);
     const account = await this.billing.send<AccountView>(Patterns.billing.accountShow, { clientId: command.clientId });
@@ -36,6 +37,7 @@ export class PhonePairingService {
       clientId: command.clientId,
       name: command.name,
       deviceId: command.deviceId,
+      url: command.url,
       phoneLimit: account.phoneLimit,
     };
     const { phone } = await this.dispatch.send<PhoneRegistered>(Patterns.dispatch.phoneRegister, register);

@@ -1,6 +1,7 @@
 import { DomainError } from '@smsq/contracts';
 import { describe, expect, it } from 'vitest';
-import { parseCreateTaskRequest, parseIdempotencyKey, UNPARSABLE_BODY } from './create-task-request.js';
+import { UNPARSABLE_BODY } from '../http/json-body.js';
+import { parseCreateTaskRequest, parseIdempotencyKey } from './create-task-request.js';
 
 const CONTEXT = { profile: 'A' as const, defaultRegion: undefined, timeZone: 'Europe/Belgrade', now: new Date('2026-11-22T10:00:00Z') };
 

@@ -1,6 +1,7 @@
 import { DomainError, InvalidRequestError } from '@smsq/contracts';
+import { jsonObjectOf } from '../http/json-body.js';
 import { normaliseRecipient, type RecipientRules } from './recipient.js';
-import { parseSchedule, type Schedule } from './scheduled-at.js';
+import { parseSchedule, type Schedule } from '../time/local-datetime.js';
 
 export const MESSAGE_MAX_CODE_POINTS = 1600;
 const IDEMPOTENCY_KEY_MAX = 255;
@@ -19,16 +20,9 @@ export interface RequestContext extends RecipientRules {
   now: Date;
 }
 
-/** Marks a body that arrived but was not JSON; it is refused after the credential check. */
-export const UNPARSABLE_BODY = Symbol('unparsable body');
-
 /** Applies the body rules of DESIGN.md §3, in field order, so the first broken rule is the one answered. */
 export function parseCreateTaskRequest(body: unknown, context: RequestContext): CreateTaskRequest {
-  if (body === UNPARSABLE_BODY) throw new DomainError('invalid_json', 'the body is not valid JSON');
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new InvalidRequestError('the body must be a JSON object with recipient and message');
-  }
-  const fields = body as Record<string, unknown>;
+  const fields = jsonObjectOf(body, 'a JSON object with recipient and message');
   if (typeof fields['recipient'] !== 'string') throw new InvalidRequestError('recipient is required and must be a string');
   if (typeof fields['message'] !== 'string') throw new InvalidRequestError('message is required and must be a string');
   const recipient = normaliseRecipient(fields['recipient'], context);

@@ -7,3 +7,6 @@ export * from './task-create.js';
 export * from './task-get.js';
 export * from './task-settle.js';
 export * from './task-view.js';
+export * from './reply-owner.js';
+export * from './task-claim.js';
+export * from './task-report.js';

@@ -1,6 +1,6 @@
 import { DomainError } from '@smsq/contracts';
 import { describe, expect, it } from 'vitest';
-import { parseSchedule } from './scheduled-at.js';
+import { parseInstant, parseSchedule } from './local-datetime.js';
 
 const NOW = new Date('2026-11-22T10:15:30.000Z');
 
@@ -49,5 +49,18 @@ describe(parseSchedule.name, () => {
 
   it('refuses a value that is not a string', () => {
     expect(() => parseSchedule(20261201, 'Europe/Belgrade', NOW)).toThrow('must be a string');
+  });
+});
+
+describe(parseInstant.name, () => {
+  it('reads an ISO 8601 instant with its offset, and a local datetime in the zone', () => {
+    expect(parseInstant('2026-11-22T10:15:30Z', 'Europe/Belgrade', 'invalid_request').toISOString()).toBe('2026-11-22T10:15:30.000Z');
+    expect(parseInstant('2026-11-22T11:15:30+01:00', 'Asia/Tokyo', 'invalid_request').toISOString()).toBe('2026-11-22T10:15:30.000Z');
+    expect(parseInstant('2026-11-22 11:15:30', 'Europe/Belgrade', 'invalid_request').toISOString()).toBe('2026-11-22T10:15:30.000Z');
+  });
+
+  it('refuses anything else with the code it is given', () => {
+    expect(() => parseInstant('yesterday', 'Europe/Belgrade', 'invalid_request')).toThrow(DomainError);
+    expect(() => parseInstant('2026-02-30T10:00:00Z', 'Europe/Belgrade', 'invalid_request')).toThrow('not a real date');
   });
 });

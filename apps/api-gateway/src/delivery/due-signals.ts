@@ -1,0 +1,72 @@
+import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { dueSignalChannel } from '@smsq/contracts';
+import { Redis } from 'ioredis';
+import { GatewayConfig } from '../config/gateway-config.js';
+
+/** While the signals cannot be heard, a waiting poll looks again this often instead. */
+const DEAF_RECHECK_MS = 2_000;
+
+export interface DueWaiter {
+  /** Resolves when a task may have become due for this waiter, after `ms`, or when `signal` aborts. */
+  wait(ms: number, signal: AbortSignal): Promise<void>;
+  dispose(): void;
+}
+
+/**
+ * Hears dispatch's "tasks became due" announcements (Redis pub/sub) and wakes the long polls
+ * that could take them, so waiting requests never poll the database on a timer. A waiter is
+ * registered before its claim attempt, so a signal that arrives in between is not missed.
+ */
+@Injectable()
+export class DueSignals implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(DueSignals.name);
+  private readonly waiters = new Set<{ phoneId: number | null; wake: () => void }>();
+  private subscriber: Redis | undefined;
+
+  constructor(private readonly config: GatewayConfig) {}
+
+  async onModuleInit(): Promise<void> {
+    const channel = dueSignalChannel(this.config.namespace);
+    this.subscriber = new Redis(this.config.redisUrl, { maxRetriesPerRequest: null, retryStrategy: (attempt) => Math.min(attempt * 200, 2_000) });
+    this.subscriber.on('message', (_channel: string, phoneId: string) => this.announce(phoneId));
+    this.subscriber.on('ready', () => void this.subscriber?.subscribe(channel).catch((error: Error) => this.logger.warn(`not subscribed: ${error.message}`)));
+    this.subscriber.on('error', () => undefined);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.subscriber?.disconnect();
+  }
+
+  register(phoneId: number | null): DueWaiter {
+    let woken = false;
+    let wake: () => void = () => {
+      woken = true;
+    };
+    const entry = { phoneId, wake: () => wake() };
+    this.waiters.add(entry);
+    return {
+      wait: (ms, signal) =>
+        new Promise<void>((resolve) => {
+          if (woken || signal.aborted) return resolve();
+          const limit = this.subscriber?.status === 'ready' ? ms : Math.min(ms, DEAF_RECHECK_MS);
+          const finish = () => {
+            clearTimeout(timer);
+            signal.removeEventListener('abort', finish);
+            woken = false;
+            wake = () => {
+              woken = true;
+            };
+            resolve();
+          };
+          const timer = setTimeout(finish, Math.max(0, limit));
+          signal.addEventListener('abort', finish, { once: true });
+          wake = finish;
+        }),
+      dispose: () => void this.waiters.delete(entry),
+    };
+  }
+
+  private announce(phoneId: string): void {
+    for (const waiter of this.waiters) if (waiter.phoneId === null || String(waiter.phoneId) === phoneId) waiter.wake();
+  }
+}

@@ -1,0 +1,27 @@
+import { InvalidRequestError, REPORTED_STATUSES, type ReportedStatus } from '@smsq/contracts';
+import { jsonObjectOf } from '../http/json-body.js';
+
+export const MAX_WAIT_S = 30;
+
+/** `?wait=N`: whole seconds, above 30 counts as 30; absent means answer at once. */
+export function parseWait(value: unknown): number {
+  if (value === undefined || value === '') return 0;
+  if (typeof value !== 'string' || !/^\d{1,6}$/.test(value.trim())) throw new InvalidRequestError('wait must be a whole number of seconds');
+  return Math.min(Number(value), MAX_WAIT_S);
+}
+
+export interface StatusReport {
+  id: number;
+  status: ReportedStatus;
+  error: string | undefined;
+}
+
+/** The task-status body: `{"id": n, "status": "sent" | "failed", "error": "<optional text>"}`. */
+export function parseStatusReport(body: unknown): StatusReport {
+  const { id, status, error } = jsonObjectOf(body, 'a JSON object with id and status');
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) throw new InvalidRequestError('id must be a positive integer');
+  if (typeof status !== 'string' || !(REPORTED_STATUSES as readonly string[]).includes(status)) throw new InvalidRequestError('status must be "sent" or "failed"');
+  if (error !== undefined && error !== null && typeof error !== 'string') throw new InvalidRequestError('error must be a string');
+  const text = typeof error === 'string' ? error.replace(/\u0000/g, '').slice(0, 1000) : undefined;
+  return { id, status: status as ReportedStatus, error: text === '' ? undefined : text };
+}

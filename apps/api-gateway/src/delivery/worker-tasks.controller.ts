@@ -1,0 +1,34 @@
+import { Body, Controller, Get, HttpCode, Post, Query, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import type { WorkerTokenHolder } from '../identity/worker-tokens.repository.js';
+import { AuthenticatedWorker, WorkerTokenGuard } from '../identity/worker-token.guard.js';
+import { parseStatusReport, parseWait } from './worker-requests.js';
+import { WorkerTasksService } from './worker-tasks.service.js';
+
+/** The delivery path: phones and workers claim due tasks and report what became of them. */
+@Controller('smsapi')
+@UseGuards(WorkerTokenGuard)
+export class WorkerTasksController {
+  constructor(private readonly tasks: WorkerTasksService) {}
+
+  @Get('pending-tasks')
+  pending(@AuthenticatedWorker() worker: WorkerTokenHolder, @Query('wait') wait: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.tasks.claim(worker, parseWait(wait), pollerGone(reply));
+  }
+
+  @Post('task-status')
+  @HttpCode(200)
+  report(@AuthenticatedWorker() worker: WorkerTokenHolder, @Body() body: unknown) {
+    return this.tasks.report(worker, parseStatusReport(body));
+  }
+}
+
+/** Aborts when the poller's connection closes before it was answered. */
+function pollerGone(reply: FastifyReply): AbortSignal {
+  const gone = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) gone.abort();
+  });
+  if (reply.raw.destroyed) gone.abort();
+  return gone.signal;
+}

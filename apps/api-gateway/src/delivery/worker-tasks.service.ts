@@ -1,0 +1,82 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  Patterns,
+  type ClaimedTask,
+  type TaskClaim,
+  type TaskClaimCommand,
+  type TaskReleaseCommand,
+  type TaskReportCommand,
+  type TaskReported,
+} from '@smsq/contracts';
+import { ServiceClient, serviceClientToken } from '@smsq/platform';
+import type { WorkerTokenHolder } from '../identity/worker-tokens.repository.js';
+import { DueSignals } from './due-signals.js';
+import type { StatusReport } from './worker-requests.js';
+
+/** The body of pending-tasks: a task to deliver, or `{}` when nothing is due. */
+export type PendingTaskBody = Record<string, never> | ReturnType<typeof claimedTaskBody>;
+
+@Injectable()
+export class WorkerTasksService {
+  private readonly logger = new Logger(WorkerTasksService.name);
+
+  constructor(
+    private readonly signals: DueSignals,
+    @Inject(serviceClientToken('dispatch')) private readonly dispatch: ServiceClient,
+  ) {}
+
+  /**
+   * Claims one due task, waiting up to `waitS` seconds for one: it sleeps until dispatch announces
+   * a due task for this token, until the earliest scheduled one comes due, or until time is up.
+   * `gone` aborts when the poller disconnects; a task claimed for a poller that is gone is released.
+   */
+  async claim(holder: WorkerTokenHolder, waitS: number, gone: AbortSignal): Promise<PendingTaskBody> {
+    const deadline = Date.now() + waitS * 1000;
+    const command: TaskClaimCommand = { tokenId: holder.tokenId, phoneId: holder.phoneId ?? undefined };
+    for (;;) {
+      const waiter = this.signals.register(holder.phoneId);
+      try {
+        const claim = await this.dispatch.send<TaskClaim>(Patterns.dispatch.taskClaim, command);
+        if (claim.claimed) {
+          if (gone.aborted) return this.release(holder, claim.task);
+          return claimedTaskBody(claim.task);
+        }
+        const remaining = deadline - Date.now();
+        if (remaining <= 0 || gone.aborted) return {};
+        const untilDue = claim.nextDueAt === null ? remaining : Date.parse(claim.nextDueAt) - Date.now();
+        await waiter.wait(Math.min(remaining, Math.max(0, untilDue)), gone);
+      } finally {
+        waiter.dispose();
+      }
+    }
+  }
+
+  async report(holder: WorkerTokenHolder, report: StatusReport): Promise<{ ok: true; id: number; status: string }> {
+    const command: TaskReportCommand = { tokenId: holder.tokenId, id: report.id, status: report.status, error: report.error };
+    const reported = await this.dispatch.send<TaskReported>(Patterns.dispatch.taskReport, command);
+    return { ok: true, id: reported.id, status: reported.status };
+  }
+
+  private async release(holder: WorkerTokenHolder, task: ClaimedTask): Promise<PendingTaskBody> {
+    const command: TaskReleaseCommand = { tokenId: holder.tokenId, id: task.id };
+    // If this is lost the lease brings the task back anyway, one attempt poorer.
+    await this.dispatch.send(Patterns.dispatch.taskRelease, command).catch((error: Error) => this.logger.warn(`claim of task ${task.id} not released: ${error.message}`));
+    return {};
+  }
+}
+
+/** The pending-tasks answer of DESIGN.md §3. */
+export function claimedTaskBody(task: ClaimedTask) {
+  return {
+    id: task.id,
+    recipient: task.recipient,
+    message: task.message,
+    phone_id: task.phoneId,
+    client_id: task.clientId,
+    scheduled_at: task.scheduledAt,
+    gateway_url: task.gatewayUrl,
+    attempt: task.attempt,
+    claim_expires_at: task.claimExpiresAt,
+  };
+}
+

@@ -1,0 +1,58 @@
+import { InvalidRequestError } from '@smsq/contracts';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { jsonObjectOf } from '../http/json-body.js';
+
+export const MAX_MESSAGES_PER_SYNC = 500;
+
+/** One reply as the phone or gateway sent it, before its owner and time zone are known. */
+export interface InboundItem {
+  from: string;
+  message: string;
+  /** As sent: a local datetime or an ISO 8601 instant; absent means "now". */
+  receivedAt: string | undefined;
+  externalId: string | undefined;
+}
+
+/** `{"messages": [ … ]}` or one message on its own; each `{from, message, received_at?, external_id?}`. */
+export function parseInboundBody(body: unknown): InboundItem[] {
+  const record = jsonObjectOf(body, 'a message object or {"messages": [...]}');
+  const list = 'messages' in record ? record['messages'] : [record];
+  if (!Array.isArray(list) || list.length === 0) throw new InvalidRequestError('messages must be a non-empty array');
+  if (list.length > MAX_MESSAGES_PER_SYNC) throw new InvalidRequestError(`at most ${MAX_MESSAGES_PER_SYNC} messages per request`);
+  return list.map((item, index) => parseItem(item, index));
+}
+
+function parseItem(item: unknown, index: number): InboundItem {
+  const where = `messages[${index}]`;
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new InvalidRequestError(`${where} must be an object`);
+  const { from, message, received_at: receivedAt, external_id: externalId } = item as Record<string, unknown>;
+  if (typeof from !== 'string' || from.trim() === '') throw new InvalidRequestError(`${where}.from must be the sender's number`);
+  if (typeof message !== 'string') throw new InvalidRequestError(`${where}.message must be a string`);
+  if (message.includes('\u0000') || !message.isWellFormed() || [...message].length > 4000) {
+    throw new InvalidRequestError(`${where}.message must be text of at most 4000 characters`);
+  }
+  if (receivedAt !== undefined && receivedAt !== null && typeof receivedAt !== 'string') throw new InvalidRequestError(`${where}.received_at must be a string`);
+  if (externalId !== undefined && externalId !== null && (typeof externalId !== 'string' || externalId.length === 0 || externalId.length > 200)) {
+    throw new InvalidRequestError(`${where}.external_id must be a string of 1 to 200 characters`);
+  }
+  return {
+    from: normaliseSender(from, where),
+    message,
+    receivedAt: typeof receivedAt === 'string' && receivedAt !== '' ? receivedAt : undefined,
+    externalId: typeof externalId === 'string' ? externalId : undefined,
+  };
+}
+
+/** A number becomes E.164; an alphanumeric sender id ("VODAFONE") stays as it is. */
+function normaliseSender(from: string, where: string): string {
+  const trimmed = from.trim();
+  if (/[A-Za-z]/.test(trimmed)) {
+    if (!/^[0-9A-Za-z][0-9A-Za-z .-]{0,31}$/.test(trimmed)) throw new InvalidRequestError(`${where}.from is not a sender`);
+    return trimmed;
+  }
+  const compact = trimmed.replace(/[\s\-.()/]/g, '').replace(/^00/, '+');
+  const parsed = compact.startsWith('+') ? parsePhoneNumberFromString(compact) : undefined;
+  if (parsed?.isPossible()) return parsed.number;
+  if (/^\+?\d{2,20}$/.test(compact)) return compact;
+  throw new InvalidRequestError(`${where}.from is not a phone number`);
+}

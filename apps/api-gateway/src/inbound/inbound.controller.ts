@@ -1,0 +1,17 @@
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import type { WorkerTokenHolder } from '../identity/worker-tokens.repository.js';
+import { AuthenticatedWorker, WorkerTokenGuard } from '../identity/worker-token.guard.js';
+import { parseInboundBody } from './inbound-request.js';
+import { InboundService } from './inbound.service.js';
+
+@Controller('smsapi')
+@UseGuards(WorkerTokenGuard)
+export class InboundController {
+  constructor(private readonly inbound: InboundService) {}
+
+  @Post('inbound')
+  @HttpCode(201)
+  receive(@AuthenticatedWorker() worker: WorkerTokenHolder, @Body() body: unknown) {
+    return this.inbound.receive(worker, parseInboundBody(body));
+  }
+}

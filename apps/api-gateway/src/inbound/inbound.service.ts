@@ -1,0 +1,74 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  Patterns,
+  type InboundMessage,
+  type MessagesStoreCommand,
+  type MessagesStored,
+  type PhoneView,
+  type ReplyOwner,
+  type ReplyOwnerQuery,
+} from '@smsq/contracts';
+import { ServiceClient, serviceClientToken } from '@smsq/platform';
+import { ClientsRepository } from '../clients/clients.repository.js';
+import { GatewayConfig } from '../config/gateway-config.js';
+import type { WorkerTokenHolder } from '../identity/worker-tokens.repository.js';
+import { parseInstant } from '../time/local-datetime.js';
+import type { InboundItem } from './inbound-request.js';
+
+/**
+ * Replies synced by a phone or gateway: each is given to its client (Profile A: the phone's owner;
+ * Profile B: whoever last sent from that gateway to that number) and stored once in the inbox.
+ */
+@Injectable()
+export class InboundService {
+  constructor(
+    private readonly config: GatewayConfig,
+    private readonly clients: ClientsRepository,
+    @Inject(serviceClientToken('dispatch')) private readonly dispatch: ServiceClient,
+    @Inject(serviceClientToken('inbox')) private readonly inbox: ServiceClient,
+  ) {}
+
+  async receive(holder: WorkerTokenHolder, items: InboundItem[]): Promise<{ ok: true; stored: number; duplicates: number }> {
+    const owners = await this.ownersBySender(holder, items);
+    const zones = new Map<number | null, string>();
+    const messages: InboundMessage[] = [];
+    for (const item of items) {
+      const owner = owners.get(item.from) ?? { clientId: null, phoneId: holder.phoneId };
+      const zone = await this.timeZoneOf(owner.clientId, zones);
+      messages.push({
+        clientId: owner.clientId ?? undefined,
+        phoneId: owner.phoneId ?? undefined,
+        from: item.from,
+        message: item.message,
+        receivedAt: (item.receivedAt === undefined ? new Date() : parseInstant(item.receivedAt, zone, 'invalid_request')).toISOString(),
+        externalId: item.externalId,
+      });
+    }
+    const command: MessagesStoreCommand = { messages };
+    const stored = await this.inbox.send<MessagesStored>(Patterns.inbox.messagesStore, command);
+    return { ok: true, stored: stored.stored, duplicates: stored.duplicates };
+  }
+
+  private async ownersBySender(holder: WorkerTokenHolder, items: InboundItem[]): Promise<Map<string, ReplyOwner>> {
+    const owners = new Map<string, ReplyOwner>();
+    if (this.config.profile === 'A') {
+      const phone = holder.phoneId === null ? undefined : await this.dispatch.send<PhoneView>(Patterns.dispatch.phoneGet, { phoneId: holder.phoneId });
+      for (const item of items) owners.set(item.from, { clientId: phone?.clientId ?? null, phoneId: holder.phoneId });
+      return owners;
+    }
+    for (const from of new Set(items.map((item) => item.from))) {
+      if (!from.startsWith('+')) continue;
+      const query: ReplyOwnerQuery = { phoneId: holder.phoneId ?? undefined, from };
+      owners.set(from, await this.dispatch.send<ReplyOwner>(Patterns.dispatch.replyOwner, query));
+    }
+    return owners;
+  }
+
+  private async timeZoneOf(clientId: number | null, zones: Map<number | null, string>): Promise<string> {
+    if (!zones.has(clientId)) {
+      const client = clientId === null ? undefined : await this.clients.find(clientId);
+      zones.set(clientId, client?.timezone ?? this.config.defaultTimezone);
+    }
+    return zones.get(clientId)!;
+  }
+}

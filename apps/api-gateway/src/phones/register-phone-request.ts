@@ -1,0 +1,27 @@
+import { InvalidRequestError } from '@smsq/contracts';
+import { jsonObjectOf } from '../http/json-body.js';
+
+export interface RegisterPhoneRequest {
+  name: string;
+  deviceId: string | undefined;
+  url: string | undefined;
+}
+
+/** `{"name": "<label>", "device_id": "<stable id>", "url": "<where to deliver, optional>"}`. */
+export function parseRegisterPhone(body: unknown): RegisterPhoneRequest {
+  const { name, device_id: deviceId, url } = jsonObjectOf(body, 'a JSON object with a name');
+  if (typeof name !== 'string' || name.trim().length === 0 || name.length > 100) throw new InvalidRequestError('name must be a label of 1 to 100 characters');
+  if (deviceId !== undefined && deviceId !== null && (typeof deviceId !== 'string' || deviceId.length === 0 || deviceId.length > 200)) {
+    throw new InvalidRequestError('device_id must be a string of 1 to 200 characters');
+  }
+  if (url !== undefined && url !== null && (typeof url !== 'string' || !isHttpUrl(url))) throw new InvalidRequestError('url must be an http or https URL');
+  return { name: name.trim(), deviceId: typeof deviceId === 'string' ? deviceId : undefined, url: typeof url === 'string' ? url : undefined };
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}

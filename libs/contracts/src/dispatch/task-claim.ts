@@ -1,0 +1,37 @@
+import { IsInt, IsOptional, Min } from 'class-validator';
+import { IsEntityId } from '../validation.js';
+
+/**
+ * A worker token asks for one due task. `phoneId` is the phone or gateway the token is bound to;
+ * without one (Profile B only) the token may take any due task.
+ */
+export class TaskClaimCommand {
+  @IsEntityId() tokenId!: number;
+  @IsOptional() @IsEntityId() phoneId?: number;
+}
+
+/** What a worker needs to deliver one task; times are ISO 8601 instants except scheduledAt (local). */
+export interface ClaimedTask {
+  id: number;
+  recipient: string;
+  message: string;
+  phoneId: number;
+  clientId: number;
+  scheduledAt: string;
+  gatewayUrl: string | null;
+  /** The claims of this task so far, this one included (1 on the first). */
+  attempt: number;
+  claimExpiresAt: string;
+}
+
+/**
+ * Either a task, or nothing due now; then `nextDueAt` is when the earliest scheduled task this
+ * token could take becomes due (null if none), so a long poll can sleep until then.
+ */
+export type TaskClaim = { claimed: true; task: ClaimedTask } | { claimed: false; nextDueAt: string | null };
+
+/** A claim the worker never received (it went away mid-poll) goes back to pending, uncounted. */
+export class TaskReleaseCommand {
+  @IsEntityId() tokenId!: number;
+  @IsInt() @Min(1) id!: number;
+}

@@ -1,0 +1,2 @@
+export * from './messages-list.js';
+export * from './messages-store.js';

@@ -1,0 +1,25 @@
+// class-transformer's @Type reads decorator metadata through the Reflect API this polyfills.
+import 'reflect-metadata';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsISO8601, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import { IsEntityId } from '../validation.js';
+
+/** One inbound SMS, its owner already decided by the gateway (null when nobody could be found). */
+export class InboundMessage {
+  @IsOptional() @IsEntityId() clientId?: number;
+  @IsOptional() @IsEntityId() phoneId?: number;
+  @IsString() @Matches(/^\+?[0-9A-Za-z][0-9A-Za-z .-]{0,31}$/) from!: string;
+  @IsString() @Length(0, 4000) message!: string;
+  @IsISO8601({ strict: true }) receivedAt!: string;
+  @IsOptional() @IsString() @Length(1, 200) externalId?: string;
+}
+
+/** Stores replies; the same message synced twice is stored once. */
+export class MessagesStoreCommand {
+  @ValidateNested({ each: true }) @Type(() => InboundMessage) @ArrayMinSize(1) @ArrayMaxSize(500) messages!: InboundMessage[];
+}
+
+export interface MessagesStored {
+  stored: number;
+  duplicates: number;
+}

@@ -1,7 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ObservabilityModule, ServiceClientsModule } from '@smsq/platform';
+import { ObservabilityModule, RedisModule, ServiceClientsModule } from '@smsq/platform';
+import { ClaimsModule } from './claims/claims.module.js';
 import { DispatchConfig } from './config/dispatch-config.js';
+import { LeasesModule } from './leases/leases.module.js';
+import { OutboxModule } from './outbox/outbox.module.js';
 import { PhonesModule } from './phones/phones.module.js';
+import { RepliesModule } from './replies/replies.module.js';
 import { TasksModule } from './tasks/tasks.module.js';
 
 @Module({})
@@ -10,7 +14,17 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      imports: [ObservabilityModule.forService('dispatch'), ServiceClientsModule.register(config, ['billing']), TasksModule, PhonesModule],
+      imports: [
+        ObservabilityModule.forService('dispatch'),
+        RedisModule.register(config),
+        ServiceClientsModule.register(config, ['billing']),
+        TasksModule,
+        PhonesModule,
+        ClaimsModule,
+        LeasesModule,
+        OutboxModule,
+        RepliesModule,
+      ],
       providers: [{ provide: DispatchConfig, useValue: config }],
       exports: [DispatchConfig],
     };

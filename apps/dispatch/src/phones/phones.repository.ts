@@ -40,6 +40,14 @@ export class PhonesRepository {
     return (tx ?? this.db).phone.create({ data: phone });
   }
 
+  async hasDueTasks(phoneId: number): Promise<boolean> {
+    const rows = await this.db.$queryRaw<unknown[]>`
+      SELECT 1 FROM "dispatch"."tasks"
+       WHERE phone_id = ${phoneId} AND status = 'pending' AND scheduled_at <= now()
+       LIMIT 1`;
+    return rows.length > 0;
+  }
+
   /** false when there is no phone of that id and kind. */
   async setActive(id: number, kind: PhoneKind, active: boolean): Promise<boolean> {
     const { count } = await this.db.phone.updateMany({ where: { id, kind }, data: { active } });

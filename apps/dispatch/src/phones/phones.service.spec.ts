@@ -5,6 +5,7 @@ import { readDispatchConfig } from '../config/dispatch-config.js';
 import { InMemoryPhonesRepository } from '../testing/in-memory-phones.repository.js';
 import { domainErrorOf } from '../testing/domain-error-of.js';
 import { InMemoryStore } from '../testing/in-memory-store.js';
+import { RecordingDueSignals } from '../testing/recording-due-signals.js';
 import { standIn } from '../testing/stand-in.js';
 import { PhonesService } from './phones.service.js';
 
@@ -16,14 +17,16 @@ function registration(overrides: Partial<PhoneRegisterCommand> = {}): PhoneRegis
 
 describe(PhonesService.name, () => {
   let store: InMemoryStore;
+  let signals: RecordingDueSignals;
   let sut: PhonesService;
 
   function build(profile: Profile): void {
-    sut = new PhonesService(loadConfig(readDispatchConfig, { SMSQ_PROFILE: profile }), standIn(new InMemoryPhonesRepository(store)));
+    sut = new PhonesService(loadConfig(readDispatchConfig, { SMSQ_PROFILE: profile }), standIn(new InMemoryPhonesRepository(store)), standIn(signals));
   }
 
   beforeEach(() => {
     store = new InMemoryStore();
+    signals = new RecordingDueSignals();
     build('A');
   });
 
@@ -114,6 +117,20 @@ describe(PhonesService.name, () => {
       expect(store.phone(phone.id).active).toBe(false);
       await sut.setActive({ phoneId: phone.id, kind: 'own', active: true });
       expect(store.phone(phone.id).active).toBe(true);
+    });
+
+    it('announces a phone enabled while due tasks wait for it, and nothing otherwise', async () => {
+      const waiting = store.addPhone({ kind: 'own', clientId: CLIENT, active: false });
+      const idle = store.addPhone({ kind: 'own', clientId: CLIENT, active: false });
+      const scheduled = store.addPhone({ kind: 'own', clientId: CLIENT, active: false });
+      const task = { clientId: CLIENT, recipient: '+381601234567', message: 'm', scheduledLocal: '2026-01-01 10:00:00' };
+      store.addTask({ ...task, taskKey: 'k1', phoneId: waiting.id, scheduledAt: new Date(Date.now() - 1_000) });
+      store.addTask({ ...task, taskKey: 'k2', phoneId: scheduled.id, scheduledAt: new Date(Date.now() + 3_600_000) });
+
+      for (const phone of [waiting, idle, scheduled]) await sut.setActive({ phoneId: phone.id, kind: 'own', active: true });
+      await sut.setActive({ phoneId: waiting.id, kind: 'own', active: false });
+
+      expect(signals.announced).toEqual([waiting.id]);
     });
 
     it('never touches a gateway through a phone command, nor a phone through a gateway command', async () => {

@@ -12,6 +12,7 @@ import {
 } from '@smsq/contracts';
 import { DispatchConfig } from '../config/dispatch-config.js';
 import { isStoredId } from '../database/stored-id.js';
+import { DueSignals } from '../due-signals/due-signals.js';
 import { PhonesRepository } from './phones.repository.js';
 import { toPhoneView } from './phone-view.js';
 
@@ -21,6 +22,7 @@ export class PhonesService {
   constructor(
     private readonly config: DispatchConfig,
     private readonly phones: PhonesRepository,
+    private readonly signals: DueSignals,
   ) {}
 
   /**
@@ -61,10 +63,14 @@ export class PhonesService {
     return toPhoneView(phone);
   }
 
-  /** The kind must match: a phone command never touches a gateway, nor a gateway command a phone. */
+  /**
+   * The kind must match: a phone command never touches a gateway, nor a gateway command a phone.
+   * Enabling one makes its due tasks claimable again, so waiting polls are told.
+   */
   async setActive(command: PhoneSetActiveCommand): Promise<Ok> {
     const updated = isStoredId(command.phoneId) && (await this.phones.setActive(command.phoneId, command.kind, command.active));
     if (!updated) throw new NotFoundError(command.kind === 'own' ? 'phone' : 'gateway');
+    if (command.active && (await this.phones.hasDueTasks(command.phoneId))) await this.signals.announce([command.phoneId]);
     return { ok: true };
   }
 }

@@ -8,6 +8,7 @@ import { FakeBillingClient } from '../testing/fake-billing.client.js';
 import { InMemoryRoutingRepository } from '../testing/in-memory-routing.repository.js';
 import { InMemoryStore } from '../testing/in-memory-store.js';
 import { InMemoryTasksRepository } from '../testing/in-memory-tasks.repository.js';
+import { RecordingDueSignals } from '../testing/recording-due-signals.js';
 import { standIn } from '../testing/stand-in.js';
 import { taskCreateCommand } from '../testing/task-commands.js';
 import { TaskCreationService } from './task-creation.service.js';
@@ -19,19 +20,21 @@ describe(TaskCreationService.name, () => {
   let store: InMemoryStore;
   let tasks: InMemoryTasksRepository;
   let billing: FakeBillingClient;
+  let signals: RecordingDueSignals;
   let sut: TaskCreationService;
 
   function build(profile: Profile): void {
     const config = loadConfig(readDispatchConfig, { SMSQ_PROFILE: profile });
     const routing = new RoutingService(config, standIn(new InMemoryRoutingRepository(store)));
     const settlement = new TaskSettlementService(standIn(tasks), standIn(billing));
-    sut = new TaskCreationService(standIn(tasks), routing, standIn(billing), settlement);
+    sut = new TaskCreationService(standIn(tasks), routing, standIn(billing), settlement, standIn(signals));
   }
 
   beforeEach(() => {
     store = new InMemoryStore();
     tasks = new InMemoryTasksRepository(store);
     billing = new FakeBillingClient(10);
+    signals = new RecordingDueSignals();
     build('A');
   });
 
@@ -54,6 +57,17 @@ describe(TaskCreationService.name, () => {
     expect(store.tasks).toHaveLength(1);
     expect(store.tasks[0]?.scheduledAt.toISOString()).toBe(command.scheduledAt);
     expect(billing.debitCalls).toEqual([{ taskKey: command.taskKey, clientId: CLIENT, deadline: command.deadline }]);
+  });
+
+  it('announces the phone of a task due now or within a long poll, so waiting workers wake', async () => {
+    const phone = store.addPhone({ kind: 'own', clientId: CLIENT });
+    const at = (msFromNow: number) => new Date(Date.now() + msFromNow).toISOString();
+
+    await sut.create(taskCreateCommand({ clientId: CLIENT, scheduledAt: at(-60_000) }));
+    await sut.create(taskCreateCommand({ clientId: CLIENT, scheduledAt: at(10_000) }));
+    await sut.create(taskCreateCommand({ clientId: CLIENT, scheduledAt: at(3_600_000) }));
+
+    expect(signals.announced).toEqual([phone.id, phone.id]);
   });
 
   it('records the assignment on the phone, for least-recently-used order', async () => {

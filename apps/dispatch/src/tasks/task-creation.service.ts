@@ -10,6 +10,7 @@ import {
   type TaskView,
 } from '@smsq/contracts';
 import { BillingClient } from '../billing/billing.client.js';
+import { DueSignals } from '../due-signals/due-signals.js';
 import type { RouteRequest } from '../routing/route-request.js';
 import { RoutingService } from '../routing/routing.service.js';
 import type { Task } from '../generated/prisma/client.js';
@@ -18,6 +19,12 @@ import { TasksRepository } from './tasks.repository.js';
 import { toTaskView } from './task-view.js';
 
 const VOIDED_DETAIL = 'this request was abandoned before its task was stored; send it again';
+
+/**
+ * The longest a pending-tasks long poll waits (DESIGN §3: `wait` above 30 counts as 30). A poll
+ * sleeps until the earliest due task it knows of, so a task due sooner than that wakes it too.
+ */
+const LONGEST_POLL_MS = 30_000;
 
 /**
  * Queues one SMS: the route, the debit and the stored task are one outcome. A key that cannot get
@@ -33,6 +40,7 @@ export class TaskCreationService {
     private readonly routing: RoutingService,
     private readonly billing: BillingClient,
     private readonly settlement: TaskSettlementService,
+    private readonly signals: DueSignals,
   ) {}
 
   async create(command: TaskCreateCommand): Promise<TaskCreated> {
@@ -48,6 +56,7 @@ export class TaskCreationService {
     await this.routing.choose(route);
     const debit = await this.debit(command);
     const task = await this.store(command, route).catch((error: unknown) => this.undoDebit(command.taskKey, error));
+    if (Date.parse(command.scheduledAt) <= Date.now() + LONGEST_POLL_MS) void this.signals.announce([task.phoneId]);
     return { task, creditsRemaining: debit.creditsRemaining };
   }
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BillingModule } from '../billing/billing.module.js';
 import { DatabaseModule } from '../database/database.module.js';
+import { DueSignalsModule } from '../due-signals/due-signals.module.js';
 import { RoutingModule } from '../routing/routing.module.js';
 import { TaskCreationService } from './task-creation.service.js';
 import { TaskLookupService } from './task-lookup.service.js';
@@ -9,7 +10,7 @@ import { TasksController } from './tasks.controller.js';
 import { TasksRepository } from './tasks.repository.js';
 
 @Module({
-  imports: [DatabaseModule, RoutingModule, BillingModule],
+  imports: [DatabaseModule, RoutingModule, BillingModule, DueSignalsModule],
   controllers: [TasksController],
   providers: [TasksRepository, TaskCreationService, TaskSettlementService, TaskLookupService],
 })

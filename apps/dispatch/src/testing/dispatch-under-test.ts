@@ -1,11 +1,23 @@
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { Profile } from '@smsq/contracts';
-import { loadConfig } from '@smsq/platform';
+import { createRedis, loadConfig } from '@smsq/platform';
 import { createTestDatabase, type TestDatabase } from '@smsq/testing';
-import { readDispatchConfig } from '../config/dispatch-config.js';
+import { ClaimsRepository } from '../claims/claims.repository.js';
+import { TaskClaimsService } from '../claims/task-claims.service.js';
+import { TaskReportsRepository } from '../claims/task-reports.repository.js';
+import { TaskReportsService } from '../claims/task-reports.service.js';
+import { readDispatchConfig, type DispatchConfig } from '../config/dispatch-config.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
+import { DueSignals } from '../due-signals/due-signals.js';
+import { LeaseExpiry } from '../leases/lease-expiry.js';
+import { LeasesRepository } from '../leases/leases.repository.js';
+import { OutboxRelay } from '../outbox/outbox-relay.js';
+import { OutboxRepository } from '../outbox/outbox.repository.js';
 import { PhonesRepository } from '../phones/phones.repository.js';
 import { PhonesService } from '../phones/phones.service.js';
+import { RepliesRepository } from '../replies/replies.repository.js';
+import { ReplyOwnerService } from '../replies/reply-owner.service.js';
 import { RoutingRepository } from '../routing/routing.repository.js';
 import { RoutingService } from '../routing/routing.service.js';
 import { TaskCreationService } from '../tasks/task-creation.service.js';
@@ -23,35 +35,74 @@ export function createDispatchTestDatabase(): Promise<TestDatabase> {
   return createTestDatabase('dispatch', [{ schema: 'dispatch', migrationsDir: DISPATCH_MIGRATIONS }]);
 }
 
+export interface DispatchTestOptions {
+  claimTimeoutS?: number;
+  maxAttempts?: number;
+  /** Default: a fresh one, so due signals of parallel suites never mix. */
+  namespace?: string;
+}
+
 export interface DispatchUnderTest {
+  config: DispatchConfig;
   db: DispatchDatabase;
   billing: FakeBillingClient;
   creation: TaskCreationService;
   settlement: TaskSettlementService;
   lookup: TaskLookupService;
   phones: PhonesService;
+  claims: TaskClaimsService;
+  reports: TaskReportsService;
+  leases: LeaseExpiry;
+  outbox: OutboxRepository;
+  /** A relay of its own each time: several relays at once stand for several dispatch instances. */
+  newRelay(billing?: FakeBillingClient): OutboxRelay;
+  replies: ReplyOwnerService;
   close(): Promise<void>;
 }
 
+export function testNamespace(): string {
+  return `dispatchtest_${randomBytes(4).toString('hex')}`;
+}
+
 /**
- * The dispatch services wired as the app wires them, on real Postgres. Only billing, another
- * service reached over the broker, is a fake.
+ * The dispatch services wired as the app wires them, on real Postgres and Redis. Only billing,
+ * another service reached over the broker, is a fake. Nothing runs on a timer: tests call
+ * `leases.sweepOnce()` and `newRelay().relayOnce()` themselves.
  */
-export async function dispatchUnderTest(databaseUrl: string, profile: Profile): Promise<DispatchUnderTest> {
-  const config = loadConfig(readDispatchConfig, { DATABASE_URL: databaseUrl, SMSQ_PROFILE: profile });
+export async function dispatchUnderTest(databaseUrl: string, profile: Profile, options: DispatchTestOptions = {}): Promise<DispatchUnderTest> {
+  const config = loadConfig(readDispatchConfig, {
+    DATABASE_URL: databaseUrl,
+    SMSQ_PROFILE: profile,
+    SMSQ_NAMESPACE: options.namespace ?? testNamespace(),
+    SMSQ_CLAIM_TIMEOUT_S: options.claimTimeoutS?.toString(),
+    SMSQ_MAX_ATTEMPTS: options.maxAttempts?.toString(),
+  });
   const db = new DispatchDatabase(config);
   await db.onModuleInit();
+  const redis = createRedis(config);
+  const signals = new DueSignals(redis, config);
   const tasks = new TasksRepository(db);
   const routing = new RoutingService(config, new RoutingRepository(db));
   const billing = new FakeBillingClient(1_000);
   const settlement = new TaskSettlementService(tasks, standIn(billing));
+  const outbox = new OutboxRepository(db);
   return {
+    config,
     db,
     billing,
-    creation: new TaskCreationService(tasks, routing, standIn(billing), settlement),
+    creation: new TaskCreationService(tasks, routing, standIn(billing), settlement, signals),
     settlement,
     lookup: new TaskLookupService(tasks),
-    phones: new PhonesService(config, new PhonesRepository(db)),
-    close: () => db.onModuleDestroy(),
+    phones: new PhonesService(config, new PhonesRepository(db), signals),
+    claims: new TaskClaimsService(config, new ClaimsRepository(db), signals),
+    reports: new TaskReportsService(new TaskReportsRepository(db), outbox),
+    leases: new LeaseExpiry(db, new LeasesRepository(), outbox, signals, config),
+    outbox,
+    newRelay: (relayBilling = billing) => new OutboxRelay(db, outbox, standIn(relayBilling), config),
+    replies: new ReplyOwnerService(config, new RepliesRepository(db)),
+    close: async () => {
+      await db.onModuleDestroy();
+      await redis.quit().catch(() => redis.disconnect());
+    },
   };
 }

@@ -13,6 +13,10 @@ export class FakeBillingClient implements PublicOf<BillingClient> {
   mode: 'answering' | 'unavailable' | 'lost-answer' = 'answering';
   /** Runs while a debit is in flight, before it answers: a pause to let calls interleave, or a change of the world. */
   duringDebit: () => Promise<void> | void = () => undefined;
+  /** How the next refunds go, one entry each, then `answering`: `unavailable` refunds nothing, `lost-answer` refunds without answering. */
+  nextRefunds: Array<'unavailable' | 'lost-answer' | DomainError> = [];
+  /** Runs while a refund is in flight, before it takes effect. */
+  duringRefund: (command: RefundCommand) => Promise<void> | void = () => undefined;
   private readonly balances = new Map<number, number>();
   private readonly debits = new Map<string, { clientId: number; result: DebitResult }>();
   private readonly refunded = new Set<string>();
@@ -49,8 +53,23 @@ export class FakeBillingClient implements PublicOf<BillingClient> {
     return result;
   }
 
+  /** The refund requests that reached billing for one task key, whatever became of them. */
+  refundRequestsFor(taskKey: string): number {
+    return this.refundCalls.filter((call) => call.taskKey === taskKey).length;
+  }
+
   async refund(command: RefundCommand): Promise<RefundResult> {
     this.refundCalls.push(command);
+    await this.duringRefund(command);
+    const outcome = this.nextRefunds.shift();
+    if (outcome === 'unavailable') throw new UnavailableError('the billing service did not answer; retry later');
+    if (outcome instanceof DomainError) throw outcome;
+    const result = this.applyRefund(command);
+    if (outcome === 'lost-answer') throw new UnavailableError('the billing service did not answer; retry later');
+    return result;
+  }
+
+  private applyRefund(command: RefundCommand): RefundResult {
     const debit = this.debits.get(command.taskKey);
     if (!debit || this.refunded.has(command.taskKey)) return { taskKey: command.taskKey, refunded: false, creditsRemaining: null };
     this.refunded.add(command.taskKey);

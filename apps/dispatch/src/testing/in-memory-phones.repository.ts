@@ -32,6 +32,11 @@ export class InMemoryPhonesRepository implements PublicOf<PhonesRepository> {
     return this.store.addPhone(phone);
   }
 
+  async hasDueTasks(phoneId: number): Promise<boolean> {
+    const now = Date.now();
+    return this.store.tasks.some((task) => task.phoneId === phoneId && task.status === 'pending' && task.scheduledAt.getTime() <= now);
+  }
+
   async setActive(id: number, kind: PhoneKind, active: boolean): Promise<boolean> {
     const phone = this.store.phones.find((candidate) => candidate.id === id && candidate.kind === kind);
     if (phone) phone.active = active;

@@ -1,0 +1,109 @@
+import { Injectable } from '@nestjs/common';
+import type { ClaimedTask } from '@smsq/contracts';
+import { DispatchDatabase } from '../database/dispatch-database.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { LAST_SEEN_RESOLUTION_MS, type ClaimingPhone, type ClaimScope } from './claim-scope.js';
+
+interface ClaimedRow extends Omit<ClaimedTask, 'claimExpiresAt'> {
+  claimExpiresAt: Date;
+}
+
+/**
+ * Claims are single statements: the due task is found and locked with `FOR UPDATE SKIP LOCKED`
+ * and updated in the same statement, so concurrent pollers each get a different task and none
+ * waits for another. Both scopes read the due tasks straight off an index in (scheduled_at, id)
+ * order: (phone_id, status, scheduled_at, id) for a bound token, (status, scheduled_at, id) otherwise.
+ */
+@Injectable()
+export class ClaimsRepository {
+  constructor(private readonly db: DispatchDatabase) {}
+
+  async findPhone(id: number): Promise<ClaimingPhone | null> {
+    return this.db.phone.findUnique({ where: { id }, select: { id: true, kind: true, active: true, lastSeenAt: true } });
+  }
+
+  /** Conditional, so that many pollers of one phone write it at most once per resolution. */
+  async markSeen(phoneId: number): Promise<void> {
+    await this.db.$executeRaw`
+      UPDATE "dispatch"."phones" SET last_seen_at = now()
+       WHERE id = ${phoneId}
+         AND (last_seen_at IS NULL OR last_seen_at < now() - ${LAST_SEEN_RESOLUTION_MS}::int * interval '1 millisecond')`;
+  }
+
+  async claimNext(scope: ClaimScope, tokenId: number, claimTimeoutS: number): Promise<ClaimedTask | null> {
+    const rows = await this.db.$queryRaw<ClaimedRow[]>`
+      WITH next AS (${nextDueTask(scope)})
+      UPDATE "dispatch"."tasks" t
+         SET status = 'claimed',
+             attempts = t.attempts + 1,
+             claimed_by_token_id = ${tokenId},
+             claim_expires_at = now() + ${claimTimeoutS}::int * interval '1 second'
+        FROM next, "dispatch"."phones" p
+       WHERE t.id = next.id AND p.id = t.phone_id
+      RETURNING t.id, t.recipient, t.message, t.phone_id AS "phoneId", t.client_id AS "clientId",
+                t.scheduled_local AS "scheduledAt", p.url AS "gatewayUrl", t.attempts AS "attempt",
+                t.claim_expires_at AS "claimExpiresAt"`;
+    const row = rows[0];
+    return row ? { ...row, claimExpiresAt: row.claimExpiresAt.toISOString() } : null;
+  }
+
+  /** When the earliest task of the scope that is not due yet will be; null when there is none. */
+  async nextDueAt(scope: ClaimScope): Promise<Date | null> {
+    const rows =
+      scope.phoneId === null
+        ? await this.db.$queryRaw<{ scheduledAt: Date }[]>`
+            SELECT t.scheduled_at AS "scheduledAt"
+              FROM "dispatch"."tasks" t JOIN "dispatch"."phones" p ON p.id = t.phone_id
+             WHERE t.status = 'pending' AND t.scheduled_at > now() AND p.active AND p.kind = 'gateway'
+             ORDER BY t.scheduled_at, t.id
+             LIMIT 1`
+        : await this.db.$queryRaw<{ scheduledAt: Date }[]>`
+            SELECT t.scheduled_at AS "scheduledAt"
+              FROM "dispatch"."tasks" t
+             WHERE t.phone_id = ${scope.phoneId} AND t.status = 'pending' AND t.scheduled_at > now()
+             ORDER BY t.scheduled_at, t.id
+             LIMIT 1`;
+    return rows[0]?.scheduledAt ?? null;
+  }
+
+  async anyActiveGateway(): Promise<boolean> {
+    const gateway = await this.db.phone.findFirst({ where: { kind: 'gateway', active: true }, select: { id: true } });
+    return gateway !== null;
+  }
+
+  /**
+   * Puts back a claim its worker never received, as if it had not been made; only while the
+   * token still holds it. Answers the task's phone when something was released.
+   */
+  async release(id: number, tokenId: number): Promise<number | null> {
+    const rows = await this.db.$queryRaw<{ phoneId: number }[]>`
+      UPDATE "dispatch"."tasks"
+         SET status = 'pending', attempts = GREATEST(attempts - 1, 0), claimed_by_token_id = NULL, claim_expires_at = NULL
+       WHERE id = ${id} AND status = 'claimed' AND claimed_by_token_id = ${tokenId}
+      RETURNING phone_id AS "phoneId"`;
+    return rows[0]?.phoneId ?? null;
+  }
+}
+
+/**
+ * The first due task of the scope that no other transaction holds, locked. A task is due when it
+ * is pending, its time has come and its phone is active; the phone row itself is not locked. An
+ * unbound token (Profile B) takes from gateways only.
+ */
+function nextDueTask(scope: ClaimScope): Prisma.Sql {
+  if (scope.phoneId === null) {
+    return Prisma.sql`
+      SELECT t.id FROM "dispatch"."tasks" t JOIN "dispatch"."phones" p ON p.id = t.phone_id
+       WHERE t.status = 'pending' AND t.scheduled_at <= now() AND p.active AND p.kind = 'gateway'
+       ORDER BY t.scheduled_at, t.id
+       LIMIT 1
+         FOR UPDATE OF t SKIP LOCKED`;
+  }
+  return Prisma.sql`
+    SELECT t.id FROM "dispatch"."tasks" t
+     WHERE t.phone_id = ${scope.phoneId} AND t.status = 'pending' AND t.scheduled_at <= now()
+       AND EXISTS (SELECT 1 FROM "dispatch"."phones" p WHERE p.id = ${scope.phoneId} AND p.active)
+     ORDER BY t.scheduled_at, t.id
+     LIMIT 1
+       FOR UPDATE SKIP LOCKED`;
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { decideReport, type ReportedTask } from './report-decision.js';
+
+const HOLDER = 11;
+const OTHER = 12;
+const KEY = '3f7c1a52-8d0e-4b7a-9c51-2e6f0d9b4a11';
+
+function task(overrides: Partial<ReportedTask> = {}): ReportedTask {
+  return { id: 5, taskKey: KEY, status: 'claimed', claimedByTokenId: HOLDER, ...overrides };
+}
+
+function codeOf(run: () => unknown): string | undefined {
+  try {
+    run();
+    return undefined;
+  } catch (error) {
+    return (error as { code?: string }).code;
+  }
+}
+
+describe(decideReport.name, () => {
+  it('applies the holder’s outcome to a claimed task', () => {
+    expect(decideReport(task(), HOLDER, 'sent')).toEqual({ apply: 'sent', taskKey: KEY });
+    expect(decideReport(task(), HOLDER, 'failed')).toEqual({ apply: 'failed', taskKey: KEY });
+  });
+
+  it('hides the task from any token that does not hold it, and an unknown id alike', () => {
+    expect(codeOf(() => decideReport(task(), OTHER, 'sent'))).toBe('not_found');
+    expect(codeOf(() => decideReport(task({ status: 'sent' }), OTHER, 'sent'))).toBe('not_found');
+    expect(codeOf(() => decideReport(null, HOLDER, 'sent'))).toBe('not_found');
+  });
+
+  it('answers a repeat of the same final outcome as the first, changing nothing', () => {
+    expect(decideReport(task({ status: 'sent' }), HOLDER, 'sent')).toEqual({ repeat: { id: 5, status: 'sent' } });
+    expect(decideReport(task({ status: 'failed' }), HOLDER, 'failed')).toEqual({ repeat: { id: 5, status: 'failed' } });
+  });
+
+  it('refuses a different outcome for a final task as a conflict', () => {
+    expect(codeOf(() => decideReport(task({ status: 'sent' }), HOLDER, 'failed'))).toBe('conflict');
+    expect(codeOf(() => decideReport(task({ status: 'failed' }), HOLDER, 'sent'))).toBe('conflict');
+  });
+
+  it('hides a task that is pending again: its claim expired or was released, and nobody holds it', () => {
+    expect(codeOf(() => decideReport(task({ status: 'pending', claimedByTokenId: null }), HOLDER, 'sent'))).toBe('not_found');
+    // Even were the holder still recorded, a pending task has no claim to report on.
+    expect(codeOf(() => decideReport(task({ status: 'pending' }), HOLDER, 'sent'))).toBe('not_found');
+  });
+});

@@ -1,0 +1,33 @@
+import { ConflictError, NotFoundError, type ReportedStatus, type TaskReported } from '@smsq/contracts';
+import type { TaskStatus } from '../generated/prisma/client.js';
+
+/** A task as a report needs to see it. */
+export interface ReportedTask {
+  id: number;
+  taskKey: string;
+  status: TaskStatus;
+  claimedByTokenId: number | null;
+}
+
+export type ReportDecision = { apply: ReportedStatus; taskKey: string } | { repeat: TaskReported };
+
+/**
+ * What a worker's report does (DESIGN §3 task-status). Only the token holding the claim may
+ * report; to everyone else the task does not exist, so a token cannot probe other tokens' tasks.
+ * A final task keeps the token that last held it, so that token's retry of the same outcome is
+ * answered as the first was, and a contradicting outcome is a conflict.
+ */
+export function decideReport(task: ReportedTask | null, tokenId: number, status: ReportedStatus): ReportDecision {
+  if (!task || task.claimedByTokenId !== tokenId) throw new NotFoundError('task');
+  switch (task.status) {
+    case 'claimed':
+      return { apply: status, taskKey: task.taskKey };
+    case 'sent':
+    case 'failed':
+      if (task.status !== status) throw new ConflictError(`task ${task.id} is already ${task.status}`);
+      return { repeat: { id: task.id, status } };
+    default:
+      // Pending again: the claim expired or was released and nobody holds it now.
+      throw new NotFoundError('task');
+  }
+}

@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import { inTransaction, type DbTransaction } from '../database/db-transaction.js';
+import { DispatchDatabase } from '../database/dispatch-database.js';
+import type { ReportedTask } from './report-decision.js';
+
+@Injectable()
+export class TaskReportsRepository {
+  constructor(private readonly db: DispatchDatabase) {}
+
+  /** Runs `work` in one transaction holding the task's row lock, so a report and the lease expiry never interleave. */
+  underTaskLock<T>(id: number, work: (task: ReportedTask | null, tx: DbTransaction) => Promise<T>): Promise<T> {
+    return inTransaction(this.db, async (tx) => {
+      const rows = await tx.$queryRaw<ReportedTask[]>`
+        SELECT id, task_key AS "taskKey", status::text AS status, claimed_by_token_id AS "claimedByTokenId"
+          FROM "dispatch"."tasks" WHERE id = ${id}
+           FOR UPDATE`;
+      return work(rows[0] ?? null, tx);
+    });
+  }
+
+  async markSent(id: number, tx: DbTransaction): Promise<void> {
+    await tx.$executeRaw`
+      UPDATE "dispatch"."tasks" SET status = 'sent', sent_at = now(), claim_expires_at = NULL WHERE id = ${id}`;
+  }
+
+  async markFailed(id: number, error: string, tx: DbTransaction): Promise<void> {
+    await tx.$executeRaw`
+      UPDATE "dispatch"."tasks" SET status = 'failed', failed_at = now(), error = ${error}, claim_expires_at = NULL WHERE id = ${id}`;
+  }
+}

@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { NotFoundError, type TaskReportCommand, type TaskReported } from '@smsq/contracts';
+import { isStoredId } from '../database/stored-id.js';
+import { OutboxRepository } from '../outbox/outbox.repository.js';
+import { refundOfFailedTask } from '../outbox/refund-message.js';
+import { decideReport } from './report-decision.js';
+import { TaskReportsRepository } from './task-reports.repository.js';
+
+/** The error of a task its worker reported failed without saying why. */
+export const UNEXPLAINED_FAILURE = 'the worker reported the send as failed';
+
+/**
+ * A worker's outcome for the task it holds. `failed` owes the client its credit back: the refund
+ * is written to the outbox in the transaction that fails the task, so it exists exactly when the
+ * failure does and is delivered exactly once whatever is retried, redelivered or restarted.
+ */
+@Injectable()
+export class TaskReportsService {
+  constructor(
+    private readonly reports: TaskReportsRepository,
+    private readonly outbox: OutboxRepository,
+  ) {}
+
+  async report(command: TaskReportCommand): Promise<TaskReported> {
+    if (!isStoredId(command.id) || !isStoredId(command.tokenId)) throw new NotFoundError('task');
+    return this.reports.underTaskLock(command.id, async (task, tx) => {
+      const decision = decideReport(task, command.tokenId, command.status);
+      if ('repeat' in decision) return decision.repeat;
+      if (decision.apply === 'sent') {
+        await this.reports.markSent(command.id, tx);
+      } else {
+        await this.reports.markFailed(command.id, command.error?.trim() || UNEXPLAINED_FAILURE, tx);
+        await this.outbox.enqueue(tx, [refundOfFailedTask(decision.taskKey)]);
+      }
+      return { id: command.id, status: decision.apply };
+    });
+  }
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { DatabaseModule } from '../database/database.module.js';
+import { DueSignalsModule } from '../due-signals/due-signals.module.js';
+import { OutboxModule } from '../outbox/outbox.module.js';
+import { LeaseExpiry } from './lease-expiry.js';
+import { LeasesRepository } from './leases.repository.js';
+
+@Module({
+  imports: [DatabaseModule, DueSignalsModule, OutboxModule],
+  providers: [LeasesRepository, LeaseExpiry],
+})
+export class LeasesModule {}

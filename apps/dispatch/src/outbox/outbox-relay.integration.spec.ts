@@ -1,0 +1,137 @@
+import { DomainError } from '@smsq/contracts';
+import type { TestDatabase } from '@smsq/testing';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createDispatchTestDatabase, dispatchUnderTest, type DispatchUnderTest } from '../testing/dispatch-under-test.js';
+import { taskCreateCommand } from '../testing/task-commands.js';
+import { truncateDispatch } from '../testing/task-rows.js';
+import { OutboxRelay } from './outbox-relay.js';
+
+const CLIENT = 8;
+const WORKER = 41;
+
+describe(`${OutboxRelay.name} on Postgres`, () => {
+  let database: TestDatabase;
+  let dispatch: DispatchUnderTest;
+  let phoneId: number;
+
+  beforeAll(async () => {
+    database = await createDispatchTestDatabase();
+    dispatch = await dispatchUnderTest(database.url, 'A');
+  });
+
+  afterAll(async () => {
+    await dispatch?.close();
+    await database?.drop();
+  });
+
+  beforeEach(async () => {
+    await truncateDispatch(dispatch.db);
+    dispatch.billing.nextRefunds = [];
+    dispatch.billing.duringRefund = () => undefined;
+    dispatch.billing.refundCalls.length = 0;
+    phoneId = (await dispatch.phones.register({ clientId: CLIENT, name: 'pixel', phoneLimit: 2 })).phone.id;
+  });
+
+  /** A task created (and debited), claimed and reported failed: its refund waits in the outbox. */
+  async function failedTask(on: DispatchUnderTest = dispatch): Promise<string> {
+    const command = taskCreateCommand({ clientId: CLIENT, scheduledAt: new Date(Date.now() - 60_000).toISOString() });
+    const { task } = await on.creation.create(command);
+    const claim = await on.claims.claim({ tokenId: WORKER, phoneId });
+    expect(claim).toMatchObject({ claimed: true, task: { id: task.id } });
+    await on.reports.report({ tokenId: WORKER, id: task.id, status: 'failed', error: 'carrier refused' });
+    return command.taskKey;
+  }
+
+  const outboxRows = () => dispatch.db.outboxMessage.findMany({ orderBy: { id: 'asc' } });
+
+  it('delivers the refund of a failed task to billing and marks it published', async () => {
+    const taskKey = await failedTask();
+    const balanceBefore = dispatch.billing.balance(CLIENT);
+
+    await expect(dispatch.newRelay().relayOnce()).resolves.toEqual({ delivered: 1, failed: 0, interrupted: false });
+
+    expect(dispatch.billing.refundCalls).toEqual([{ taskKey, reason: 'task_failed' }]);
+    expect(dispatch.billing.balance(CLIENT)).toBe(balanceBefore + 1);
+    expect(await outboxRows()).toEqual([expect.objectContaining({ publishedAt: expect.any(Date), attempts: 1, lastError: null })]);
+    await expect(dispatch.newRelay().relayOnce()).resolves.toEqual({ delivered: 0, failed: 0, interrupted: false });
+    expect(dispatch.billing.refundCalls).toHaveLength(1);
+  });
+
+  it('keeps trying while billing is unavailable and refunds exactly once when it answers', async () => {
+    const taskKey = await failedTask();
+    const balanceBefore = dispatch.billing.balance(CLIENT);
+    dispatch.billing.nextRefunds = ['unavailable', 'unavailable'];
+
+    await expect(dispatch.newRelay().relayOnce()).resolves.toMatchObject({ delivered: 0, interrupted: true });
+    expect(await outboxRows()).toEqual([expect.objectContaining({ publishedAt: null, attempts: 1, lastError: expect.stringContaining('did not answer') })]);
+    await dispatch.newRelay().relayOnce();
+    await expect(dispatch.newRelay().relayOnce()).resolves.toMatchObject({ delivered: 1 });
+
+    expect(dispatch.billing.refundRequestsFor(taskKey)).toBe(3);
+    expect(dispatch.billing.refundedKeys()).toContain(taskKey);
+    expect(dispatch.billing.balance(CLIENT)).toBe(balanceBefore + 1);
+    expect(await outboxRows()).toEqual([expect.objectContaining({ publishedAt: expect.any(Date), attempts: 3, lastError: null })]);
+  });
+
+  it('credits once when billing refunded but its answer was lost, and the refund is sent again', async () => {
+    const taskKey = await failedTask();
+    const balanceBefore = dispatch.billing.balance(CLIENT);
+    dispatch.billing.nextRefunds = ['lost-answer'];
+
+    await dispatch.newRelay().relayOnce();
+    await dispatch.newRelay().relayOnce();
+
+    expect(dispatch.billing.refundRequestsFor(taskKey)).toBe(2);
+    expect(dispatch.billing.balance(CLIENT)).toBe(balanceBefore + 1);
+    expect((await outboxRows())[0]?.publishedAt).toBeInstanceOf(Date);
+  });
+
+  it('stops a round while billing is unavailable instead of asking for every message', async () => {
+    await failedTask();
+    await failedTask();
+    dispatch.billing.nextRefunds = ['unavailable'];
+
+    await expect(dispatch.newRelay().relayOnce()).resolves.toEqual({ delivered: 0, failed: 1, interrupted: true });
+    expect(dispatch.billing.refundCalls).toHaveLength(1);
+    await expect(dispatch.newRelay().relayOnce()).resolves.toEqual({ delivered: 2, failed: 0, interrupted: false });
+  });
+
+  it('does not let a message billing refuses hold back the ones after it', async () => {
+    const refused = await failedTask();
+    const next = await failedTask();
+    dispatch.billing.nextRefunds = [new DomainError('invalid_request', 'refused')];
+
+    await expect(dispatch.newRelay().relayOnce()).resolves.toEqual({ delivered: 1, failed: 1, interrupted: false });
+
+    expect(dispatch.billing.refundedKeys()).toContain(next);
+    expect(dispatch.billing.refundedKeys()).not.toContain(refused);
+    const [first, second] = await outboxRows();
+    expect(first).toMatchObject({ payload: { taskKey: refused }, publishedAt: null, lastError: expect.stringContaining('refused') });
+    expect(second).toMatchObject({ payload: { taskKey: next }, publishedAt: expect.any(Date) });
+  });
+
+  it('sends each message once when several relays run at the same time', async () => {
+    const taskKeys: string[] = [];
+    for (let i = 0; i < 12; i++) taskKeys.push(await failedTask());
+    // Each refund takes a while, so the relays really overlap.
+    dispatch.billing.duringRefund = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+    const rounds = await Promise.all(Array.from({ length: 4 }, () => dispatch.newRelay().relayOnce()));
+
+    expect(rounds.reduce((sum, round) => sum + round.delivered, 0)).toBe(12);
+    expect(dispatch.billing.refundCalls).toHaveLength(12);
+    expect(taskKeys.every((key) => dispatch.billing.refundRequestsFor(key) === 1)).toBe(true);
+    expect((await outboxRows()).every((row) => row.publishedAt !== null)).toBe(true);
+  });
+
+  it('delivers what an instance that went away left behind', async () => {
+    const gone = await dispatchUnderTest(database.url, 'A');
+    const taskKey = await failedTask(gone);
+    // Killed before its relay ran: the refund is in the database, not in that process.
+    await gone.close();
+
+    await dispatch.newRelay().relayOnce();
+
+    expect(dispatch.billing.refundCalls).toEqual([{ taskKey, reason: 'task_failed' }]);
+  });
+});

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import type { DbTransaction } from '../database/db-transaction.js';
+import { DispatchDatabase } from '../database/dispatch-database.js';
+import type { Prisma } from '../generated/prisma/client.js';
+
+/** A message to another service, stored with the change it belongs to. */
+export interface OutboxDraft {
+  pattern: string;
+  payload: Prisma.InputJsonObject;
+}
+
+export interface OutboxEntry {
+  id: bigint;
+  pattern: string;
+  payload: unknown;
+  attempts: number;
+}
+
+@Injectable()
+export class OutboxRepository {
+  constructor(private readonly db: DispatchDatabase) {}
+
+  /** Must be given the transaction of the change: the message exists exactly when the change does. */
+  async enqueue(tx: DbTransaction, messages: readonly OutboxDraft[]): Promise<void> {
+    if (messages.length === 0) return;
+    await tx.outboxMessage.createMany({ data: messages.map(({ pattern, payload }) => ({ pattern, payload })) });
+  }
+
+  /**
+   * The oldest undelivered message after `afterId`, locked until `tx` ends; one that another relay
+   * holds is skipped, so no two relays ever send the same message at the same time.
+   */
+  async lockNextUndelivered(tx: DbTransaction, afterId: bigint): Promise<OutboxEntry | null> {
+    const rows = await tx.$queryRaw<OutboxEntry[]>`
+      SELECT id, pattern, payload, attempts
+        FROM "dispatch"."outbox_messages"
+       WHERE published_at IS NULL AND id > ${afterId}
+       ORDER BY id
+       LIMIT 1
+         FOR UPDATE SKIP LOCKED`;
+    return rows[0] ?? null;
+  }
+
+  async markPublished(tx: DbTransaction, id: bigint): Promise<void> {
+    await tx.$executeRaw`
+      UPDATE "dispatch"."outbox_messages"
+         SET published_at = now(), attempts = attempts + 1, last_error = NULL
+       WHERE id = ${id}`;
+  }
+
+  async markAttemptFailed(tx: DbTransaction, id: bigint, error: string): Promise<void> {
+    await tx.$executeRaw`
+      UPDATE "dispatch"."outbox_messages"
+         SET attempts = attempts + 1, last_error = ${error}
+       WHERE id = ${id}`;
+  }
+
+  /** Messages not yet confirmed by their receiver, for tests and diagnostics. */
+  countUndelivered(): Promise<number> {
+    return this.db.outboxMessage.count({ where: { publishedAt: null } });
+  }
+}

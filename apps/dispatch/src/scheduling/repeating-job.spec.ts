@@ -1,0 +1,67 @@
+import { Logger } from '@nestjs/common';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RepeatingJob } from './repeating-job.js';
+
+const INTERVAL_MS = 100;
+
+describe(RepeatingJob.name, () => {
+  let runs: number;
+  let finishRun: () => void;
+  let sut: RepeatingJob;
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    runs = 0;
+    sut = new RepeatingJob(
+      'test job',
+      INTERVAL_MS,
+      () => {
+        runs += 1;
+        return new Promise<void>((resolve) => (finishRun = resolve));
+      },
+      new Logger('test'),
+    );
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('never starts a run while the previous one is still going', async () => {
+    sut.start();
+    await vi.advanceTimersByTimeAsync(INTERVAL_MS * 10);
+    expect(runs).toBe(1);
+
+    finishRun();
+    await vi.advanceTimersByTimeAsync(INTERVAL_MS);
+    expect(runs).toBe(2);
+    finishRun();
+    await sut.stop();
+  });
+
+  it('keeps going after a run fails', async () => {
+    const failing = new RepeatingJob('failing job', INTERVAL_MS, () => Promise.reject(new Error('boom')), new Logger('test', { timestamp: false }));
+    const logged = vi.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    failing.start();
+
+    await vi.advanceTimersByTimeAsync(INTERVAL_MS * 3 + 1);
+
+    expect(logged).toHaveBeenCalledTimes(3);
+    await failing.stop();
+    logged.mockRestore();
+  });
+
+  it('waits for the run under way when stopped, and starts no other', async () => {
+    sut.start();
+    await vi.advanceTimersByTimeAsync(INTERVAL_MS);
+    let stopped = false;
+    const stopping = sut.stop().then(() => (stopped = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(stopped).toBe(false);
+
+    finishRun();
+    await stopping;
+    await vi.advanceTimersByTimeAsync(INTERVAL_MS * 10);
+    expect(runs).toBe(1);
+  });
+});

@@ -1,0 +1,14 @@
+import type { InboxMessageView } from '@smsq/contracts';
+import type { StoredMessage } from './messages.repository.js';
+
+export function toInboxMessageView(row: StoredMessage): InboxMessageView {
+  return {
+    id: row.id,
+    clientId: row.clientId,
+    phoneId: row.phoneId,
+    from: row.sender,
+    message: row.body,
+    receivedAt: row.receivedAt.toISOString(),
+    storedAt: row.storedAt.toISOString(),
+  };
+}

@@ -1,0 +1,45 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InvalidRequestError, type InboxPage, type MessagesListQuery, type MessagesStoreCommand, type MessagesStored } from '@smsq/contracts';
+import { InboxDatabase } from '../database/inbox-database.js';
+import { isStoredId } from '../database/stored-id.js';
+import { toInboxMessageView } from './inbox-message-view.js';
+import { MessagesRepository } from './messages.repository.js';
+import { newMessageOf } from './new-message.js';
+import { containsPattern } from './search-pattern.js';
+
+/** Replies as the gateway syncs them: stored once each, listed newest first per client. */
+@Injectable()
+export class MessagesService {
+  private readonly logger = new Logger(MessagesService.name);
+
+  constructor(
+    private readonly database: InboxDatabase,
+    private readonly messages: MessagesRepository,
+  ) {}
+
+  /** Stores what is new; a message already stored, or repeated within the batch, counts as a duplicate. */
+  async store(command: MessagesStoreCommand): Promise<MessagesStored> {
+    const rows = command.messages.map((message, index) => newMessageOf(message, `messages[${index}]`));
+    // One order for every batch: concurrent overlapping syncs then wait on each other's keys in the same order, never in a cycle.
+    rows.sort((a, b) => (a.dedupKey < b.dedupKey ? -1 : a.dedupKey > b.dedupKey ? 1 : 0));
+    const stored = await this.messages.insertNew(this.database, rows);
+    const duplicates = rows.length - stored;
+    this.logger.log(`stored ${stored} inbound message(s), ${duplicates} duplicate(s)`);
+    return { stored, duplicates };
+  }
+
+  async list(query: MessagesListQuery): Promise<InboxPage> {
+    const { page, pageSize } = query;
+    if (query.search?.includes('\u0000')) throw new InvalidRequestError('search must not contain a NUL character');
+    // A client id no row can hold names nobody, so nobody's messages.
+    if (query.clientId !== undefined && !isStoredId(query.clientId)) return { items: [], total: 0, page, pageSize };
+
+    const filter = { clientId: query.clientId, pattern: query.search ? containsPattern(query.search) : undefined };
+    const offset = Number.isSafeInteger(page) ? BigInt(page - 1) * BigInt(pageSize) : undefined;
+    return this.database.snapshot(async (tx) => {
+      const total = await this.messages.count(tx, filter);
+      const rows = offset === undefined || offset >= BigInt(total) ? [] : await this.messages.page(tx, filter, offset, pageSize);
+      return { items: rows.map(toInboxMessageView), total, page, pageSize };
+    });
+  }
+}

@@ -1,0 +1,23 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ObservabilityModule } from '@smsq/platform';
+import { Chance } from './chance/chance.js';
+import { GatewaySimConfig } from './config/gateway-sim-config.js';
+import { RepliesModule } from './replies/replies.module.js';
+import { SendsModule } from './sends/sends.module.js';
+
+@Module({})
+export class AppModule {
+  /** `random` replaces `Math.random`, so tests decide which sends fail and which get replies. */
+  static register(config: GatewaySimConfig, options: { random?: () => number } = {}): DynamicModule {
+    return {
+      module: AppModule,
+      global: true,
+      imports: [ObservabilityModule.forService('gateway-sim'), SendsModule, RepliesModule],
+      providers: [
+        { provide: GatewaySimConfig, useValue: config },
+        { provide: Chance, useValue: new Chance(options.random) },
+      ],
+      exports: [GatewaySimConfig, Chance],
+    };
+  }
+}

@@ -1,0 +1,37 @@
+import { CommonConfig, readCommonConfig, type EnvReader } from '@smsq/platform';
+
+export class GatewaySimConfig extends CommonConfig {
+  port!: number;
+  /** Chance (0..1) that a send is answered 502, a simulated carrier failure. */
+  failureRate!: number;
+  /** Chance (0..1) that a successful send is followed by a simulated reply from the recipient. */
+  replyRate!: number;
+  /** smsq's public base address (replies go to its `/smsapi/inbound`), without a trailing slash. */
+  smsqBaseUrl!: string;
+  /** A worker token for `/smsapi/inbound`; without one, replies cannot be posted. */
+  workerToken?: string;
+}
+
+export function readGatewaySimConfig(env: EnvReader): GatewaySimConfig {
+  const replyRate = readRate(env, 'GATEWAY_SIM_REPLY_RATE', 0);
+  const workerToken = env.optionalString('GATEWAY_SIM_WORKER_TOKEN');
+  env.require(replyRate === 0 || workerToken !== undefined, 'GATEWAY_SIM_REPLY_RATE above 0 needs GATEWAY_SIM_WORKER_TOKEN to post the replies to smsq');
+  return Object.assign(new GatewaySimConfig(), {
+    ...readCommonConfig(env),
+    port: env.port('GATEWAY_SIM_PORT', 3020),
+    failureRate: readRate(env, 'GATEWAY_SIM_FAILURE_RATE', 0.1),
+    replyRate,
+    smsqBaseUrl: env.url('SMSQ_BASE_URL', 'http://127.0.0.1:3000', ['http', 'https']).replace(/\/+$/, ''),
+    ...(workerToken === undefined ? {} : { workerToken }),
+  });
+}
+
+/** A probability: a decimal number from 0 to 1. */
+function readRate(env: EnvReader, name: string, fallback: number): number {
+  const raw = env.optionalString(name);
+  if (raw === undefined) return fallback;
+  const value = /^(\d+(\.\d*)?|\.\d+)$/.test(raw) ? Number(raw) : Number.NaN;
+  const usable = value >= 0 && value <= 1;
+  env.require(usable, `${name} must be a number from 0 to 1, got ${JSON.stringify(raw)}`);
+  return usable ? value : fallback;
+}

@@ -1,0 +1,226 @@
+import { EventEmitter } from 'node:events';
+import { afterEach, describe, expect, it } from 'vitest';
+import { stopOnSignals } from '../shutdown/stop-on-signals.js';
+import { closedPortUrl } from '../testing/stand-in-server.js';
+import { harness, pendingTask, POLL, pollAnswers, REPORT, SEND, TOKEN, type Harness } from '../testing/worker-harness.js';
+import { DeliveryWorker } from './delivery-worker.js';
+
+describe(DeliveryWorker.name, () => {
+  let sut: Harness;
+
+  afterEach(async () => {
+    await sut?.close();
+    // Whatever happened, the token never reaches a log line.
+    expect(sut.logger.lines.join('\n')).not.toContain(TOKEN);
+  });
+
+  it('claims a task, delivers it through its gateway and reports it sent', async () => {
+    sut = await harness();
+    sut.smsq.route(POLL, pollAnswers({ status: 200, body: pendingTask(sut.gateway.url) }));
+    sut.start();
+
+    const report = await sut.smsq.waitForRequest(REPORT);
+
+    const [poll] = sut.smsq.requestsTo(POLL);
+    expect(poll?.query.get('wait')).toBe('1');
+    expect(poll?.headers['x-worker-token']).toBe(TOKEN);
+    expect(sut.gateway.requestsTo(SEND).map((send) => send.body)).toEqual([{ id: 7, recipient: '+381641234567', message: 'Hello from smsq' }]);
+    expect(report.headers['x-worker-token']).toBe(TOKEN);
+    expect(report.headers['content-type']).toBe('application/json');
+    expect(report.body).toEqual({ id: 7, status: 'sent' });
+    await sut.logger.waitForLine(/reported task=7 status=sent/);
+    expect(sut.logger.lines).toEqual(
+      expect.arrayContaining([
+        'log claimed loop=1 task=7 attempt=1 phone=3 client=2 scheduled_at="2026-05-04 10:00:00"',
+        'log delivered loop=1 task=7 message_id=msg-1',
+        'log reported task=7 status=sent attempt=1',
+      ]),
+    );
+  });
+
+  it('reports failed with the reason when the gateway answers 502', async () => {
+    sut = await harness();
+    sut.smsq.route(POLL, pollAnswers({ status: 200, body: pendingTask(sut.gateway.url) }));
+    sut.gateway.route(SEND, () => ({ status: 502, body: { ok: false, error: 'simulated carrier failure' } }));
+    sut.start();
+
+    const report = await sut.smsq.waitForRequest(REPORT);
+
+    expect(report.body).toEqual({ id: 7, status: 'failed', error: 'gateway answered 502: simulated carrier failure' });
+  });
+
+  it('reports failed when the gateway cannot be reached', async () => {
+    sut = await harness();
+    sut.smsq.route(POLL, pollAnswers({ status: 200, body: pendingTask(await closedPortUrl()) }));
+    sut.start();
+
+    const report = await sut.smsq.waitForRequest(REPORT);
+
+    expect(report.body).toEqual({ id: 7, status: 'failed', error: 'gateway unreachable: ECONNREFUSED' });
+  });
+
+  it('reports failed when the gateway does not answer within the send timeout', async () => {
+    sut = await harness({ env: { WORKER_SEND_TIMEOUT_MS: '200' } });
+    sut.smsq.route(POLL, pollAnswers({ status: 200, body: pendingTask(sut.gateway.url) }));
+    sut.gateway.route(SEND, () => 'hold');
+    sut.start();
+
+    const report = await sut.smsq.waitForRequest(REPORT);
+
+    expect(report.body).toEqual({ id: 7, status: 'failed', error: 'gateway unreachable: timed out after 200 ms' });
+  });
+
+  it('reports failed without sending when the phone has no gateway URL', async () => {
+    sut = await harness();
+    sut.smsq.route(POLL, pollAnswers({ status: 200, body: pendingTask(null) }));
+    sut.start();
+
+    const report = await sut.smsq.waitForRequest(REPORT);
+
+    expect(report.body).toEqual({ id: 7, status: 'failed', error: 'the phone has no gateway URL' });
+    expect(sut.gateway.requests).toEqual([]);
+  });
+
+  it('keeps a gateway URL path and reports a claimed task it cannot deliver as failed', async () => {
+    sut = await harness();
+    sut.smsq.route(POLL, pollAnswers({ status: 200, body: pendingTask(`${sut.gateway.url}/phone/`, { id: 8 }) }, { status: 200, body: pendingTask(sut.gateway.url, { id: 9, recipient: 42 }) }));
+    sut.gateway.route('POST /phone/send', () => ({ status: 204 }));
+    sut.start();
+
+    const first = await sut.smsq.waitForRequest(REPORT, 1);
+    const second = await sut.smsq.waitForRequest(REPORT, 2);
+
+    expect(first.body).toEqual({ id: 8, status: 'sent' });
+    expect(second.body).toEqual({ id: 9, status: 'failed', error: 'the task from smsq is unusable: the task has no recipient' });
+  });
+
+  it('retries a report through two 503s and a refused connection until smsq takes it', async () => {
+    // Half a second between the second 503 and the next try: time enough to stop listening in between.
+    sut = await harness({ timings: { report: { initialMs: 250, maxMs: 2_000 } } });
+    sut.smsq.route(POLL, pollAnswers({ status: 200, body: pendingTask(sut.gateway.url) }));
+    let reports = 0;
+    sut.smsq.route(REPORT, () => (++reports <= 2 ? { status: 503, body: { error: 'unavailable', detail: 'dispatch is down' } } : { status: 200, body: { ok: true, id: 7, status: 'sent' } }));
+    sut.start();
+
+    await sut.logger.waitForLine(/report retry task=7 status=sent attempt=2 retry_in_ms=500 http_status=503/);
+    await sut.smsq.stopListening();
+    await sut.logger.waitForLine(/report retry task=7 status=sent attempt=3 retry_in_ms=1000 reason=ECONNREFUSED/);
+    await sut.smsq.listenAgain();
+    await sut.logger.waitForLine(/reported task=7 status=sent attempt=4/);
+
+    expect(sut.smsq.requestsTo(REPORT).map((report) => report.body)).toEqual([
+      { id: 7, status: 'sent' },
+      { id: 7, status: 'sent' },
+      { id: 7, status: 'sent' },
+    ]);
+    expect(sut.logger.lines).toContain('warn report retry task=7 status=sent attempt=1 retry_in_ms=250 http_status=503 reason="unavailable: dispatch is down"');
+  });
+
+  it.each([
+    [404, 'not_found'],
+    [409, 'conflict'],
+  ])('takes a %i answer to a report as final and polls on', async (status, error) => {
+    sut = await harness();
+    sut.smsq.route(POLL, pollAnswers({ status: 200, body: pendingTask(sut.gateway.url) }));
+    sut.smsq.route(REPORT, () => ({ status, body: { error, detail: 'no claim of this token' } }));
+    sut.start();
+
+    await sut.smsq.waitForRequest(POLL, 2);
+
+    expect(sut.smsq.requestsTo(REPORT)).toHaveLength(1);
+    expect(sut.logger.lines).toContain(`error report refused task=7 status=sent http_status=${status} reason="${error}: no claim of this token"`);
+  });
+
+  it('gives up a report once the claim has expired, and polls on', async () => {
+    sut = await harness();
+    // The stand-in's Date header says "now", so the claim lapses 300 ms (plus Date's rounding) after the claim.
+    sut.smsq.route(POLL, pollAnswers({ status: 200, body: pendingTask(sut.gateway.url, { claim_expires_at: new Date(Date.now() + 300).toISOString() }) }));
+    sut.smsq.route(REPORT, () => ({ status: 503, body: { error: 'unavailable', detail: 'down' } }));
+    sut.start();
+
+    await sut.logger.waitForLine(/report abandoned task=7/);
+    await sut.smsq.waitForRequest(POLL, 2);
+
+    expect(sut.smsq.requestsTo(REPORT).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('backs off after a 401 on poll, names the variable, and carries on once the token works', async () => {
+    sut = await harness();
+    const unauthorized = { status: 401, body: { error: 'unauthorized', detail: 'missing, invalid or revoked worker token' } };
+    sut.smsq.route(POLL, pollAnswers(unauthorized, unauthorized, { status: 200, body: pendingTask(sut.gateway.url) }));
+    sut.start();
+
+    await sut.smsq.waitForRequest(REPORT);
+
+    const [first, second, third] = sut.smsq.requestsTo(POLL).map((poll) => poll.at);
+    expect(second! - first!).toBeGreaterThanOrEqual(145);
+    expect(third! - second!).toBeGreaterThanOrEqual(295);
+    expect(sut.logger.lines).toContain('error poll refused: check WORKER_TOKEN loop=1 retry_in_ms=150 http_status=401 reason="unauthorized: missing, invalid or revoked worker token"');
+    expect(sut.logger.lines).toContain('error poll refused: check WORKER_TOKEN loop=1 retry_in_ms=300 http_status=401 reason="unauthorized: missing, invalid or revoked worker token"');
+  });
+
+  it('backs off while smsq is unavailable or unreachable, then polls on', async () => {
+    sut = await harness();
+    sut.smsq.route(POLL, pollAnswers({ status: 503, body: { error: 'unavailable', detail: 'down' }, headers: { 'retry-after': '0' } }, { status: 200, body: 'not json' }));
+    sut.start();
+
+    await sut.smsq.waitForRequest(POLL, 3);
+    await sut.smsq.stopListening();
+    await sut.logger.waitForLine(/poll failed: smsq unreachable .*reason=ECONNREFUSED/);
+    await sut.smsq.listenAgain();
+    await sut.smsq.waitForRequest(POLL, 4);
+
+    expect(sut.logger.lines).toContain('error poll refused loop=1 retry_in_ms=50 http_status=503 reason="unavailable: down"');
+    expect(sut.logger.lines).toContain('error poll answer unusable loop=1 retry_in_ms=100 reason="the answer is not a JSON object"');
+  });
+
+  it('runs WORKER_CONCURRENCY long polls side by side', async () => {
+    sut = await harness({ env: { WORKER_CONCURRENCY: '3', WORKER_WAIT_S: '25' } });
+    sut.start();
+
+    await sut.smsq.waitForRequest(POLL, 3);
+
+    expect(sut.smsq.requestsTo(POLL)).toHaveLength(3);
+  });
+
+  it('on SIGTERM while delivering, finishes the delivery and its report, then stops polling', async () => {
+    sut = await harness();
+    const signals = new EventEmitter();
+    stopOnSignals(sut.worker, sut.log, signals, () => undefined);
+    sut.smsq.route(POLL, pollAnswers({ status: 200, body: pendingTask(sut.gateway.url) }));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    sut.gateway.route(SEND, async () => {
+      await released;
+      return { status: 200, body: { ok: true, message_id: 'late' } };
+    });
+    sut.start();
+    await sut.gateway.waitForRequest(SEND);
+    let finished = false;
+    void sut.running!.then(() => (finished = true));
+
+    signals.emit('SIGTERM', 'SIGTERM');
+    await sut.logger.waitForLine(/stopping tasks_in_hand=1/);
+    expect(finished).toBe(false);
+    release();
+    await sut.running;
+
+    expect(sut.smsq.requestsTo(REPORT).map((report) => report.body)).toEqual([{ id: 7, status: 'sent' }]);
+    expect(sut.smsq.requestsTo(POLL)).toHaveLength(1);
+    expect(sut.logger.lines.slice(-2)).toEqual(['log reported task=7 status=sent attempt=1', 'log stopped']);
+  });
+
+  it('on stop during an idle long poll, aborts the poll at once', async () => {
+    sut = await harness({ env: { WORKER_WAIT_S: '25' } });
+    sut.start();
+    const poll = await sut.smsq.waitForRequest(POLL);
+
+    const stoppedAt = Date.now();
+    sut.worker.stop();
+    await sut.running;
+
+    expect(Date.now() - stoppedAt).toBeLessThan(500);
+    await poll.abandoned;
+    expect(sut.smsq.requestsTo(POLL)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,49 @@
+import type { BackoffRange } from '../config/worker-config.js';
+import type { WorkerLog } from '../logging/worker-log.js';
+import type { ReportAnswer, SmsqClient, TaskStatusReport } from '../smsq/smsq-client.js';
+import { Backoff, sleep } from './backoff.js';
+
+/** Statuses that are worth another try: smsq is overloaded or a service behind it is down. */
+function isRetryable(answer: ReportAnswer): boolean {
+  return answer.kind === 'unreachable' || (answer.kind === 'refused' && (answer.status >= 500 || answer.status === 429));
+}
+
+/**
+ * Reports a task's outcome until smsq has it. Network errors, 5xx and 429 are retried with capped
+ * exponential backoff for as long as the claim holds; after that the lease has returned the task
+ * to pending and a late report could only be refused, so the reporter gives up. Any other answer
+ * (404: not our claim any more, 409: already final otherwise) is final.
+ */
+export class TaskReporter {
+  constructor(
+    private readonly smsq: Pick<SmsqClient, 'reportTaskStatus'>,
+    private readonly backoff: BackoffRange,
+    private readonly log: WorkerLog,
+    private readonly random: () => number = Math.random,
+  ) {}
+
+  /** Resolves whatever happens; true when smsq accepted the report. */
+  async report(report: TaskStatusReport, claimDeadline: number): Promise<boolean> {
+    const backoff = new Backoff(this.backoff, this.random);
+    for (let attempt = 1; ; attempt++) {
+      const answer = await this.smsq.reportTaskStatus(report);
+      if (answer.kind === 'accepted') {
+        this.log.info('reported', { task: report.id, status: report.status, attempt });
+        return true;
+      }
+      const problem = answer.kind === 'refused' ? { http_status: answer.status, reason: answer.reason } : { reason: answer.reason };
+      if (!isRetryable(answer)) {
+        this.log.error('report refused', { task: report.id, status: report.status, ...problem });
+        return false;
+      }
+      const remainingMs = claimDeadline - Date.now();
+      if (remainingMs <= 0) {
+        this.log.error('report abandoned', { task: report.id, status: report.status, attempts: attempt, ...problem, note: 'the claim expired; the lease returns the task to pending' });
+        return false;
+      }
+      const delayMs = Math.min(backoff.next(answer.kind === 'refused' ? answer.retryAfterMs : undefined), remainingMs);
+      this.log.warn('report retry', { task: report.id, status: report.status, attempt, retry_in_ms: delayMs, ...problem });
+      await sleep(delayMs);
+    }
+  }
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { parsePendingTask } from './pending-task.js';
+
+const NOW = Date.parse('2026-05-04T10:00:00.000Z');
+
+describe(parsePendingTask.name, () => {
+  it('reads an empty object as nothing due', () => {
+    expect(parsePendingTask({}, NOW, null)).toEqual({ kind: 'idle' });
+  });
+
+  it('reads a task, its claim deadline on the local clock', () => {
+    const parsed = parsePendingTask(
+      { id: 5, recipient: '+381641234567', message: 'hi', phone_id: 1, client_id: 2, scheduled_at: '2026-05-04 12:00:00', gateway_url: 'http://10.0.0.5:8080', attempt: 2, claim_expires_at: '2026-05-04T10:05:00.000Z' },
+      NOW,
+      'Mon, 04 May 2026 10:00:00 GMT',
+    );
+
+    expect(parsed).toEqual({
+      kind: 'task',
+      task: { id: 5, recipient: '+381641234567', message: 'hi', phoneId: 1, clientId: 2, scheduledAt: '2026-05-04 12:00:00', gatewayUrl: 'http://10.0.0.5:8080', attempt: 2, claimDeadline: NOW + 300_000 },
+    });
+  });
+
+  it('moves the claim deadline by the difference between the clocks', () => {
+    // smsq's clock is ten minutes behind ours: its five minutes of claim end five minutes from our now.
+    const parsed = parsePendingTask({ id: 5, recipient: '+1', message: 'hi', gateway_url: null, claim_expires_at: '2026-05-04T09:55:00.000Z' }, NOW, 'Mon, 04 May 2026 09:50:00 GMT');
+
+    expect(parsed).toMatchObject({ kind: 'task', task: { gatewayUrl: null, claimDeadline: NOW + 300_000 } });
+  });
+
+  it('assumes the default claim timeout when claim_expires_at is unusable', () => {
+    expect(parsePendingTask({ id: 5, recipient: '+1', message: 'hi', claim_expires_at: 'soon' }, NOW, null)).toMatchObject({ task: { claimDeadline: NOW + 300_000 } });
+  });
+
+  it('tells a claimed but undeliverable task from an unusable answer', () => {
+    expect(parsePendingTask({ id: 5, message: 'hi' }, NOW, null)).toEqual({ kind: 'undeliverable', id: 5, claimDeadline: NOW + 300_000, problem: 'the task has no recipient' });
+    expect(parsePendingTask({ id: 5, recipient: '+1', message: 'hi', gateway_url: 42 }, NOW, null)).toMatchObject({ kind: 'undeliverable', problem: 'the task gateway_url is not a string' });
+    expect(parsePendingTask({ id: 'five' }, NOW, null)).toEqual({ kind: 'malformed', problem: 'the task id "five" is not a positive integer' });
+    expect(parsePendingTask([], NOW, null)).toEqual({ kind: 'malformed', problem: 'the answer is not a JSON object' });
+  });
+});

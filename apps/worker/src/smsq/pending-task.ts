@@ -1,0 +1,66 @@
+/** A task as the worker holds it after a claim: the wire's fields, plus when the claim lapses on our clock. */
+export interface PendingTask {
+  id: number;
+  recipient: string;
+  message: string;
+  phoneId: unknown;
+  clientId: unknown;
+  scheduledAt: unknown;
+  gatewayUrl: string | null;
+  attempt: unknown;
+  /** Epoch ms, local clock, by which the report must have landed; after it the lease returns the task. */
+  claimDeadline: number;
+}
+
+/** What a `pending-tasks` body held: nothing due, a task, or something unusable. */
+export type ParsedPoll =
+  | { kind: 'idle' }
+  | { kind: 'task'; task: PendingTask }
+  /** A claim we hold but cannot deliver: it is reported failed rather than left to the lease. */
+  | { kind: 'undeliverable'; id: number; claimDeadline: number; problem: string }
+  | { kind: 'malformed'; problem: string };
+
+/** If `claim_expires_at` is unusable, the server's default claim timeout is assumed. */
+const DEFAULT_CLAIM_MS = 300_000;
+
+/**
+ * Reads a `pending-tasks` body (DESIGN.md §3). `{}` means nothing is due. The claim deadline is
+ * moved onto the local clock through the answer's `Date` header, so a skewed clock here neither
+ * abandons reports early nor retries them long after the lease returned the task.
+ */
+export function parsePendingTask(body: unknown, receivedAt: number, serverDate: string | null): ParsedPoll {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { kind: 'malformed', problem: 'the answer is not a JSON object' };
+  const fields = body as Record<string, unknown>;
+  if (fields['id'] === undefined) return { kind: 'idle' };
+  const id = fields['id'];
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) return { kind: 'malformed', problem: `the task id ${JSON.stringify(id)} is not a positive integer` };
+
+  const claimDeadline = localClaimDeadline(fields['claim_expires_at'], receivedAt, serverDate);
+  const { recipient, message } = fields;
+  const gatewayUrl = fields['gateway_url'] ?? null;
+  if (typeof recipient !== 'string' || recipient === '') return { kind: 'undeliverable', id, claimDeadline, problem: 'the task has no recipient' };
+  if (typeof message !== 'string') return { kind: 'undeliverable', id, claimDeadline, problem: 'the task has no message' };
+  if (gatewayUrl !== null && typeof gatewayUrl !== 'string') return { kind: 'undeliverable', id, claimDeadline, problem: 'the task gateway_url is not a string' };
+
+  return {
+    kind: 'task',
+    task: {
+      id,
+      recipient,
+      message,
+      phoneId: fields['phone_id'],
+      clientId: fields['client_id'],
+      scheduledAt: fields['scheduled_at'],
+      gatewayUrl,
+      attempt: fields['attempt'],
+      claimDeadline,
+    },
+  };
+}
+
+function localClaimDeadline(claimExpiresAt: unknown, receivedAt: number, serverDate: string | null): number {
+  const expiresAt = typeof claimExpiresAt === 'string' ? Date.parse(claimExpiresAt) : Number.NaN;
+  if (Number.isNaN(expiresAt)) return receivedAt + DEFAULT_CLAIM_MS;
+  const serverNow = serverDate === null ? Number.NaN : Date.parse(serverDate);
+  return Number.isNaN(serverNow) ? expiresAt : receivedAt + (expiresAt - serverNow);
+}

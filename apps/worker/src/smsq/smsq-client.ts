@@ -1,0 +1,94 @@
+import type { WorkerConfig } from '../config/worker-config.js';
+import { describeErrorBody, describeFetchFailure, parseBody, retryAfterMs } from '../http/http-answers.js';
+import { parsePendingTask, type ParsedPoll } from './pending-task.js';
+
+/** An HTTP answer that was not a success; `reason` is the error body in a few words. */
+export interface Refusal {
+  kind: 'refused';
+  status: number;
+  reason: string;
+  retryAfterMs?: number;
+}
+
+/** Either no answer came at all (connection refused, reset, timed out). */
+export interface Unreachable {
+  kind: 'unreachable';
+  reason: string;
+}
+
+export type PollAnswer = ParsedPoll | Refusal | Unreachable | { kind: 'cancelled' };
+
+export interface TaskStatusReport {
+  id: number;
+  status: 'sent' | 'failed';
+  error?: string;
+}
+
+export type ReportAnswer = { kind: 'accepted' } | Refusal | Unreachable;
+
+/** The report's `error` is kept short; the contract allows more, a log line does not need it. */
+const MAX_ERROR_LENGTH = 500;
+
+/** smsq's worker endpoints (DESIGN.md §3): long-poll `pending-tasks`, report `task-status`. */
+export class SmsqClient {
+  constructor(private readonly config: Pick<WorkerConfig, 'baseUrl' | 'token' | 'waitS' | 'timings'>) {}
+
+  /**
+   * Claims one task, holding the request up to `waitS` seconds. `cancel` aborts the request only
+   * while no answer has started: once smsq answers, a task it claimed for us must reach us, so the
+   * body is read to the end (the gateway releases a claim only when its poller vanished).
+   */
+  async pollPendingTask(cancel: AbortSignal): Promise<PollAnswer> {
+    if (cancel.aborted) return { kind: 'cancelled' };
+    const timeoutMs = this.config.waitS * 1000 + this.config.timings.pollGraceMs;
+    const request = new AbortController();
+    const timer = setTimeout(() => request.abort(new DOMException('the long poll took too long', 'TimeoutError')), timeoutMs);
+    let cancelled = false;
+    const onCancel = (): void => {
+      cancelled = true;
+      request.abort(cancel.reason);
+    };
+    cancel.addEventListener('abort', onCancel, { once: true });
+    try {
+      const response = await fetch(`${this.config.baseUrl}/smsapi/pending-tasks?wait=${this.config.waitS}`, { headers: this.headers(), signal: request.signal });
+      cancel.removeEventListener('abort', onCancel);
+      const body = parseBody(await response.text());
+      if (!response.ok) return refusal(response, body);
+      return parsePendingTask(body, Date.now(), response.headers.get('date'));
+    } catch (error) {
+      if (cancelled) return { kind: 'cancelled' };
+      return { kind: 'unreachable', reason: describeFetchFailure(error, timeoutMs) };
+    } finally {
+      clearTimeout(timer);
+      cancel.removeEventListener('abort', onCancel);
+    }
+  }
+
+  /** One attempt at reporting a task's outcome; retrying is the caller's decision. */
+  async reportTaskStatus(report: TaskStatusReport): Promise<ReportAnswer> {
+    const timeoutMs = this.config.timings.reportTimeoutMs;
+    const body: TaskStatusReport = { id: report.id, status: report.status };
+    if (report.error !== undefined) body.error = report.error.slice(0, MAX_ERROR_LENGTH);
+    try {
+      const response = await fetch(`${this.config.baseUrl}/smsapi/task-status`, {
+        method: 'POST',
+        headers: { ...this.headers(), 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      const answer = parseBody(await response.text());
+      return response.ok ? { kind: 'accepted' } : refusal(response, answer);
+    } catch (error) {
+      return { kind: 'unreachable', reason: describeFetchFailure(error, timeoutMs) };
+    }
+  }
+
+  private headers(): Record<string, string> {
+    return { accept: 'application/json', 'x-worker-token': this.config.token };
+  }
+}
+
+function refusal(response: Response, body: unknown): Refusal {
+  const retryAfter = retryAfterMs(response.headers.get('retry-after'));
+  return { kind: 'refused', status: response.status, reason: describeErrorBody(body) || response.statusText, ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }) };
+}

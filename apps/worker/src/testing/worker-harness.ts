@@ -1,0 +1,95 @@
+import { loadConfig } from '@smsq/platform';
+import { readWorkerConfig, type RetryTimings, type WorkerConfig } from '../config/worker-config.js';
+import { createWorker } from '../delivery/create-worker.js';
+import type { DeliveryWorker } from '../delivery/delivery-worker.js';
+import type { WorkerLog } from '../logging/worker-log.js';
+import { recordingLog, type RecordingLogger } from './recording-log.js';
+import { StandInServer, type Answer, type Handler } from './stand-in-server.js';
+
+export const TOKEN = 'smsq_wkr_TestTokenForTheStandInSmsq0123456789';
+
+/** Short waits so tests run in milliseconds; no jitter, so delays are exact. */
+export const FAST_TIMINGS: RetryTimings = {
+  poll: { initialMs: 50, maxMs: 200 },
+  auth: { initialMs: 150, maxMs: 600 },
+  report: { initialMs: 100, maxMs: 1_000 },
+  minPollIntervalMs: 0,
+  pollGraceMs: 2_000,
+  reportTimeoutMs: 2_000,
+};
+
+export const POLL = 'GET /smsapi/pending-tasks';
+export const REPORT = 'POST /smsapi/task-status';
+export const SEND = 'POST /send';
+
+/** A task as `pending-tasks` answers it (DESIGN.md §3). */
+export function pendingTask(gatewayUrl: string | null, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id: 7,
+    recipient: '+381641234567',
+    message: 'Hello from smsq',
+    phone_id: 3,
+    client_id: 2,
+    scheduled_at: '2026-05-04 10:00:00',
+    gateway_url: gatewayUrl,
+    attempt: 1,
+    claim_expires_at: new Date(Date.now() + 300_000).toISOString(),
+    ...overrides,
+  };
+}
+
+/**
+ * Answers polls with the given answers in turn, then as an idle smsq does: holds the request for
+ * `wait` seconds and answers `{}` (or until the worker goes away).
+ */
+export function pollAnswers(...answers: Answer[]): Handler {
+  const queue = [...answers];
+  return async (request) => {
+    const next = queue.shift();
+    if (next !== undefined) return next;
+    const waitS = Number(request.query.get('wait') ?? 0);
+    await Promise.race([new Promise((resolve) => setTimeout(resolve, waitS * 1000)), request.abandoned]);
+    return { status: 200, body: {} };
+  };
+}
+
+export interface Harness {
+  smsq: StandInServer;
+  gateway: StandInServer;
+  worker: DeliveryWorker;
+  logger: RecordingLogger;
+  log: WorkerLog;
+  config: WorkerConfig;
+  /** The worker's `run()`; started by `start()`. */
+  running?: Promise<void>;
+  start(): void;
+  close(): Promise<void>;
+}
+
+export async function harness(options: { env?: Record<string, string>; timings?: Partial<RetryTimings> } = {}): Promise<Harness> {
+  const smsq = await StandInServer.start({ [POLL]: pollAnswers(), [REPORT]: () => ({ status: 200, body: { ok: true } }) });
+  const gateway = await StandInServer.start({ [SEND]: () => ({ status: 200, body: { ok: true, message_id: 'msg-1' } }) });
+  const config: WorkerConfig = {
+    ...loadConfig(readWorkerConfig, { WORKER_TOKEN: TOKEN, SMSQ_BASE_URL: smsq.url, WORKER_WAIT_S: '1', ...options.env }),
+    timings: { ...FAST_TIMINGS, ...options.timings },
+  };
+  const { log, logger } = recordingLog();
+  const worker = createWorker(config, log, () => 0.5);
+  const self: Harness = {
+    smsq,
+    gateway,
+    worker,
+    logger,
+    log,
+    config,
+    start: () => {
+      self.running = worker.run();
+    },
+    close: async () => {
+      worker.stop();
+      await self.running;
+      await Promise.all([smsq.close(), gateway.close()]);
+    },
+  };
+  return self;
+}

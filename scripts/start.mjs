@@ -16,6 +16,7 @@ const env = {
   ...process.env,
 };
 const profile = env.SMSQ_PROFILE.toUpperCase();
+const simUrl = `http://127.0.0.1:${env.GATEWAY_SIM_PORT ?? 3020}`;
 const demo = /^(true|1|yes)$/i.test(env.SMSQ_DEMO);
 const baseUrl = `http://localhost:${env.PORT}`;
 
@@ -32,10 +33,17 @@ if (build.status !== 0) {
 
 const supervisor = new Supervisor({ cwd: root, env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void supervisor.stop(0));
-for (const service of ['billing', 'dispatch', 'api-gateway']) supervisor.start(service, [`apps/${service}/dist/main.js`]);
+for (const service of ['billing', 'dispatch', 'inbox', 'api-gateway']) supervisor.start(service, [`apps/${service}/dist/main.js`]);
 
 await waitForReady();
-if (demo) await seedDemo();
+if (demo) {
+  const seeded = await seedDemo();
+  if (seeded?.worker_token) {
+    // The demo delivers for real: a worker polls with the phone's (or pool's) token and sends through the simulator.
+    supervisor.start('gateway-sim', ['apps/gateway-sim/dist/main.js'], { GATEWAY_SIM_WORKER_TOKEN: seeded.sim_token, GATEWAY_SIM_REPLY_RATE: env.GATEWAY_SIM_REPLY_RATE ?? '0.3', SMSQ_BASE_URL: baseUrl });
+    supervisor.start('worker', ['apps/worker/dist/main.js'], { WORKER_TOKEN: seeded.worker_token, SMSQ_BASE_URL: baseUrl });
+  }
+}
 log(`ready: ${baseUrl}  (Ctrl-C stops everything)`);
 
 async function waitForReady() {
@@ -67,9 +75,21 @@ async function seedDemo() {
   if (rows[0].clients === 0) {
     const { client_id } = admin('client', 'create', '--name', 'Demo client');
     const { api_key } = admin('key', 'create', '--client', String(client_id));
-    if (profile === 'A') admin('phone', 'register', '--client', String(client_id), '--name', 'Demo phone');
-    else admin('gateway', 'create', '--name', 'Demo gateway', '--url', `http://127.0.0.1:${env.GATEWAY_SIM_PORT ?? 3020}`);
-    seeded = { client_id, api_key };
+    if (profile === 'A') {
+      // As the gateway app would after scanning the key: its phone delivers through the simulator.
+      const response = await fetch(`${baseUrl}/smsapi/register-phone`, {
+        method: 'POST',
+        headers: { 'X-API-Key': api_key, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Demo phone', device_id: 'demo-phone', url: simUrl }),
+      });
+      const { worker_token } = await response.json();
+      seeded = { client_id, api_key, worker_token, sim_token: worker_token };
+    } else {
+      const { phone_id } = admin('gateway', 'create', '--name', 'Demo gateway', '--url', simUrl);
+      const { worker_token } = admin('worker-token', 'create');
+      const { worker_token: sim_token } = admin('worker-token', 'create', '--phone', String(phone_id));
+      seeded = { client_id, api_key, worker_token, sim_token };
+    }
     mkdirSync(dirname(demoFile), { recursive: true });
     writeFileSync(demoFile, `${JSON.stringify(seeded, null, 2)}\n`, { mode: 0o600 });
     log(`seeded a demo client (id ${client_id}) with an API key and a ${profile === 'A' ? 'phone' : 'gateway'}`);
@@ -78,10 +98,13 @@ async function seedDemo() {
   }
   if (!seeded) {
     log('the database has clients already; create a key with: npm run --silent admin -- key create --client <id>');
-    return;
+    return undefined;
   }
   log('queue an SMS with:');
   process.stdout.write(
-    `\n  curl -s -X POST ${baseUrl}/smsapi/create-task -H 'X-API-Key: ${seeded.api_key}' -H 'Content-Type: application/json' -d '{"recipient": "+381641234567", "message": "Hello from smsq"}'\n\n`,
+    `\n  curl -s -X POST ${baseUrl}/smsapi/create-task -H 'X-API-Key: ${seeded.api_key}' -H 'Content-Type: application/json' -d '{"recipient": "+381641234567", "message": "Hello from smsq"}'\n\n` +
+      `  and follow it (the demo worker delivers it through the gateway simulator within a second or two):\n\n` +
+      `  curl -s ${baseUrl}/smsapi/tasks/<id> -H 'X-API-Key: ${seeded.api_key}'\n\n`,
   );
+  return seeded;
 }

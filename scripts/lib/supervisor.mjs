@@ -54,7 +54,8 @@ export class Supervisor {
       running.map(
         (entry) =>
           new Promise((resolve) => {
-            const kill = setTimeout(() => entry.child?.kill('SIGKILL'), 10_000);
+            // Long polls and in-flight deliveries get time to finish before the hard stop.
+            const kill = setTimeout(() => entry.child?.kill('SIGKILL'), 35_000);
             entry.child.once('exit', () => {
               clearTimeout(kill);
               resolve();

@@ -13,8 +13,12 @@ import { freePort } from './free-port.js';
 const run = promisify(execFile);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-export type ServiceName = 'api-gateway' | 'billing' | 'dispatch';
-const SERVICES: ServiceName[] = ['billing', 'dispatch', 'api-gateway'];
+export type ServiceName = 'api-gateway' | 'billing' | 'dispatch' | 'inbox' | 'worker' | 'gateway-sim';
+const SERVICES: ServiceName[] = ['billing', 'dispatch', 'inbox', 'api-gateway'];
+
+function expect200(response: Response): void {
+  if (!response.ok) throw new Error(`answered ${response.status}`);
+}
 
 export interface HttpAnswer {
   status: number;
@@ -29,7 +33,9 @@ export interface HttpAnswer {
 export class Stack {
   private readonly processes = new Map<ServiceName, ChildProcess>();
   private readonly logs = new Map<ServiceName, string[]>();
-  private services: Services | undefined;
+  private services: (Services & { inbox: ServiceClient }) | undefined;
+  /** Environment a process was launched with beyond the stack's, kept for its restarts. */
+  private readonly extraEnv = new Map<ServiceName, Record<string, string>>();
 
   private constructor(
     readonly env: Record<string, string>,
@@ -50,20 +56,23 @@ export class Stack {
       PORT: String(port),
       BILLING_PORT: String(await freePort()),
       DISPATCH_PORT: String(await freePort()),
+      INBOX_PORT: String(await freePort()),
+      GATEWAY_SIM_PORT: String(await freePort()),
       SMSQ_LOG_FORMAT: 'json',
       SMSQ_RATE_LIMIT_RPS: '0',
       ...options.env,
     };
-    const stack = new Stack(env, `http://127.0.0.1:${port}`, databaseName);
-    // Billing first: the others create the database and their schemas concurrently without trouble, but one
-    // process creating the database first keeps the start-up logs readable.
+    env['SMSQ_BASE_URL'] = `http://127.0.0.1:${port}`;
+    const stack = new Stack(env, env['SMSQ_BASE_URL'], databaseName);
     for (const service of SERVICES) stack.launch(service);
     await stack.waitUntilReady();
     return stack;
   }
 
-  launch(service: ServiceName): void {
-    const child = spawn(process.execPath, [join(ROOT, 'apps', service, 'dist', 'main.js')], { cwd: ROOT, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  launch(service: ServiceName, extraEnv: Record<string, string> = {}): void {
+    const env = { ...this.env, ...(this.extraEnv.get(service) ?? {}), ...extraEnv };
+    this.extraEnv.set(service, { ...(this.extraEnv.get(service) ?? {}), ...extraEnv });
+    const child = spawn(process.execPath, [join(ROOT, 'apps', service, 'dist', 'main.js')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines = this.logs.get(service) ?? [];
     this.logs.set(service, lines);
     const keep = (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
@@ -90,6 +99,23 @@ export class Stack {
     await this.waitUntilReady();
   }
 
+  /** The gateway stand-in, answering on its own port; its base URL is what phones and gateways register. */
+  async startGatewaySim(env: Record<string, string> = {}): Promise<string> {
+    this.launch('gateway-sim', env);
+    const url = `http://127.0.0.1:${this.env['GATEWAY_SIM_PORT']}`;
+    await eventually(async () => expect200(await fetch(`${url}/healthz`)), { timeoutMs: 30_000, intervalMs: 100 });
+    return url;
+  }
+
+  startWorker(workerToken: string, env: Record<string, string> = {}): void {
+    this.launch('worker', { WORKER_TOKEN: workerToken, WORKER_WAIT_S: '5', ...env });
+  }
+
+  logsOf(service: ServiceName): string[] {
+    return this.logs.get(service) ?? [];
+  }
+
+  /** Waits until the gateway answers /readyz with 200, which needs every service to answer. */
   async waitUntilReady(timeoutMs = 60_000): Promise<void> {
     await eventually(
       async () => {
@@ -128,11 +154,11 @@ export class Stack {
   }
 
   /** Clients of the stack's services over its own broker namespace, as the admin command line makes them. */
-  serviceClients(): Services {
+  serviceClients(): Services & { inbox: ServiceClient } {
     if (!this.services) {
       const broker = { amqpUrl: this.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672', namespace: this.env['SMSQ_NAMESPACE']! };
-      const connect = (service: 'gateway' | 'billing' | 'dispatch') => new ServiceClient(service, ClientProxyFactory.create(rmqClientOptions(broker, service)), 5_000);
-      this.services = { gateway: connect('gateway'), billing: connect('billing'), dispatch: connect('dispatch') };
+      const connect = (service: 'gateway' | 'billing' | 'dispatch' | 'inbox') => new ServiceClient(service, ClientProxyFactory.create(rmqClientOptions(broker, service)), 5_000);
+      this.services = { gateway: connect('gateway'), billing: connect('billing'), dispatch: connect('dispatch'), inbox: connect('inbox') };
     }
     return this.services;
   }

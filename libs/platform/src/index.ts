@@ -16,3 +16,4 @@ export * from './observability/readiness.js';
 export * from './redis/redis.module.js';
 export * from './bootstrap/start-service.js';
 export * from './observability/ping.controller.js';
+export * from './scheduling/repeating-job.js';

@@ -1,6 +1,6 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { Patterns, type TaskSettleCommand, type TaskSettlement } from '@smsq/contracts';
-import { ServiceClient, serviceClientToken } from '@smsq/platform';
+import { RepeatingJob, ServiceClient, serviceClientToken } from '@smsq/platform';
 import { AbandonedCreatesRepository } from './abandoned-creates.repository.js';
 
 const INTERVAL_MS = 2_000;
@@ -12,10 +12,9 @@ const BATCH = 50;
  * that was stored but never touched is failed and refunded there.
  */
 @Injectable()
-export class AbandonedCreatesRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+export class AbandonedCreatesRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(AbandonedCreatesRelay.name);
-  private timer: NodeJS.Timeout | undefined;
-  private running = false;
+  private readonly job = new RepeatingJob('abandoned creates relay', INTERVAL_MS, () => this.relay(), this.logger);
 
   constructor(
     private readonly abandoned: AbandonedCreatesRepository,
@@ -23,16 +22,14 @@ export class AbandonedCreatesRelay implements OnApplicationBootstrap, OnApplicat
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.relay(), INTERVAL_MS);
+    this.job.start();
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
+  async onModuleDestroy(): Promise<void> {
+    await this.job.stop();
   }
 
   async relay(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
     try {
       for (const taskKey of await this.abandoned.oldest(BATCH)) {
         const command: TaskSettleCommand = { taskKey, abandon: true };
@@ -44,8 +41,6 @@ export class AbandonedCreatesRelay implements OnApplicationBootstrap, OnApplicat
       }
     } catch (error) {
       this.logger.warn(`abandoned creates not settled yet: ${(error as Error).message}`);
-    } finally {
-      this.running = false;
     }
   }
 }

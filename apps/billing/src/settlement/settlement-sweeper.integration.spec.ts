@@ -162,7 +162,7 @@ describe(SettlementSweeper.name, () => {
     await expect(chargeOf(voided.taskKey)).resolves.toMatchObject({ state: 'refunded' });
   });
 
-  it('sweeps every second once the application has started, one round at a time, and stops on shutdown', async () => {
+  it('sweeps once the application has started, one round at a time, and lets a round finish on shutdown', async () => {
     const clientId = nextClientId();
     const { taskKey } = await debit(clientId);
     await database.$executeRaw`UPDATE "billing"."task_charges" SET debited_at = debited_at - interval '1 minute' WHERE task_key = ${taskKey}::uuid`;
@@ -171,28 +171,22 @@ describe(SettlementSweeper.name, () => {
     dispatch.holdAnswers = new Promise<void>((resolve) => (answer = resolve));
     const sut = services.sweeper(dispatch);
     const rounds = vi.spyOn(sut, 'sweepOnce');
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    try {
-      sut.onApplicationBootstrap();
-      expect(rounds).not.toHaveBeenCalled();
+    expect(rounds).not.toHaveBeenCalled();
 
-      vi.advanceTimersByTime(1_000);
-      await eventually(() => expect(dispatch.asked).toHaveLength(1));
-      vi.advanceTimersByTime(5_000);
-      expect(rounds).toHaveBeenCalledTimes(1);
+    sut.onApplicationBootstrap();
+    await eventually(() => expect(dispatch.asked).toHaveLength(1), { timeoutMs: 5_000 });
+    // While a round waits for dispatch, no second round starts.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(rounds).toHaveBeenCalledTimes(1);
 
-      let stopped = false;
-      const stopping = sut.onModuleDestroy().then(() => (stopped = true));
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(stopped).toBe(false);
-      answer();
-      await stopping;
-
-      await expect(chargeOf(taskKey)).resolves.toMatchObject({ state: 'refunded' });
-      vi.advanceTimersByTime(5_000);
-      expect(rounds).toHaveBeenCalledTimes(1);
-    } finally {
-      vi.useRealTimers();
-    }
+    let stopped = false;
+    const stopping = sut.onModuleDestroy().then(() => (stopped = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(stopped).toBe(false);
+    answer();
+    await stopping;
+    await expect(chargeOf(taskKey)).resolves.toMatchObject({ state: 'refunded' });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(rounds).toHaveBeenCalledTimes(1);
   });
 });

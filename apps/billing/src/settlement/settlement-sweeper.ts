@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { DomainError, Patterns, type TaskSettleCommand, type TaskSettlement } from '@smsq/contracts';
-import { serviceClientToken, type ServiceClient } from '@smsq/platform';
+import { RepeatingJob, serviceClientToken, type ServiceClient } from '@smsq/platform';
 import { ChargesService } from '../charges/charges.service.js';
 import { TaskChargesRepository } from '../charges/task-charges.repository.js';
 import { BillingConfig } from '../config/billing-config.js';
@@ -27,8 +27,7 @@ export interface SweepOutcome {
 @Injectable()
 export class SettlementSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(SettlementSweeper.name);
-  private timer: NodeJS.Timeout | undefined;
-  private sweeping: Promise<unknown> | undefined;
+  private readonly job = new RepeatingJob('settlement sweep', SWEEP_INTERVAL_MS, () => this.sweepAndLog(), this.logger);
 
   constructor(
     private readonly database: BillingDatabase,
@@ -39,13 +38,11 @@ export class SettlementSweeper implements OnApplicationBootstrap, OnModuleDestro
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.tick(), SWEEP_INTERVAL_MS);
+    this.job.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.sweeping;
+    await this.job.stop();
   }
 
   /** Settles the held charges older than `settleAfterS`, one batch. */
@@ -69,14 +66,9 @@ export class SettlementSweeper implements OnApplicationBootstrap, OnModuleDestro
     return outcome;
   }
 
-  private tick(): void {
-    if (this.sweeping) return;
-    this.sweeping = this.sweepOnce()
-      .then((outcome) => {
-        if (outcome.kept || outcome.refunded) this.logger.log(`settled held charges: ${outcome.kept} kept, ${outcome.refunded} refunded`);
-      })
-      .catch((error: unknown) => this.logger.error(`settlement sweep failed: ${describe(error)}`))
-      .finally(() => (this.sweeping = undefined));
+  private async sweepAndLog(): Promise<void> {
+    const outcome = await this.sweepOnce();
+    if (outcome.kept || outcome.refunded) this.logger.log(`settled held charges: ${outcome.kept} kept, ${outcome.refunded} refunded`);
   }
 
   private async apply(taskKey: string, settlement: TaskSettlement | null, outcome: SweepOutcome): Promise<void> {

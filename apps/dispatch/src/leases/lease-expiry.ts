@@ -5,7 +5,7 @@ import { DispatchDatabase } from '../database/dispatch-database.js';
 import { DueSignals } from '../due-signals/due-signals.js';
 import { OutboxRepository } from '../outbox/outbox.repository.js';
 import { refundOfFailedTask } from '../outbox/refund-message.js';
-import { RepeatingJob } from '../scheduling/repeating-job.js';
+import { RepeatingJob } from '@smsq/platform';
 import { LeasesRepository } from './leases.repository.js';
 
 export const LEASE_SWEEP_INTERVAL_MS = 1_000;

@@ -6,7 +6,7 @@ import { BillingClient } from '../billing/billing.client.js';
 import { DispatchConfig } from '../config/dispatch-config.js';
 import { inTransaction } from '../database/db-transaction.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
-import { RepeatingJob } from '../scheduling/repeating-job.js';
+import { RepeatingJob } from '@smsq/platform';
 import { OutboxRepository, type OutboxEntry } from './outbox.repository.js';
 
 export const RELAY_INTERVAL_MS = 300;

@@ -9,7 +9,7 @@ import { loadConfigOrExit, readCommonConfig, rmqClientOptions, ServiceClient } f
 Logger.overrideLogger(false);
 const config = loadConfigOrExit(readCommonConfig);
 const connect = (service: ServiceName) => new ServiceClient(service, ClientProxyFactory.create(rmqClientOptions(config, service)), config.rpcTimeoutMs);
-const services = { gateway: connect('gateway'), billing: connect('billing'), dispatch: connect('dispatch') };
+const services = { gateway: connect('gateway'), billing: connect('billing'), dispatch: connect('dispatch'), dashboard: connect('dashboard') };
 
 try {
   const output = await runAdminCommand(process.argv.slice(2), services);

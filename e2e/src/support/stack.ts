@@ -157,8 +157,8 @@ export class Stack {
   serviceClients(): Services & { inbox: ServiceClient } {
     if (!this.services) {
       const broker = { amqpUrl: this.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672', namespace: this.env['SMSQ_NAMESPACE']! };
-      const connect = (service: 'gateway' | 'billing' | 'dispatch' | 'inbox') => new ServiceClient(service, ClientProxyFactory.create(rmqClientOptions(broker, service)), 5_000);
-      this.services = { gateway: connect('gateway'), billing: connect('billing'), dispatch: connect('dispatch'), inbox: connect('inbox') };
+      const connect = (service: 'gateway' | 'billing' | 'dispatch' | 'inbox' | 'dashboard') => new ServiceClient(service, ClientProxyFactory.create(rmqClientOptions(broker, service)), 5_000);
+      this.services = { gateway: connect('gateway'), billing: connect('billing'), dispatch: connect('dispatch'), inbox: connect('inbox'), dashboard: connect('dashboard') };
     }
     return this.services;
   }

@@ -2,6 +2,7 @@ import {
   NotFoundError,
   Patterns,
   type AccountView,
+  type AdminCreated,
   type ClientCreated,
   type ClientDetails,
   type ClientPhoneRegistered,
@@ -18,6 +19,7 @@ export interface Services {
   gateway: ServiceClient;
   billing: ServiceClient;
   dispatch: ServiceClient;
+  dashboard: ServiceClient;
 }
 
 type Command = (flags: Flags, services: Services) => Promise<object>;
@@ -85,6 +87,12 @@ export const COMMANDS: Record<string, Command> = {
     flags.rejectUnknown();
     const token = await gateway.send<WorkerTokenCreated>(Patterns.gateway.workerTokenCreate, command);
     return { token_id: token.tokenId, worker_token: token.workerToken, prefix: token.prefix };
+  },
+  'admin create': async (flags, { dashboard }) => {
+    const command = { email: flags.text('email'), password: flags.text('password') };
+    flags.rejectUnknown();
+    const created = await dashboard.send<AdminCreated>(Patterns.dashboard.adminCreate, command);
+    return { user_id: created.userId };
   },
   'worker-token revoke': async (flags, { gateway }) => {
     const command = { tokenId: flags.integer('token') };

@@ -10,3 +10,4 @@ export * from './validation.js';
 export * from './ok.js';
 export * from './inbox/index.js';
 export * from './due-signal.js';
+export * from './dashboard/admin-create.js';

@@ -8,6 +8,9 @@ export const Patterns = {
     phoneRegister: 'gateway.phone.register.v1',
     workerTokenCreate: 'gateway.worker-token.create.v1',
     workerTokenRevoke: 'gateway.worker-token.revoke.v1',
+    clientList: 'gateway.client.list.v1',
+    keyList: 'gateway.key.list.v1',
+    workerTokenList: 'gateway.worker-token.list.v1',
   },
   billing: {
     accountOpen: 'billing.account.open.v1',
@@ -29,6 +32,15 @@ export const Patterns = {
     taskRelease: 'dispatch.task.release.v1',
     taskReport: 'dispatch.task.report.v1',
     replyOwner: 'dispatch.reply.owner.v1',
+    taskList: 'dispatch.task.list.v1',
+    taskResend: 'dispatch.task.resend.v1',
+    taskDailyStats: 'dispatch.task.daily-stats.v1',
+    systemStats: 'dispatch.system.stats.v1',
+    phoneList: 'dispatch.phone.list.v1',
+    phoneRename: 'dispatch.phone.rename.v1',
+  },
+  dashboard: {
+    adminCreate: 'dashboard.admin.create.v1',
   },
   inbox: {
     messagesStore: 'inbox.messages.store.v1',

@@ -10,3 +10,7 @@ export * from './task-view.js';
 export * from './reply-owner.js';
 export * from './task-claim.js';
 export * from './task-report.js';
+export * from './phone-list.js';
+export * from './task-list.js';
+export * from './task-resend.js';
+export * from './task-stats.js';

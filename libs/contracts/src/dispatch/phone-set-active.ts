@@ -1,4 +1,4 @@
-import { IsBoolean, IsIn } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional } from 'class-validator';
 import { IsEntityId } from '../validation.js';
 import type { PhoneKind } from './phone-view.js';
 
@@ -7,4 +7,6 @@ export class PhoneSetActiveCommand {
   @IsEntityId() phoneId!: number;
   @IsIn(['own', 'gateway']) kind!: PhoneKind;
   @IsBoolean() active!: boolean;
+  /** A client acting on its own phone: it must be this client's (otherwise not found). */
+  @IsOptional() @IsEntityId() clientId?: number;
 }

@@ -5,3 +5,6 @@ export * from './key-revoke.js';
 export * from './phone-register.js';
 export * from './worker-token-create.js';
 export * from './worker-token-revoke.js';
+export * from './client-list.js';
+export * from './key-list.js';
+export * from './worker-token-list.js';

@@ -8,8 +8,8 @@ import { Readiness } from './readiness.js';
 @Global()
 @Module({})
 export class ObservabilityModule {
-  static forService(service: ServiceName | 'dashboard' | 'gateway-sim'): DynamicModule {
+  static forService(service: ServiceName | 'gateway-sim'): DynamicModule {
     startDefaultMetrics(service);
-    return { module: ObservabilityModule, controllers: [HealthController, ...(service === 'dashboard' || service === 'gateway-sim' ? [] : [pingControllerFor(service)])], providers: [Readiness], exports: [Readiness] };
+    return { module: ObservabilityModule, controllers: [HealthController, ...(service === 'gateway-sim' ? [] : [pingControllerFor(service)])], providers: [Readiness], exports: [Readiness] };
   }
 }

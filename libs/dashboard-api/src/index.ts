@@ -1,0 +1,175 @@
+/**
+ * The dashboard's JSON API between its web front end and its back end (`apps/dashboard`), under
+ * `/api`. Types only, so the browser bundle and the server share them.
+ *
+ * Conventions: JSON in and out; times are ISO 8601 instants; errors are `{ error, detail }` with
+ * the codes of the public API (401 `unauthorized` when not signed in, 403 `forbidden`-like cases
+ * answer 404 `not_found` so nothing reveals another client's data); every POST, PUT, PATCH and
+ * DELETE carries the header `X-CSRF-Token` with the token from `GET /api/auth/session`; the
+ * session is an httpOnly, SameSite=Strict cookie. A client sees only its own data; an admin may
+ * act for any client where a route says so.
+ */
+
+export type Role = 'client' | 'admin';
+
+export interface SessionUser {
+  id: number;
+  email: string;
+  role: Role;
+  /** The client this user acts as; null for an admin without a client of its own. */
+  clientId: number | null;
+}
+
+/** GET /api/auth/session → 200 (signed in or not: user null); carries the CSRF token for this browser. */
+export interface SessionAnswer {
+  user: SessionUser | null;
+  csrfToken: string;
+  profile: 'A' | 'B';
+  /** The public API's base URL, e.g. for the pairing QR code. */
+  apiBaseUrl: string;
+}
+
+/** POST /api/auth/signup → 201 SessionAnswer; POST /api/auth/signin → 200 SessionAnswer; POST /api/auth/signout → 204. */
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+/** GET /api/overview */
+export interface Overview {
+  clientId: number;
+  clientName: string;
+  plan: string;
+  dailyAllowance: number;
+  dailyRemaining: number;
+  bonusRemaining: number;
+  creditsRemaining: number;
+  /** Profile A: when the daily credits refill; null in Profile B. */
+  periodEndsAt: string | null;
+  /** Last 30 days in the client's time zone, oldest first. */
+  days: Array<{ day: string; sent: number; failed: number; pending: number }>;
+}
+
+/** GET /api/keys → ApiKeyRow[]; POST /api/keys → 201 CreatedApiKey; DELETE /api/keys/:id → 204. */
+export interface ApiKeyRow {
+  id: number;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface CreatedApiKey {
+  id: number;
+  prefix: string;
+  /** Shown once. */
+  apiKey: string;
+  /** Profile A: what the gateway app's QR code carries: `{"base_url": …, "api_key": …}` as JSON text. */
+  pairingPayload: string | null;
+}
+
+/** GET /api/phones → PhoneRow[]; PATCH /api/phones/:id { name?, active? } → PhoneRow. */
+export interface PhoneRow {
+  id: number;
+  name: string;
+  active: boolean;
+  lastSeenAt: string | null;
+  sentToday: number;
+  url: string | null;
+}
+
+export type TaskStatus = 'pending' | 'claimed' | 'sent' | 'failed';
+
+/** GET /api/tasks?status=&from=YYYY-MM-DD&to=YYYY-MM-DD&recipient=&page= → Page<TaskRow>; GET /api/tasks/:id → TaskRow; POST /api/tasks/:id/resend → 201 TaskRow (the new task). */
+export interface TaskRow {
+  id: number;
+  clientId: number;
+  phoneId: number;
+  recipient: string;
+  message: string;
+  status: TaskStatus;
+  scheduledAt: string;
+  attempts: number;
+  sentAt: string | null;
+  failedAt: string | null;
+  error: string | null;
+  createdAt: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** GET /api/inbox?search=&page= → Page<InboxRow>, newest first; the page groups them by number. */
+export interface InboxRow {
+  id: number;
+  from: string;
+  message: string;
+  receivedAt: string;
+  phoneId: number | null;
+}
+
+/** Admin: GET /api/admin/clients?search=&page= → Page<ClientRow>; POST /api/admin/clients { name, plan?, timezone?, email?, password? } → 201 ClientRow. */
+export interface ClientRow {
+  id: number;
+  name: string;
+  timezone: string;
+  createdAt: string;
+}
+
+/**
+ * Admin: GET /api/admin/clients/:id → ClientDetail;
+ * PUT /api/admin/clients/:id/plan { plan, daily?, phones? } → ClientDetail;
+ * POST /api/admin/clients/:id/credits { amount } → ClientDetail;
+ * POST /api/admin/clients/:id/keys → 201 CreatedApiKey; DELETE /api/admin/keys/:id → 204.
+ */
+export interface ClientDetail {
+  client: ClientRow;
+  plan: string;
+  dailyAllowance: number;
+  phoneLimit: number;
+  dailyRemaining: number;
+  bonusRemaining: number;
+  creditsRemaining: number;
+  periodEndsAt: string | null;
+  keys: ApiKeyRow[];
+  days: Overview['days'];
+}
+
+/** Admin (Profile B): GET /api/admin/gateways → GatewayRow[]; POST { name, url, clientId? } → 201 GatewayRow; PATCH /api/admin/gateways/:id { active } → GatewayRow. */
+export interface GatewayRow {
+  id: number;
+  name: string;
+  url: string | null;
+  clientId: number | null;
+  active: boolean;
+  lastAssignedAt: string | null;
+  lastSeenAt: string | null;
+}
+
+/** Admin: GET /api/admin/worker-tokens → WorkerTokenRow[]; POST { phoneId? } → 201 { id, prefix, workerToken }; DELETE /api/admin/worker-tokens/:id → 204. */
+export interface WorkerTokenRow {
+  id: number;
+  phoneId: number | null;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface CreatedWorkerToken {
+  id: number;
+  prefix: string;
+  workerToken: string;
+}
+
+/** Admin: GET /api/admin/system. */
+export interface SystemOverview {
+  tasksByStatus: Record<TaskStatus, number>;
+  /** Last 60 minutes, oldest first. */
+  sentPerMinute: Array<{ minute: string; sent: number }>;
+  services: Array<{ name: string; ready: boolean; detail: string }>;
+}

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Controller, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ClientProxyFactory, MessagePattern, Payload } from '@nestjs/microservices';
@@ -6,12 +6,16 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
   Patterns,
   type DebitCommand,
+  type DailyTaskCount,
   type DebitResult,
+  type PhoneDetails,
   type PhoneRegistered,
   type RefundCommand,
   type RefundResult,
+  type SystemStats,
   type TaskClaim,
   type TaskCreated,
+  type TaskPage,
   type TaskView,
 } from '@smsq/contracts';
 import { AckAfterHandlingInterceptor, loadConfig, queueName, rmqClientOptions, rmqServerOptions, ServiceClient, startService } from '@smsq/platform';
@@ -135,6 +139,56 @@ describe(AppModule.name, () => {
     ['a report with an error over 1000 characters', Patterns.dispatch.taskReport, { tokenId: 3, id: 1, status: 'failed', error: 'x'.repeat(1001) }],
     ['a release without an id', Patterns.dispatch.taskRelease, { tokenId: 3 }],
     ['a reply owner query for a number that is not E.164', Patterns.dispatch.replyOwner, { from: '0601234567' }],
+  ])('refuses %s as invalid_request', async (_, pattern, payload) => {
+    await expect(dispatch.send(pattern, payload)).rejects.toMatchObject({ code: 'invalid_request' });
+  });
+
+  it('lists, resends and counts tasks over the broker, each client only its own', async () => {
+    const { task } = await createTask();
+    await dispatch.send<TaskClaim>(Patterns.dispatch.taskClaim, { tokenId: 5, phoneId });
+    await dispatch.send(Patterns.dispatch.taskReport, { tokenId: 5, id: task.id, status: 'failed' });
+
+    const failed = await dispatch.send<TaskPage>(Patterns.dispatch.taskList, { clientId: CLIENT, status: 'failed', page: 1, pageSize: 200 });
+    expect(failed.items.map((item) => item.id)).toContain(task.id);
+    await expect(dispatch.send<TaskPage>(Patterns.dispatch.taskList, { clientId: CLIENT + 1, page: 1, pageSize: 10 })).resolves.toMatchObject({ total: 0 });
+
+    const resend = { clientId: CLIENT, id: task.id, taskKey: randomUUID(), deadline: new Date(Date.now() + 10_000).toISOString() };
+    await expect(dispatch.send(Patterns.dispatch.taskResend, { ...resend, clientId: CLIENT + 1 })).rejects.toMatchObject({ code: 'not_found' });
+    const resent = await dispatch.send<TaskCreated>(Patterns.dispatch.taskResend, resend);
+    expect(resent.task).toMatchObject({ clientId: CLIENT, status: 'pending', recipient: task.recipient, message: task.message });
+    await expect(dispatch.send(Patterns.dispatch.taskResend, { ...resend, id: resent.task.id, taskKey: randomUUID() })).rejects.toMatchObject({ code: 'conflict' });
+
+    const days = await dispatch.send<DailyTaskCount[]>(Patterns.dispatch.taskDailyStats, { clientId: CLIENT, days: 30, timeZone: 'Europe/Belgrade' });
+    expect(days).toHaveLength(30);
+    expect(days.at(-1)!.pending).toBeGreaterThanOrEqual(1);
+    const system = await dispatch.send<SystemStats>(Patterns.dispatch.systemStats, { minutes: 60 });
+    expect(system.sentPerMinute).toHaveLength(60);
+    expect(system.tasksByStatus.failed).toBeGreaterThanOrEqual(1);
+  });
+
+  it('lists, renames and disables phones over the broker, each client only its own', async () => {
+    const phones = await dispatch.send<PhoneDetails[]>(Patterns.dispatch.phoneList, { clientId: CLIENT });
+    expect(phones).toEqual([expect.objectContaining({ id: phoneId, clientId: CLIENT, sentToday: 0 })]);
+    await expect(dispatch.send(Patterns.dispatch.phoneList, { clientId: CLIENT + 1 })).resolves.toEqual([]);
+
+    await expect(dispatch.send(Patterns.dispatch.phoneRename, { phoneId, clientId: CLIENT + 1, name: 'stolen' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(dispatch.send(Patterns.dispatch.phoneRename, { phoneId, clientId: CLIENT, name: 'kitchen' })).resolves.toMatchObject({ id: phoneId, name: 'kitchen' });
+    await expect(dispatch.send(Patterns.dispatch.phoneSetActive, { phoneId, kind: 'own', active: false, clientId: CLIENT + 1 })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    await expect(dispatch.send(Patterns.dispatch.phoneSetActive, { phoneId, kind: 'own', active: true, clientId: CLIENT })).resolves.toEqual({ ok: true });
+  });
+
+  it.each([
+    ['a task list without a page', Patterns.dispatch.taskList, { clientId: 1, pageSize: 10 }],
+    ['a task list page over 200 tasks', Patterns.dispatch.taskList, { page: 1, pageSize: 201 }],
+    ['a task list from a time that is not ISO 8601', Patterns.dispatch.taskList, { page: 1, pageSize: 10, from: 'yesterday' }],
+    ['a resend without a task key', Patterns.dispatch.taskResend, { clientId: 1, id: 1, deadline: new Date().toISOString() }],
+    ['daily stats over more than 366 days', Patterns.dispatch.taskDailyStats, { days: 367, timeZone: 'UTC' }],
+    ['daily stats in a zone that does not exist', Patterns.dispatch.taskDailyStats, { days: 3, timeZone: 'Mars/Olympus' }],
+    ['system stats over more than a day of minutes', Patterns.dispatch.systemStats, { minutes: 1441 }],
+    ['a phone list of an unknown kind', Patterns.dispatch.phoneList, { kind: 'satellite' }],
+    ['a rename to an empty name', Patterns.dispatch.phoneRename, { phoneId: 1, name: '' }],
   ])('refuses %s as invalid_request', async (_, pattern, payload) => {
     await expect(dispatch.send(pattern, payload)).rejects.toMatchObject({ code: 'invalid_request' });
   });

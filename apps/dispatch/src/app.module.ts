@@ -6,6 +6,7 @@ import { LeasesModule } from './leases/leases.module.js';
 import { OutboxModule } from './outbox/outbox.module.js';
 import { PhonesModule } from './phones/phones.module.js';
 import { RepliesModule } from './replies/replies.module.js';
+import { StatsModule } from './stats/stats.module.js';
 import { TasksModule } from './tasks/tasks.module.js';
 
 @Module({})
@@ -24,6 +25,7 @@ export class AppModule {
         LeasesModule,
         OutboxModule,
         RepliesModule,
+        StatsModule,
       ],
       providers: [{ provide: DispatchConfig, useValue: config }],
       exports: [DispatchConfig],

@@ -2,12 +2,15 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   ClientCreateCommand,
+  ClientListQuery,
   ClientPhoneRegisterCommand,
   ClientShowQuery,
   KeyCreateCommand,
+  KeyListQuery,
   KeyRevokeCommand,
   Patterns,
   WorkerTokenCreateCommand,
+  WorkerTokenListQuery,
   WorkerTokenRevokeCommand,
 } from '@smsq/contracts';
 import { ClientsService } from '../clients/clients.service.js';
@@ -42,7 +45,7 @@ export class AdminController {
 
   @MessagePattern(Patterns.gateway.keyRevoke)
   revokeKey(@Payload() command: KeyRevokeCommand) {
-    return this.keys.revoke(command.keyId);
+    return this.keys.revoke(command);
   }
 
   @MessagePattern(Patterns.gateway.phoneRegister)
@@ -58,5 +61,20 @@ export class AdminController {
   @MessagePattern(Patterns.gateway.workerTokenRevoke)
   revokeWorkerToken(@Payload() command: WorkerTokenRevokeCommand) {
     return this.tokens.revoke(command.tokenId);
+  }
+
+  @MessagePattern(Patterns.gateway.clientList)
+  listClients(@Payload() query: ClientListQuery) {
+    return this.clients.list(query);
+  }
+
+  @MessagePattern(Patterns.gateway.keyList)
+  listKeys(@Payload() query: KeyListQuery) {
+    return this.keys.list(query.clientId);
+  }
+
+  @MessagePattern(Patterns.gateway.workerTokenList)
+  listWorkerTokens(@Payload() query: WorkerTokenListQuery) {
+    return this.tokens.list(query);
   }
 }

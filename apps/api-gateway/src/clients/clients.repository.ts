@@ -1,6 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import type { ClientView } from '@smsq/contracts';
 import { GatewayDatabase } from '../database/gateway-database.js';
+import { Prisma } from '../generated/prisma/client.js';
+
+const MAX_SERIAL = 2_147_483_647;
+
+export interface ClientSearch {
+  /** Part of the name, matched case-insensitively. */
+  namePart?: string;
+  /** An id that also matches, when the search was a number. */
+  id?: number;
+}
+
+interface ClientRow {
+  id: number;
+  name: string;
+  timezone: string;
+  created_at: Date;
+}
 
 @Injectable()
 export class ClientsRepository {
@@ -19,4 +36,28 @@ export class ClientsRepository {
   async exists(id: number): Promise<boolean> {
     return (await this.db.client.count({ where: { id } })) === 1;
   }
+
+  /**
+   * Newest first. Ids are handed out in creation order, so `id DESC` is creation order and reads
+   * the primary key backwards instead of sorting.
+   */
+  async page(search: ClientSearch, skip: number, take: number): Promise<{ clients: ClientView[]; total: number }> {
+    const where = whereOf(search);
+    const [rows, counted] = await Promise.all([
+      this.db.$queryRaw<ClientRow[]>`
+        SELECT id, name, timezone, created_at FROM "gateway"."clients" ${where}
+         ORDER BY id DESC OFFSET ${skip}::bigint LIMIT ${take}::int`,
+      this.db.$queryRaw<Array<{ total: number }>>`SELECT count(*)::int AS total FROM "gateway"."clients" ${where}`,
+    ]);
+    const clients = rows.map((row) => ({ id: row.id, name: row.name, timezone: row.timezone, createdAt: row.created_at.toISOString() }));
+    return { clients, total: counted[0]?.total ?? 0 };
+  }
+}
+
+function whereOf(search: ClientSearch): Prisma.Sql {
+  if (search.namePart === undefined) return Prisma.empty;
+  // The search is text, never a pattern: LIKE's wildcards and its escape character are escaped.
+  const pattern = `%${search.namePart.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  const byId = search.id !== undefined && search.id <= MAX_SERIAL ? Prisma.sql`OR id = ${search.id}::int` : Prisma.empty;
+  return Prisma.sql`WHERE name ILIKE ${pattern} ESCAPE '\\' ${byId}`;
 }

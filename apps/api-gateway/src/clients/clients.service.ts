@@ -8,10 +8,12 @@ import {
   type ClientCreateCommand,
   type ClientCreated,
   type ClientDetails,
+  type ClientListQuery,
+  type ClientPage,
 } from '@smsq/contracts';
 import { ServiceClient, serviceClientToken } from '@smsq/platform';
 import { GatewayConfig, isTimeZone } from '../config/gateway-config.js';
-import { ClientsRepository } from './clients.repository.js';
+import { ClientsRepository, type ClientSearch } from './clients.repository.js';
 
 @Injectable()
 export class ClientsService {
@@ -41,4 +43,18 @@ export class ClientsService {
   async requireExisting(clientId: number): Promise<void> {
     if (!(await this.clients.exists(clientId))) throw new NotFoundError('client');
   }
+
+  /** For an admin, newest first; the search matches part of the name, or the id when it is a number. */
+  async list(query: ClientListQuery): Promise<ClientPage> {
+    const search = searchOf(query.search);
+    const skip = (query.page - 1) * query.pageSize;
+    const { clients, total } = await this.clients.page(search, Number.isSafeInteger(skip) ? skip : Number.MAX_SAFE_INTEGER, query.pageSize);
+    return { items: clients, total, page: query.page, pageSize: query.pageSize };
+  }
+}
+
+function searchOf(raw: string | undefined): ClientSearch {
+  const namePart = raw?.trim();
+  if (!namePart) return {};
+  return /^\d{1,10}$/.test(namePart) ? { namePart, id: Number(namePart) } : { namePart };
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError } from '@smsq/contracts';
+import { NotFoundError, type KeyView } from '@smsq/contracts';
 import { GatewayDatabase } from '../database/gateway-database.js';
 import { Prisma } from '../generated/prisma/client.js';
 
@@ -31,15 +31,34 @@ export class ApiKeysRepository {
     return key ? { keyId: key.id, clientId: key.clientId, timezone: key.client.timezone } : undefined;
   }
 
-  /** Marks the key revoked (keeping the first revocation time) and returns its hash. */
-  async revoke(keyId: number): Promise<string | undefined> {
-    const key = await this.db.apiKey.findUnique({ where: { id: keyId }, select: { hash: true, revokedAt: true } });
-    if (!key) return undefined;
+  /**
+   * Marks the key revoked (keeping the first revocation time) and returns its hash; undefined when
+   * there is no such key, or (with `clientId`) it is another client's.
+   */
+  async revoke(keyId: number, clientId?: number): Promise<string | undefined> {
+    const key = await this.db.apiKey.findUnique({ where: { id: keyId }, select: { hash: true, revokedAt: true, clientId: true } });
+    if (!key || (clientId !== undefined && key.clientId !== clientId)) return undefined;
     if (!key.revokedAt) await this.db.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() } });
     return key.hash;
   }
 
   async touch(keyId: number): Promise<void> {
     await this.db.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: new Date() } });
+  }
+
+  /** Newest first; undefined when the client does not exist. */
+  async listOfClient(clientId: number): Promise<KeyView[] | undefined> {
+    const client = await this.db.client.findUnique({
+      where: { id: clientId },
+      select: { apiKeys: { orderBy: { id: 'desc' }, select: { id: true, clientId: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true } } },
+    });
+    return client?.apiKeys.map((key) => ({
+      id: key.id,
+      clientId: key.clientId,
+      prefix: key.prefix,
+      createdAt: key.createdAt.toISOString(),
+      lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+      revokedAt: key.revokedAt?.toISOString() ?? null,
+    }));
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError, type KeyCreated, type Ok } from '@smsq/contracts';
+import { NotFoundError, type KeyCreated, type KeyRevokeCommand, type KeyView, type Ok } from '@smsq/contracts';
+import { isStoredId } from './stored-id.js';
 import { ApiKeysRepository, type ApiKeyOwner } from './api-keys.repository.js';
 import { CredentialCache } from './credential-cache.js';
 import { CredentialLookup, type CredentialSource } from './credential-lookup.js';
@@ -28,11 +29,20 @@ export class ApiKeysService {
     return { keyId, prefix: secret.prefix, apiKey: secret.raw };
   }
 
-  async revoke(keyId: number): Promise<Ok> {
-    const hash = await this.keys.revoke(keyId);
+  /** With `clientId` a client revokes its own key: another client's key is as unknown as a missing one. */
+  async revoke(command: KeyRevokeCommand): Promise<Ok> {
+    const owned = isStoredId(command.keyId) && (command.clientId === undefined || isStoredId(command.clientId));
+    const hash = owned ? await this.keys.revoke(command.keyId, command.clientId) : undefined;
     if (hash === undefined) throw new NotFoundError('API key');
     await this.cache.revoke('key', hash);
     return { ok: true };
+  }
+
+  /** A client's keys, newest first, revoked ones included; never the key itself. */
+  async list(clientId: number): Promise<KeyView[]> {
+    const keys = isStoredId(clientId) ? await this.keys.listOfClient(clientId) : undefined;
+    if (!keys) throw new NotFoundError('client');
+    return keys;
   }
 
   /** The client a raw key belongs to, or undefined for a missing, malformed, unknown or revoked key. */

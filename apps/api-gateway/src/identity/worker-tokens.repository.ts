@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { WorkerTokenView } from '@smsq/contracts';
 import { GatewayDatabase } from '../database/gateway-database.js';
 
 export interface WorkerTokenHolder {
@@ -37,5 +38,22 @@ export class WorkerTokensRepository {
 
   async touch(tokenId: number): Promise<void> {
     await this.db.workerToken.update({ where: { id: tokenId }, data: { lastUsedAt: new Date() } });
+  }
+
+  /** Newest first: all tokens, or one phone's. */
+  async list(phoneId?: number): Promise<WorkerTokenView[]> {
+    const tokens = await this.db.workerToken.findMany({
+      where: phoneId === undefined ? {} : { phoneId },
+      orderBy: { id: 'desc' },
+      select: { id: true, phoneId: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true },
+    });
+    return tokens.map((token) => ({
+      id: token.id,
+      phoneId: token.phoneId,
+      prefix: token.prefix,
+      createdAt: token.createdAt.toISOString(),
+      lastUsedAt: token.lastUsedAt?.toISOString() ?? null,
+      revokedAt: token.revokedAt?.toISOString() ?? null,
+    }));
   }
 }

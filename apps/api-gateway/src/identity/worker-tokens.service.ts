@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError, type Ok, type WorkerTokenCreated } from '@smsq/contracts';
+import { NotFoundError, type Ok, type WorkerTokenCreated, type WorkerTokenListQuery, type WorkerTokenView } from '@smsq/contracts';
+import { isStoredId } from './stored-id.js';
 import { CredentialCache } from './credential-cache.js';
 import { CredentialLookup, type CredentialSource } from './credential-lookup.js';
 import { issueSecret } from './secret.js';
@@ -36,10 +37,16 @@ export class WorkerTokensService {
   }
 
   async revoke(tokenId: number): Promise<Ok> {
-    const hash = await this.tokens.revoke(tokenId);
+    const hash = isStoredId(tokenId) ? await this.tokens.revoke(tokenId) : undefined;
     if (hash === undefined) throw new NotFoundError('worker token');
     await this.cache.revoke('wkr', hash);
     return { ok: true };
+  }
+
+  /** For an admin: every token, or one phone's, newest first; never the token itself. */
+  async list(query: WorkerTokenListQuery): Promise<WorkerTokenView[]> {
+    if (query.phoneId !== undefined && !isStoredId(query.phoneId)) return [];
+    return this.tokens.list(query.phoneId);
   }
 
   authenticate(raw: string | undefined): Promise<WorkerTokenHolder | undefined> {

@@ -1,4 +1,4 @@
-import type { PhoneView } from '@smsq/contracts';
+import type { PhoneDetails, PhoneView } from '@smsq/contracts';
 import type { Phone } from '../generated/prisma/client.js';
 
 export function toPhoneView(phone: Phone): PhoneView {
@@ -11,5 +11,14 @@ export function toPhoneView(phone: Phone): PhoneView {
     deviceId: phone.deviceId,
     active: phone.active,
     createdAt: phone.createdAt.toISOString(),
+  };
+}
+
+export function toPhoneDetails(phone: Phone, sentToday: number): PhoneDetails {
+  return {
+    ...toPhoneView(phone),
+    lastSeenAt: phone.lastSeenAt?.toISOString() ?? null,
+    lastAssignedAt: phone.lastAssignedAt?.toISOString() ?? null,
+    sentToday,
   };
 }

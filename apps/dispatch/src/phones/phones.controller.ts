@@ -4,9 +4,12 @@ import {
   GatewayCreateCommand,
   Patterns,
   PhoneGetQuery,
+  PhoneListQuery,
   PhoneRegisterCommand,
+  PhoneRenameCommand,
   PhoneSetActiveCommand,
   type Ok,
+  type PhoneDetails,
   type PhoneRegistered,
   type PhoneView,
 } from '@smsq/contracts';
@@ -34,5 +37,15 @@ export class PhonesController {
   @MessagePattern(Patterns.dispatch.phoneSetActive)
   setActive(@Payload() command: PhoneSetActiveCommand): Promise<Ok> {
     return this.phones.setActive(command);
+  }
+
+  @MessagePattern(Patterns.dispatch.phoneList)
+  list(@Payload() query: PhoneListQuery): Promise<PhoneDetails[]> {
+    return this.phones.list(query);
+  }
+
+  @MessagePattern(Patterns.dispatch.phoneRename)
+  rename(@Payload() command: PhoneRenameCommand): Promise<PhoneView> {
+    return this.phones.rename(command);
   }
 }

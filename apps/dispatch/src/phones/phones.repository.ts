@@ -48,9 +48,30 @@ export class PhonesRepository {
     return rows.length > 0;
   }
 
-  /** false when there is no phone of that id and kind. */
-  async setActive(id: number, kind: PhoneKind, active: boolean): Promise<boolean> {
-    const { count } = await this.db.phone.updateMany({ where: { id, kind }, data: { active } });
+  /** false when there is no phone of that id and kind (and, when given, of that client). */
+  async setActive(id: number, kind: PhoneKind, active: boolean, clientId?: number): Promise<boolean> {
+    const { count } = await this.db.phone.updateMany({ where: { id, kind, ...ofClient(clientId) }, data: { active } });
     return count > 0;
   }
+
+  /** The renamed phone, or null when there is no phone of that id (and, when given, of that client). */
+  async rename(id: number, name: string, clientId?: number): Promise<Phone | null> {
+    const { count } = await this.db.phone.updateMany({ where: { id, ...ofClient(clientId) }, data: { name } });
+    return count > 0 ? this.findById(id) : null;
+  }
+
+  list(filter: { clientId?: number; kind?: PhoneKind }): Promise<Phone[]> {
+    return this.db.phone.findMany({ where: { ...ofClient(filter.clientId), ...(filter.kind ? { kind: filter.kind } : {}) }, orderBy: { id: 'asc' } });
+  }
+
+  /** Tasks each phone reported sent since `since`, by phone id; a phone with none is absent. */
+  async sentSince(phoneIds: number[], since: Date): Promise<Map<number, number>> {
+    if (phoneIds.length === 0) return new Map();
+    const rows = await this.db.task.groupBy({ by: ['phoneId'], where: { sentAt: { gte: since }, phoneId: { in: phoneIds } }, _count: { _all: true } });
+    return new Map(rows.map((row) => [row.phoneId, row._count._all]));
+  }
+}
+
+function ofClient(clientId: number | undefined): { clientId?: number } {
+  return clientId === undefined ? {} : { clientId };
 }

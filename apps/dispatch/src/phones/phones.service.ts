@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import {
   DomainError,
+  InvalidRequestError,
   NotFoundError,
   type GatewayCreateCommand,
   type Ok,
+  type PhoneDetails,
   type PhoneGetQuery,
+  type PhoneListQuery,
   type PhoneRegisterCommand,
   type PhoneRegistered,
+  type PhoneRenameCommand,
   type PhoneSetActiveCommand,
   type PhoneView,
 } from '@smsq/contracts';
@@ -14,7 +18,7 @@ import { DispatchConfig } from '../config/dispatch-config.js';
 import { isStoredId } from '../database/stored-id.js';
 import { DueSignals } from '../due-signals/due-signals.js';
 import { PhonesRepository } from './phones.repository.js';
-import { toPhoneView } from './phone-view.js';
+import { toPhoneDetails, toPhoneView } from './phone-view.js';
 
 /** The phones tasks are routed to: clients' own phones (Profile A) and pooled gateways (Profile B). */
 @Injectable()
@@ -68,9 +72,42 @@ export class PhonesService {
    * Enabling one makes its due tasks claimable again, so waiting polls are told.
    */
   async setActive(command: PhoneSetActiveCommand): Promise<Ok> {
-    const updated = isStoredId(command.phoneId) && (await this.phones.setActive(command.phoneId, command.kind, command.active));
+    const updated =
+      isStoredId(command.phoneId) &&
+      isOptionalStoredId(command.clientId) &&
+      (await this.phones.setActive(command.phoneId, command.kind, command.active, command.clientId));
     if (!updated) throw new NotFoundError(command.kind === 'own' ? 'phone' : 'gateway');
     if (command.active && (await this.phones.hasDueTasks(command.phoneId))) await this.signals.announce([command.phoneId]);
     return { ok: true };
   }
+
+  /** With clientId, only that client's phones (own phones, or its VIP gateways); another's is not found. */
+  async rename(command: PhoneRenameCommand): Promise<PhoneView> {
+    const name = command.name.trim();
+    if (name === '') throw new InvalidRequestError('name must not be blank');
+    const phone =
+      isStoredId(command.phoneId) && isOptionalStoredId(command.clientId) ? await this.phones.rename(command.phoneId, name, command.clientId) : null;
+    if (!phone) throw new NotFoundError('phone');
+    return toPhoneView(phone);
+  }
+
+  /** Lowest id first; sentToday counts from the start of today in UTC. */
+  async list(query: PhoneListQuery): Promise<PhoneDetails[]> {
+    if (!isOptionalStoredId(query.clientId)) return [];
+    const phones = await this.phones.list({ clientId: query.clientId, kind: query.kind });
+    const sent = await this.phones.sentSince(
+      phones.map((phone) => phone.id),
+      startOfUtcDay(new Date()),
+    );
+    return phones.map((phone) => toPhoneDetails(phone, sent.get(phone.id) ?? 0));
+  }
+}
+
+/** Absent, or an id a row can have: a client id beyond that owns nothing. */
+function isOptionalStoredId(id: number | undefined): boolean {
+  return id === undefined || isStoredId(id);
+}
+
+function startOfUtcDay(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }

@@ -4,13 +4,18 @@ import {
   Patterns,
   TaskCreateCommand,
   TaskGetQuery,
+  TaskListQuery,
+  TaskResendCommand,
   TaskSettleCommand,
   type TaskCreated,
+  type TaskPage,
   type TaskSettlement,
   type TaskView,
 } from '@smsq/contracts';
 import { TaskCreationService } from './task-creation.service.js';
+import { TaskListService } from './task-list.service.js';
 import { TaskLookupService } from './task-lookup.service.js';
+import { TaskResendService } from './task-resend.service.js';
 import { TaskSettlementService } from './task-settlement.service.js';
 
 @Controller()
@@ -19,6 +24,8 @@ export class TasksController {
     private readonly creation: TaskCreationService,
     private readonly settlement: TaskSettlementService,
     private readonly lookup: TaskLookupService,
+    private readonly listing: TaskListService,
+    private readonly resending: TaskResendService,
   ) {}
 
   @MessagePattern(Patterns.dispatch.taskCreate)
@@ -34,5 +41,15 @@ export class TasksController {
   @MessagePattern(Patterns.dispatch.taskGet)
   get(@Payload() query: TaskGetQuery): Promise<TaskView> {
     return this.lookup.get(query);
+  }
+
+  @MessagePattern(Patterns.dispatch.taskList)
+  list(@Payload() query: TaskListQuery): Promise<TaskPage> {
+    return this.listing.list(query);
+  }
+
+  @MessagePattern(Patterns.dispatch.taskResend)
+  resend(@Payload() command: TaskResendCommand): Promise<TaskCreated> {
+    return this.resending.resend(command);
   }
 }

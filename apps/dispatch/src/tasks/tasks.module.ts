@@ -4,7 +4,10 @@ import { DatabaseModule } from '../database/database.module.js';
 import { DueSignalsModule } from '../due-signals/due-signals.module.js';
 import { RoutingModule } from '../routing/routing.module.js';
 import { TaskCreationService } from './task-creation.service.js';
+import { TaskListRepository } from './task-list.repository.js';
+import { TaskListService } from './task-list.service.js';
 import { TaskLookupService } from './task-lookup.service.js';
+import { TaskResendService } from './task-resend.service.js';
 import { TaskSettlementService } from './task-settlement.service.js';
 import { TasksController } from './tasks.controller.js';
 import { TasksRepository } from './tasks.repository.js';
@@ -12,6 +15,6 @@ import { TasksRepository } from './tasks.repository.js';
 @Module({
   imports: [DatabaseModule, RoutingModule, BillingModule, DueSignalsModule],
   controllers: [TasksController],
-  providers: [TasksRepository, TaskCreationService, TaskSettlementService, TaskLookupService],
+  providers: [TasksRepository, TaskCreationService, TaskSettlementService, TaskLookupService, TaskListRepository, TaskListService, TaskResendService],
 })
 export class TasksModule {}

@@ -20,8 +20,13 @@ import { RepliesRepository } from '../replies/replies.repository.js';
 import { ReplyOwnerService } from '../replies/reply-owner.service.js';
 import { RoutingRepository } from '../routing/routing.repository.js';
 import { RoutingService } from '../routing/routing.service.js';
+import { StatsRepository } from '../stats/stats.repository.js';
+import { TaskStatsService } from '../stats/task-stats.service.js';
 import { TaskCreationService } from '../tasks/task-creation.service.js';
+import { TaskListRepository } from '../tasks/task-list.repository.js';
+import { TaskListService } from '../tasks/task-list.service.js';
 import { TaskLookupService } from '../tasks/task-lookup.service.js';
+import { TaskResendService } from '../tasks/task-resend.service.js';
 import { TaskSettlementService } from '../tasks/task-settlement.service.js';
 import { TasksRepository } from '../tasks/tasks.repository.js';
 import { FakeBillingClient } from './fake-billing.client.js';
@@ -49,6 +54,9 @@ export interface DispatchUnderTest {
   creation: TaskCreationService;
   settlement: TaskSettlementService;
   lookup: TaskLookupService;
+  list: TaskListService;
+  resend: TaskResendService;
+  stats: TaskStatsService;
   phones: PhonesService;
   claims: TaskClaimsService;
   reports: TaskReportsService;
@@ -86,13 +94,17 @@ export async function dispatchUnderTest(databaseUrl: string, profile: Profile, o
   const billing = new FakeBillingClient(1_000);
   const settlement = new TaskSettlementService(tasks, standIn(billing));
   const outbox = new OutboxRepository(db);
+  const creation = new TaskCreationService(tasks, routing, standIn(billing), settlement, signals);
   return {
     config,
     db,
     billing,
-    creation: new TaskCreationService(tasks, routing, standIn(billing), settlement, signals),
+    creation,
     settlement,
     lookup: new TaskLookupService(tasks),
+    list: new TaskListService(new TaskListRepository(db)),
+    resend: new TaskResendService(tasks, creation),
+    stats: new TaskStatsService(new StatsRepository(db)),
     phones: new PhonesService(config, new PhonesRepository(db), signals),
     claims: new TaskClaimsService(config, new ClaimsRepository(db), signals),
     reports: new TaskReportsService(new TaskReportsRepository(db), outbox),

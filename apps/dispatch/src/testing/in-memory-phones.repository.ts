@@ -37,9 +37,31 @@ export class InMemoryPhonesRepository implements PublicOf<PhonesRepository> {
     return this.store.tasks.some((task) => task.phoneId === phoneId && task.status === 'pending' && task.scheduledAt.getTime() <= now);
   }
 
-  async setActive(id: number, kind: PhoneKind, active: boolean): Promise<boolean> {
-    const phone = this.store.phones.find((candidate) => candidate.id === id && candidate.kind === kind);
+  async setActive(id: number, kind: PhoneKind, active: boolean, clientId?: number): Promise<boolean> {
+    const phone = this.store.phones.find((candidate) => candidate.id === id && candidate.kind === kind && ofClient(candidate, clientId));
     if (phone) phone.active = active;
     return phone !== undefined;
   }
+
+  async rename(id: number, name: string, clientId?: number): Promise<Phone | null> {
+    const phone = this.store.phones.find((candidate) => candidate.id === id && ofClient(candidate, clientId));
+    if (phone) phone.name = name;
+    return phone ?? null;
+  }
+
+  async list(filter: { clientId?: number; kind?: PhoneKind }): Promise<Phone[]> {
+    return this.store.phones.filter((phone) => ofClient(phone, filter.clientId) && (!filter.kind || phone.kind === filter.kind)).sort((a, b) => a.id - b.id);
+  }
+
+  async sentSince(phoneIds: number[], since: Date): Promise<Map<number, number>> {
+    const counts = new Map<number, number>();
+    for (const task of this.store.tasks) {
+      if (phoneIds.includes(task.phoneId) && task.sentAt && task.sentAt >= since) counts.set(task.phoneId, (counts.get(task.phoneId) ?? 0) + 1);
+    }
+    return counts;
+  }
+}
+
+function ofClient(phone: Phone, clientId: number | undefined): boolean {
+  return clientId === undefined || phone.clientId === clientId;
 }

@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { InvalidRequestError, type DailyTaskCount, type SystemStats, type SystemStatsQuery, type TaskDailyStatsQuery } from '@smsq/contracts';
+import { isStoredId } from '../database/stored-id.js';
+import { StatsRepository } from './stats.repository.js';
+
+@Injectable()
+export class TaskStatsService {
+  constructor(private readonly stats: StatsRepository) {}
+
+  async daily(query: TaskDailyStatsQuery): Promise<DailyTaskCount[]> {
+    if (!isTimeZone(query.timeZone)) throw new InvalidRequestError(`${query.timeZone} is not an IANA time zone`);
+    // A client id no row can have: the same days, all zeros.
+    const clientId = query.clientId === undefined || isStoredId(query.clientId) ? query.clientId : 0;
+    return this.stats.dailyCounts(clientId, query.days, query.timeZone);
+  }
+
+  async system(query: SystemStatsQuery): Promise<SystemStats> {
+    const [tasksByStatus, sentPerMinute] = await Promise.all([this.stats.countsByStatus(), this.stats.sentPerMinute(query.minutes)]);
+    return { tasksByStatus, sentPerMinute };
+  }
+}
+
+/**
+ * An IANA name both ICU and Postgres know. Only names (letters, `/`, `_`, `-`, `+`, digits) are
+ * taken: Postgres also reads POSIX strings like `UTC+3`, with the sign the other way round.
+ */
+export function isTimeZone(zone: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(zone)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}

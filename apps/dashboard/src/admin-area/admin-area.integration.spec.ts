@@ -1,0 +1,130 @@
+import { ConflictError, NotFoundError, Patterns, pingPattern, UnavailableError } from '@smsq/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestDashboard, type TestDashboard } from '../testing/dashboard-harness.js';
+import type { TestBrowser } from '../testing/test-browser.js';
+import { AdminUsersController } from '../users/admin-users.controller.js';
+import { AdminAreaController } from './admin-area.controller.js';
+
+const ADMIN_PASSWORD = 'an admin password';
+
+describe(AdminAreaController.name, () => {
+  let dashboard: TestDashboard;
+  let admin: TestBrowser;
+  let adminEmail: string;
+
+  beforeAll(async () => {
+    dashboard = await startTestDashboard('dashboard_admin_area');
+    adminEmail = `root-${Date.now()}@example.test`;
+    // As `npm run admin -- admin create` reaches it: the RMQ handler of dashboard.admin.create.v1.
+    await dashboard.app.get(AdminUsersController).createAdmin({ email: adminEmail.toUpperCase(), password: ADMIN_PASSWORD });
+    admin = dashboard.browser();
+    const { dispatch, gateway, billing, inbox } = dashboard.services;
+    dispatch
+      .on(Patterns.dispatch.taskDailyStats, ({ days }) => Array.from({ length: days }, () => ({ day: '2026-11-22', sent: 0, failed: 0, pending: 0 })))
+      .on(Patterns.dispatch.systemStats, () => ({ tasksByStatus: { pending: 1, claimed: 2, sent: 3, failed: 4 }, sentPerMinute: [{ minute: '2026-11-22T10:00:00.000Z', sent: 3 }] }))
+      .on(pingPattern('dispatch'), () => ({ ok: true }));
+    gateway
+      .on(Patterns.gateway.keyList, () => [])
+      .on(Patterns.gateway.keyCreate, ({ clientId }) => ({ keyId: 9, prefix: 'smsq_key_abcd', apiKey: `smsq_key_for${clientId}` }))
+      .on(Patterns.gateway.keyRevoke, ({ keyId }) => {
+        if (keyId !== 9) throw new NotFoundError('key');
+        return { ok: true };
+      })
+      .on(Patterns.gateway.workerTokenList, () => [{ id: 4, phoneId: null, prefix: 'smsq_wkr_abcd', createdAt: '2026-11-22T09:00:00.000Z', lastUsedAt: null, revokedAt: null }])
+      .on(Patterns.gateway.workerTokenCreate, ({ phoneId }) => ({ tokenId: 5, prefix: 'smsq_wkr_efgh', workerToken: `smsq_wkr_raw${phoneId ?? ''}` }))
+      .on(pingPattern('gateway'), () => ({ ok: true }));
+    billing
+      .on(Patterns.billing.creditsGrant, ({ clientId, amount }) => ({ clientId, creditsRemaining: 30 + amount }))
+      .on(Patterns.billing.planSet, ({ clientId, plan }) => ({ clientId, plan, dailyAllowance: 1000, phoneLimit: 2 }))
+      .on(pingPattern('billing'), () => {
+        throw new UnavailableError('the billing service did not answer; retry later');
+      });
+    inbox.on(pingPattern('inbox'), () => ({ ok: true }));
+  });
+
+  afterAll(async () => {
+    await dashboard?.close();
+  });
+
+  it('lets the admin made by `admin create` sign in; the same address again is a conflict', async () => {
+    const signedIn = await admin.signIn(adminEmail, ADMIN_PASSWORD);
+
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.user).toEqual({ id: expect.any(Number), email: adminEmail, role: 'admin', clientId: null });
+    await expect(dashboard.app.get(AdminUsersController).createAdmin({ email: adminEmail, password: ADMIN_PASSWORD })).rejects.toBeInstanceOf(ConflictError);
+  });
+
+  it('has no client pages for an admin without a client', async () => {
+    expect((await admin.get('/api/overview')).status).toBe(404);
+  });
+
+  it('creates a client with its user, who can then sign in as that client', async () => {
+    const email = `managed-${Date.now()}@example.test`;
+
+    const created = await admin.send('POST', '/api/admin/clients', { name: 'Managed Ltd', plan: 'starter', timezone: 'Europe/London', email, password: 'a client password' });
+
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ id: expect.any(Number), name: 'Managed Ltd', timezone: 'Europe/London', createdAt: expect.any(String) });
+    expect(dashboard.services.gateway.payloadsOf(Patterns.gateway.clientCreate).at(-1)).toEqual({ name: 'Managed Ltd', plan: 'starter', timezone: 'Europe/London' });
+    const user = await dashboard.browser().signIn(email, 'a client password');
+    expect(user.body.user).toMatchObject({ role: 'client', clientId: created.body.id });
+    expect((await admin.send('POST', '/api/admin/clients', { name: 'Half', email: 'half@example.test' })).status).toBe(400);
+  });
+
+  it('shows a client with keys and chart, grants credits, sets the plan, creates and revokes keys', async () => {
+    const { body: client } = await admin.send('POST', '/api/admin/clients', { name: 'Detail Co' });
+
+    const detail = await admin.get(`/api/admin/clients/${client.id}`);
+    const granted = await admin.send('POST', `/api/admin/clients/${client.id}/credits`, { amount: 50 });
+    const plan = await admin.send('PUT', `/api/admin/clients/${client.id}/plan`, { plan: 'starter' });
+    const key = await admin.send('POST', `/api/admin/clients/${client.id}/keys`);
+    const revoked = await admin.send('DELETE', '/api/admin/keys/9');
+    const unknownKey = await admin.send('DELETE', '/api/admin/keys/10');
+    const unknownClient = await admin.get('/api/admin/clients/999');
+    const grantUnknown = await admin.send('POST', '/api/admin/clients/999/credits', { amount: 5 });
+
+    expect(detail.status).toBe(200);
+    expect(detail.body).toMatchObject({ client, plan: 'free', phoneLimit: 2, keys: [] });
+    expect(detail.body.days).toHaveLength(30);
+    expect(granted.status).toBe(200);
+    expect(dashboard.services.billing.payloadsOf(Patterns.billing.creditsGrant)).toEqual([{ clientId: client.id, amount: 50 }]);
+    expect(plan.status).toBe(200);
+    expect(dashboard.services.billing.payloadsOf(Patterns.billing.planSet)).toEqual([{ clientId: client.id, plan: 'starter' }]);
+    expect(key.status).toBe(201);
+    expect(key.body).toMatchObject({ id: 9, apiKey: `smsq_key_for${client.id}` });
+    expect(revoked.status).toBe(204);
+    expect(dashboard.services.gateway.payloadsOf(Patterns.gateway.keyRevoke)).toContainEqual({ keyId: 9 });
+    expect(unknownKey.status).toBe(404);
+    expect(unknownClient.status).toBe(404);
+    expect(grantUnknown.status).toBe(404);
+  });
+
+  it('lists, creates and revokes worker tokens', async () => {
+    const list = await admin.get('/api/admin/worker-tokens');
+    const created = await admin.send('POST', '/api/admin/worker-tokens', { phoneId: 3 });
+
+    expect(list.body).toEqual([{ id: 4, phoneId: null, prefix: 'smsq_wkr_abcd', createdAt: '2026-11-22T09:00:00.000Z', lastUsedAt: null, revokedAt: null }]);
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ id: 5, prefix: 'smsq_wkr_efgh', workerToken: 'smsq_wkr_raw3' });
+  });
+
+  it('has no gateway pages in Profile A', async () => {
+    expect((await admin.get('/api/admin/gateways')).status).toBe(404);
+  });
+
+  it('shows task counts and which services answer their ping', async () => {
+    const response = await admin.get('/api/admin/system');
+
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      tasksByStatus: { pending: 1, claimed: 2, sent: 3, failed: 4 },
+      sentPerMinute: [{ minute: '2026-11-22T10:00:00.000Z', sent: 3 }],
+      services: [
+        { name: 'gateway', ready: true, detail: 'ok' },
+        { name: 'billing', ready: false, detail: 'the billing service did not answer; retry later' },
+        { name: 'dispatch', ready: true, detail: 'ok' },
+        { name: 'inbox', ready: true, detail: 'ok' },
+      ],
+    });
+  });
+});

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@smsq/contracts';
+import type { SessionAnswer, SessionUser } from '@smsq/dashboard-api';
+import { DashboardConfig } from '../config/dashboard-config.js';
+import { normaliseEmail } from '../users/email.js';
+import { sessionUserOf, UsersService } from '../users/users.service.js';
+import { csrfTokenFor } from './csrf-token.js';
+import type { SignInBody, SignUpBody } from './dto/credentials.body.js';
+import { SessionStore } from './session-store.js';
+import { SignInThrottle } from './sign-in-throttle.js';
+
+export interface StartedSession {
+  sessionId: string;
+  user: SessionUser;
+}
+
+@Injectable()
+export class AuthService {
+  constructor(
+    private readonly config: DashboardConfig,
+    private readonly users: UsersService,
+    private readonly sessions: SessionStore,
+    private readonly throttle: SignInThrottle,
+  ) {}
+
+  /** The signed-in user behind a session id, or null. */
+  async userOf(sessionId: string | undefined): Promise<SessionUser | null> {
+    if (sessionId === undefined) return null;
+    const userId = await this.sessions.touch(sessionId);
+    if (userId === null) return null;
+    const user = await this.users.find(userId);
+    return user ? sessionUserOf(user) : null;
+  }
+
+  async signUp(body: SignUpBody, previousSessionId: string | undefined): Promise<StartedSession> {
+    const user = await this.users.signUp(body.email, body.password);
+    return this.startSession(sessionUserOf(user), previousSessionId);
+  }
+
+  async signIn(body: SignInBody, ip: string, previousSessionId: string | undefined): Promise<StartedSession> {
+    const email = normaliseEmail(body.email);
+    await this.throttle.assertAllowed(email, ip);
+    const user = await this.users.authenticate(email, body.password);
+    if (!user) {
+      await this.throttle.recordFailure(email, ip);
+      throw new DomainError('unauthorized', 'the email address or the password is wrong');
+    }
+    await this.throttle.recordSuccess(email);
+    return this.startSession(sessionUserOf(user), previousSessionId);
+  }
+
+  async signOut(sessionId: string | undefined): Promise<void> {
+    if (sessionId !== undefined) await this.sessions.destroy(sessionId);
+  }
+
+  /** What the front end learns about this browser: who is signed in and the CSRF token tied to its cookie. */
+  answer(user: SessionUser | null, browserId: string): SessionAnswer {
+    return { user, csrfToken: csrfTokenFor(this.config.secret, browserId), profile: this.config.profile, apiBaseUrl: this.config.publicApiUrl };
+  }
+
+  /** Always a new id, so an id planted before sign-in is worth nothing after it. */
+  private async startSession(user: SessionUser, previousSessionId: string | undefined): Promise<StartedSession> {
+    if (previousSessionId !== undefined) await this.sessions.destroy(previousSessionId);
+    return { sessionId: await this.sessions.create(user.id), user };
+  }
+}

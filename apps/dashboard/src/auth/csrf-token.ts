@@ -1,0 +1,17 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/**
+ * The CSRF token of a browser: an HMAC of its session id (or, before sign-in, its pre-session id)
+ * under the server's secret. A page of another site can neither read it nor compute it, and the
+ * id it is tied to is an httpOnly cookie, so the token cannot be planted either.
+ */
+export function csrfTokenFor(secret: string, browserId: string): string {
+  return createHmac('sha256', secret).update(`csrf:${browserId}`).digest('base64url');
+}
+
+export function isValidCsrfToken(secret: string, browserId: string | undefined, presented: unknown): boolean {
+  if (browserId === undefined || typeof presented !== 'string') return false;
+  const expected = Buffer.from(csrfTokenFor(secret, browserId));
+  const given = Buffer.from(presented);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}

@@ -1,0 +1,185 @@
+import { NotFoundError, Patterns, type PhoneDetails, type TaskView } from '@smsq/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestDashboard, type TestDashboard } from '../testing/dashboard-harness.js';
+import type { TestBrowser } from '../testing/test-browser.js';
+import { ClientAreaController } from './client-area.controller.js';
+
+function task(id: number, clientId: number, status: TaskView['status'] = 'failed'): TaskView {
+  return { id, clientId, phoneId: 7, recipient: '+381641234567', message: 'hello', status, scheduledAt: '2026-11-22 10:00:00', attempts: 1, sentAt: null, failedAt: '2026-11-22T09:01:00.000Z', error: 'no signal', createdAt: '2026-11-22T09:00:00.000Z' };
+}
+
+function phone(id: number, clientId: number): PhoneDetails {
+  return { id, kind: 'own', clientId, name: `phone ${id}`, url: null, deviceId: null, active: true, createdAt: '2026-11-22T09:00:00.000Z', lastSeenAt: null, lastAssignedAt: null, sentToday: 3 };
+}
+
+/** A client user reaches only its own client's rows: every call carries its client id, and another client's ids are 404. */
+describe(ClientAreaController.name, () => {
+  let dashboard: TestDashboard;
+  let alice: TestBrowser;
+  let aliceClient: number;
+  let bobClient: number;
+  // Rows of both clients as the services hold them; the fakes enforce ownership as the real ones do.
+  const tasks = new Map<number, TaskView>();
+  const phones = new Map<number, PhoneDetails>();
+  const keys = new Map<number, number>();
+
+  beforeAll(async () => {
+    dashboard = await startTestDashboard('dashboard_client_area');
+    alice = dashboard.browser();
+    aliceClient = (await alice.signUp(`alice-${Date.now()}@example.test`)).body.user.clientId;
+    const bob = dashboard.browser();
+    bobClient = (await bob.signUp(`bob-${Date.now()}@example.test`)).body.user.clientId;
+    tasks.set(1, task(1, aliceClient)).set(2, task(2, bobClient));
+    phones.set(11, phone(11, aliceClient)).set(12, phone(12, bobClient));
+    keys.set(21, aliceClient).set(22, bobClient);
+    const owned = <T extends { clientId: number | null }>(row: T | undefined, clientId: number, what: string): T => {
+      if (!row || row.clientId !== clientId) throw new NotFoundError(what);
+      return row;
+    };
+    const { dispatch, gateway, inbox } = dashboard.services;
+    dispatch
+      .on(Patterns.dispatch.taskGet, ({ clientId, id }) => owned(tasks.get(id), clientId, 'task'))
+      .on(Patterns.dispatch.taskList, ({ clientId, page, pageSize }) => {
+        const items = [...tasks.values()].filter((row) => row.clientId === clientId);
+        return { items, total: items.length, page, pageSize };
+      })
+      .on(Patterns.dispatch.taskResend, ({ clientId, id }) => {
+        owned(tasks.get(id), clientId, 'task');
+        return { task: task(100 + id, clientId, 'pending'), creditsRemaining: 29 };
+      })
+      .on(Patterns.dispatch.phoneList, ({ clientId }) => [...phones.values()].filter((row) => row.clientId === clientId))
+      .on(Patterns.dispatch.phoneRename, ({ clientId, phoneId, name }) => {
+        owned(phones.get(phoneId), clientId, 'phone').name = name;
+        return { ok: true };
+      })
+      .on(Patterns.dispatch.phoneSetActive, ({ clientId, phoneId, active }) => {
+        owned(phones.get(phoneId), clientId, 'phone').active = active;
+        return { ok: true };
+      })
+      .on(Patterns.dispatch.taskDailyStats, ({ days }) => Array.from({ length: days }, (_, index) => ({ day: `2026-11-${String(index + 1).padStart(2, '0')}`, sent: 1, failed: 0, pending: 0 })));
+    gateway
+      .on(Patterns.gateway.keyList, ({ clientId }) => [...keys].filter(([, owner]) => owner === clientId).map(([id]) => ({ id, clientId, prefix: 'smsq_key_abcd', createdAt: '2026-11-22T09:00:00.000Z', lastUsedAt: null, revokedAt: null })))
+      .on(Patterns.gateway.keyCreate, ({ clientId }) => ({ keyId: 30 + clientId, prefix: 'smsq_key_wxyz', apiKey: `smsq_key_raw${clientId}` }))
+      .on(Patterns.gateway.keyRevoke, ({ clientId, keyId }) => {
+        if (keys.get(keyId) !== clientId) throw new NotFoundError('key');
+        return { ok: true };
+      });
+    inbox.on(Patterns.inbox.messagesList, ({ page, pageSize }) => ({ items: [{ id: 5, clientId: aliceClient, phoneId: 11, from: '+381641111111', message: 'yes', receivedAt: '2026-11-22T10:00:00.000Z', storedAt: '2026-11-22T10:00:01.000Z' }], total: 1, page, pageSize }));
+  });
+
+  afterAll(async () => {
+    await dashboard?.close();
+  });
+
+  it('shows the overview of the own client: credits and 30 days counted in its time zone', async () => {
+    const response = await alice.get('/api/overview');
+
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ clientId: aliceClient, plan: 'free', dailyAllowance: 30, creditsRemaining: 30, periodEndsAt: expect.any(String) });
+    expect(response.body.days).toHaveLength(30);
+    expect(dashboard.services.dispatch.payloadsOf(Patterns.dispatch.taskDailyStats).at(-1)).toEqual({ clientId: aliceClient, days: 30, timeZone: 'Europe/Belgrade' });
+  });
+
+  it('shows its own task, and another client’s task as not found', async () => {
+    const own = await alice.get('/api/tasks/1');
+    const foreign = await alice.get('/api/tasks/2');
+    const nonsense = await alice.get('/api/tasks/abc');
+
+    expect(own.status).toBe(200);
+    expect(own.body).toEqual(task(1, aliceClient));
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual({ error: 'not_found', detail: 'task not found' });
+    expect(nonsense.status).toBe(404);
+  });
+
+  it('lists tasks with local-day filters turned into instants of the client’s zone', async () => {
+    const response = await alice.get('/api/tasks?status=failed&from=2026-11-01&to=2026-11-22&recipient=&page=2');
+
+    expect(response.status).toBe(200);
+    expect(response.body.items.map((row: TaskView) => row.id)).toEqual([1]);
+    expect(dashboard.services.dispatch.payloadsOf(Patterns.dispatch.taskList).at(-1)).toEqual({
+      clientId: aliceClient,
+      status: 'failed',
+      from: '2026-10-31T23:00:00.000Z',
+      to: '2026-11-22T23:00:00.000Z',
+      page: 2,
+      pageSize: 50,
+    });
+    expect((await alice.get('/api/tasks?from=22.11.2026')).status).toBe(400);
+    expect((await alice.get('/api/tasks?status=lost')).status).toBe(400);
+  });
+
+  it('resends its own failed task as a new task with a fresh key, and not another client’s', async () => {
+    const own = await alice.send('POST', '/api/tasks/1/resend');
+    const foreign = await alice.send('POST', '/api/tasks/2/resend');
+
+    expect(own.status).toBe(201);
+    expect(own.body).toMatchObject({ id: 101, status: 'pending', clientId: aliceClient });
+    expect(foreign.status).toBe(404);
+    const [first, second] = dashboard.services.dispatch.payloadsOf(Patterns.dispatch.taskResend);
+    expect(first).toEqual({ clientId: aliceClient, id: 1, taskKey: expect.stringMatching(/^[0-9a-f-]{36}$/), deadline: expect.any(String) });
+    expect(second!['taskKey']).not.toBe(first!['taskKey']);
+    const deadlineIn = Date.parse(String(first!['deadline'])) - Date.now();
+    expect(deadlineIn).toBeGreaterThan(5_000);
+    expect(deadlineIn).toBeLessThanOrEqual(8_000);
+  });
+
+  it('lists and changes its own phones, and another client’s phone is not found', async () => {
+    const list = await alice.get('/api/phones');
+    const renamed = await alice.send('PATCH', '/api/phones/11', { name: ' Kitchen ', active: false });
+    const foreign = await alice.send('PATCH', '/api/phones/12', { active: false });
+    const empty = await alice.send('PATCH', '/api/phones/11', {});
+
+    expect(list.body).toEqual([{ id: 11, name: 'phone 11', active: true, lastSeenAt: null, sentToday: 3, url: null }]);
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toEqual({ id: 11, name: 'Kitchen', active: false, lastSeenAt: null, sentToday: 3, url: null });
+    expect(foreign.status).toBe(404);
+    expect(phones.get(12)!.active).toBe(true);
+    expect(empty.status).toBe(400);
+    expect(dashboard.services.dispatch.payloadsOf(Patterns.dispatch.phoneSetActive)).toContainEqual({ phoneId: 12, clientId: aliceClient, kind: 'own', active: false });
+  });
+
+  it('lists, creates (with the pairing payload in Profile A) and revokes its own keys; another client’s key is not found', async () => {
+    const list = await alice.get('/api/keys');
+    const created = await alice.send('POST', '/api/keys');
+    const revoked = await alice.send('DELETE', '/api/keys/21');
+    const foreign = await alice.send('DELETE', '/api/keys/22');
+
+    expect(list.body).toEqual([{ id: 21, prefix: 'smsq_key_abcd', createdAt: '2026-11-22T09:00:00.000Z', lastUsedAt: null, revokedAt: null }]);
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ id: 30 + aliceClient, prefix: 'smsq_key_wxyz', apiKey: `smsq_key_raw${aliceClient}`, pairingPayload: expect.any(String) });
+    expect(JSON.parse(created.body.pairingPayload)).toEqual({ base_url: 'https://sms.example.test', api_key: `smsq_key_raw${aliceClient}` });
+    expect(revoked.status).toBe(204);
+    expect(foreign.status).toBe(404);
+    expect(dashboard.services.gateway.payloadsOf(Patterns.gateway.keyRevoke)).toEqual([
+      { keyId: 21, clientId: aliceClient },
+      { keyId: 22, clientId: aliceClient },
+    ]);
+  });
+
+  it('lists its inbox by its own client id, 50 a page', async () => {
+    const response = await alice.get('/api/inbox?search=yes');
+
+    expect(response.body).toEqual({ items: [{ id: 5, from: '+381641111111', message: 'yes', receivedAt: '2026-11-22T10:00:00.000Z', phoneId: 11 }], total: 1, page: 1, pageSize: 50 });
+    expect(dashboard.services.inbox.payloadsOf(Patterns.inbox.messagesList).at(-1)).toEqual({ clientId: aliceClient, page: 1, pageSize: 50, search: 'yes' });
+  });
+
+  it.each(['/api/admin/clients', '/api/admin/clients/1', '/api/admin/gateways', '/api/admin/worker-tokens', '/api/admin/system', '/api/admin/nothing'])(
+    'hides admin route %s from a client user as 404',
+    async (path) => {
+      const response = await alice.get(path);
+
+      expect(response.status).toBe(404);
+      expect(response.body.error).toBe('not_found');
+    },
+  );
+
+  it('hides admin changes from a client user as 404 as well', async () => {
+    const created = await alice.send('POST', '/api/admin/clients', { name: 'sneaky' });
+    const granted = await alice.send('POST', `/api/admin/clients/${aliceClient}/credits`, { amount: 1000 });
+
+    expect(created.status).toBe(404);
+    expect(granted.status).toBe(404);
+    expect(dashboard.services.billing.sent).toEqual([]);
+  });
+});

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { SharedModule } from '../shared/shared.module.js';
+import { ClientAreaController } from './client-area.controller.js';
+import { InboxService } from './inbox.service.js';
+import { KeysService } from './keys.service.js';
+import { OverviewService } from './overview.service.js';
+import { PhonesService } from './phones.service.js';
+import { TasksService } from './tasks.service.js';
+
+@Module({
+  imports: [SharedModule],
+  controllers: [ClientAreaController],
+  providers: [OverviewService, KeysService, PhonesService, TasksService, InboxService],
+})
+export class ClientAreaModule {}

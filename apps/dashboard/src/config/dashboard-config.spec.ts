@@ -1,0 +1,35 @@
+import { loadConfig } from '@smsq/platform';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readDashboardConfig } from './dashboard-config.js';
+
+describe(readDashboardConfig.name, () => {
+  const nodeEnv = process.env['NODE_ENV'];
+
+  afterEach(() => {
+    process.env['NODE_ENV'] = nodeEnv;
+  });
+
+  it('works without settings in development: port 3001, a random secret, the local API, the front end beside it', () => {
+    process.env['NODE_ENV'] = 'development';
+
+    const sut = loadConfig(readDashboardConfig, {});
+
+    expect(sut).toMatchObject({ port: 3001, publicApiUrl: 'http://localhost:3000', sessionIdleS: 43_200 });
+    expect(sut.secret).toHaveLength(43);
+    expect(sut.webDir).toMatch(/apps[\\/]dashboard-web[\\/]dist$/);
+    expect(loadConfig(readDashboardConfig, {}).secret).not.toBe(sut.secret);
+  });
+
+  it('takes the public API URL from DASHBOARD_PUBLIC_API_URL, else SMSQ_BASE_URL', () => {
+    expect(loadConfig(readDashboardConfig, { SMSQ_BASE_URL: 'https://api.example.test/' }).publicApiUrl).toBe('https://api.example.test');
+    expect(loadConfig(readDashboardConfig, { SMSQ_BASE_URL: 'https://a.test', DASHBOARD_PUBLIC_API_URL: 'https://b.test' }).publicApiUrl).toBe('https://b.test');
+  });
+
+  it('requires DASHBOARD_SECRET in production, and a long one anywhere', () => {
+    process.env['NODE_ENV'] = 'production';
+
+    expect(() => loadConfig(readDashboardConfig, {})).toThrow(/DASHBOARD_SECRET is required/);
+    expect(() => loadConfig(readDashboardConfig, { DASHBOARD_SECRET: 'short' })).toThrow(/at least 32/);
+    expect(loadConfig(readDashboardConfig, { DASHBOARD_SECRET: 's'.repeat(32) }).secret).toBe('s'.repeat(32));
+  });
+});

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { CommonConfig, readCommonConfig, type EnvReader } from '@smsq/platform';
+
+/** Where the front end's build lands: `apps/dashboard-web/dist`, found from this file in `src/` and in `dist/` alike. */
+const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../../dashboard-web/dist', import.meta.url));
+
+export class DashboardConfig extends CommonConfig {
+  port!: number;
+  /** Signs the CSRF tokens; a random one per process outside production. */
+  secret!: string;
+  /** The public API's base URL, shown to users and put into the pairing QR code. */
+  publicApiUrl!: string;
+  /** The built front end served for every non-API GET. */
+  webDir!: string;
+  /** A session ends after this long without a request. */
+  sessionIdleS!: number;
+  /** …and after this long whatever happens. */
+  sessionMaxS!: number;
+}
+
+export function readDashboardConfig(env: EnvReader): DashboardConfig {
+  const production = process.env['NODE_ENV'] === 'production';
+  const secret = env.optionalString('DASHBOARD_SECRET');
+  const publicApiUrl = env.optionalString('DASHBOARD_PUBLIC_API_URL') ?? env.optionalString('SMSQ_BASE_URL') ?? 'http://localhost:3000';
+  const config = Object.assign(new DashboardConfig(), {
+    ...readCommonConfig(env),
+    port: env.port('DASHBOARD_PORT', 3001),
+    secret: secret ?? randomBytes(32).toString('base64url'),
+    publicApiUrl: publicApiUrl.replace(/\/+$/, ''),
+    webDir: env.optionalString('DASHBOARD_WEB_DIR') ?? DEFAULT_WEB_DIR,
+    sessionIdleS: env.int('DASHBOARD_SESSION_IDLE_S', 12 * 3600, { min: 60, max: 30 * 86_400 }),
+    sessionMaxS: env.int('DASHBOARD_SESSION_MAX_S', 7 * 86_400, { min: 60, max: 90 * 86_400 }),
+  });
+  env.require(!production || secret !== undefined, 'DASHBOARD_SECRET is required in production (at least 32 characters)');
+  env.require(secret === undefined || secret.length >= 32, 'DASHBOARD_SECRET must be at least 32 characters');
+  env.require(isHttpUrl(publicApiUrl), `DASHBOARD_PUBLIC_API_URL (or SMSQ_BASE_URL) must be an http or https URL, got ${JSON.stringify(publicApiUrl)}`);
+  return config;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,21 @@
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { DashboardConfig } from '../config/dashboard-config.js';
+import { serveWebApp } from '../web/web-app.js';
+import { checkCsrfTokens } from './csrf-check.js';
+import { BODY_LIMIT_BYTES, readBodiesAsJson } from './json-body.js';
+import { sendSecurityHeaders } from './security-headers.js';
+
+/** The dashboard's HTTP server: security headers, the CSRF check and JSON bodies before any route. */
+export function dashboardFastify(config: DashboardConfig): FastifyAdapter {
+  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, routerOptions: { ignoreTrailingSlash: true } });
+  const fastify = adapter.getInstance();
+  sendSecurityHeaders(fastify);
+  checkCsrfTokens(fastify, { secret: config.secret, namespace: config.namespace });
+  readBodiesAsJson(fastify);
+  return adapter;
+}
+
+/** After Nest's own routes: the built front end for every other GET. */
+export function configureDashboardHttp(config: DashboardConfig): (app: NestFastifyApplication) => void {
+  return (app) => serveWebApp(app.getHttpAdapter().getInstance(), config.webDir);
+}

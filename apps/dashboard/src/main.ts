@@ -1,0 +1,19 @@
+import 'reflect-metadata';
+import { prepareSchema } from '@smsq/persistence';
+import { createLogger, loadConfigOrExit, startService } from '@smsq/platform';
+import { AppModule } from './app.module.js';
+import { readDashboardConfig } from './config/dashboard-config.js';
+import { configureDashboardHttp, dashboardFastify } from './http/dashboard-http.js';
+
+const config = loadConfigOrExit(readDashboardConfig);
+await prepareSchema({ databaseUrl: config.databaseUrl, schema: 'dashboard', migrationsUrl: new URL('../prisma/migrations', import.meta.url), logger: createLogger('dashboard', config) });
+await startService({
+  name: 'dashboard',
+  module: AppModule.register(config),
+  config,
+  port: config.port,
+  consumes: 'dashboard',
+  fastify: dashboardFastify(config),
+  bodyParser: false,
+  configureHttp: configureDashboardHttp(config),
+});

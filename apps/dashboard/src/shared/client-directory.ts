@@ -1,0 +1,40 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Patterns, type ClientDetails, type ClientShowQuery, type DailyTaskCount, type KeyCreateCommand, type KeyCreated, type KeyListQuery, type KeyView, type TaskDailyStatsQuery } from '@smsq/contracts';
+import type { ApiKeyRow, CreatedApiKey, Overview } from '@smsq/dashboard-api';
+import { ServiceClient, serviceClientToken } from '@smsq/platform';
+import { DashboardConfig } from '../config/dashboard-config.js';
+import { apiKeyRowOf, createdApiKeyOf, daysOf } from './views.js';
+
+/** The charts cover the last 30 days, today included. */
+export const CHART_DAYS = 30;
+
+/** What both a client's own pages and an admin's pages read about one client, from the gateway and dispatch. */
+@Injectable()
+export class ClientDirectory {
+  constructor(
+    private readonly config: DashboardConfig,
+    @Inject(serviceClientToken('gateway')) private readonly gateway: ServiceClient,
+    @Inject(serviceClientToken('dispatch')) private readonly dispatch: ServiceClient,
+  ) {}
+
+  /** The client with its plan and credits; an unknown client is not_found. */
+  details(clientId: number): Promise<ClientDetails> {
+    const query: ClientShowQuery = { clientId };
+    return this.gateway.send<ClientDetails>(Patterns.gateway.clientShow, query);
+  }
+
+  async chart(clientId: number, timeZone: string): Promise<Overview['days']> {
+    const query: TaskDailyStatsQuery = { clientId, days: CHART_DAYS, timeZone };
+    return daysOf(await this.dispatch.send<DailyTaskCount[]>(Patterns.dispatch.taskDailyStats, query));
+  }
+
+  async keys(clientId: number): Promise<ApiKeyRow[]> {
+    const query: KeyListQuery = { clientId };
+    return (await this.gateway.send<KeyView[]>(Patterns.gateway.keyList, query)).map(apiKeyRowOf);
+  }
+
+  async createKey(clientId: number): Promise<CreatedApiKey> {
+    const command: KeyCreateCommand = { clientId };
+    return createdApiKeyOf(await this.gateway.send<KeyCreated>(Patterns.gateway.keyCreate, command), this.config.profile, this.config.publicApiUrl);
+  }
+}

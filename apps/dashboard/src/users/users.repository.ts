@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { DashboardDatabase } from '../database/dashboard-database.js';
+import { Prisma, type User, type UserRole } from '../generated/prisma/client.js';
+
+export type StoredUser = User;
+
+export interface NewUser {
+  email: string;
+  passwordHash: string;
+  role: UserRole;
+  clientId: number | null;
+}
+
+@Injectable()
+export class UsersRepository {
+  constructor(private readonly database: DashboardDatabase) {}
+
+  findById(id: number): Promise<StoredUser | null> {
+    return this.database.user.findUnique({ where: { id } });
+  }
+
+  findByEmail(email: string): Promise<StoredUser | null> {
+    return this.database.user.findUnique({ where: { email } });
+  }
+
+  async exists(email: string): Promise<boolean> {
+    return (await this.database.user.count({ where: { email } })) > 0;
+  }
+
+  /** The new user, or null when the address is taken (also when a concurrent insert took it first). */
+  async insert(user: NewUser): Promise<StoredUser | null> {
+    try {
+      return await this.database.user.create({ data: user });
+    } catch (error) {
+      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') return null;
+      throw error;
+    }
+  }
+}

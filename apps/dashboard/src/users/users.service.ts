@@ -1,0 +1,71 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ConflictError, Patterns, type AdminCreateCommand, type AdminCreated, type ClientCreateCommand, type ClientCreated, type PlanName } from '@smsq/contracts';
+import { ServiceClient, serviceClientToken } from '@smsq/platform';
+import type { SessionUser } from '@smsq/dashboard-api';
+import { normaliseEmail } from './email.js';
+import { PasswordHasher } from './password-hasher.js';
+import { UsersRepository, type StoredUser } from './users.repository.js';
+
+/** The gateway's client name is at most 200 characters; an address may be longer. */
+const CLIENT_NAME_MAX = 200;
+
+@Injectable()
+export class UsersService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly hasher: PasswordHasher,
+    @Inject(serviceClientToken('gateway')) private readonly gateway: ServiceClient,
+  ) {}
+
+  /** Self-service sign-up: a new client on the free plan, and a user acting as it. */
+  async signUp(email: string, password: string): Promise<StoredUser> {
+    const address = normaliseEmail(email);
+    return this.createClientUser({ name: address.slice(0, CLIENT_NAME_MAX), plan: 'free' }, address, password);
+  }
+
+  /**
+   * Creates the client through the gateway, then its user. The address is checked first so a
+   * taken one costs no client; a race between two sign-ups leaves at most a client without a user.
+   */
+  async createClientUser(client: { name: string; plan?: PlanName; timezone?: string }, email: string, password: string): Promise<StoredUser> {
+    const address = normaliseEmail(email);
+    await this.requireFreeAddress(address);
+    const passwordHash = await this.hasher.hash(password);
+    const command: ClientCreateCommand = client;
+    const { clientId } = await this.gateway.send<ClientCreated>(Patterns.gateway.clientCreate, command);
+    return this.insertOrConflict({ email: address, passwordHash, role: 'client', clientId });
+  }
+
+  /** The `admin create` command: a dashboard administrator without a client of its own. */
+  async createAdmin(command: AdminCreateCommand): Promise<AdminCreated> {
+    const address = normaliseEmail(command.email);
+    await this.requireFreeAddress(address);
+    const user = await this.insertOrConflict({ email: address, passwordHash: await this.hasher.hash(command.password), role: 'admin', clientId: null });
+    return { userId: user.id };
+  }
+
+  /** The user these credentials belong to, or null; an unknown address takes as long as a wrong password. */
+  async authenticate(email: string, password: string): Promise<StoredUser | null> {
+    const user = await this.users.findByEmail(normaliseEmail(email));
+    if (!user) return this.hasher.verifyNothing(password).then(() => null);
+    return (await this.hasher.verify(password, user.passwordHash)) ? user : null;
+  }
+
+  find(id: number): Promise<StoredUser | null> {
+    return this.users.findById(id);
+  }
+
+  private async requireFreeAddress(email: string): Promise<void> {
+    if (await this.users.exists(email)) throw new ConflictError('a user with this email address exists already');
+  }
+
+  private async insertOrConflict(user: Parameters<UsersRepository['insert']>[0]): Promise<StoredUser> {
+    const inserted = await this.users.insert(user);
+    if (!inserted) throw new ConflictError('a user with this email address exists already');
+    return inserted;
+  }
+}
+
+export function sessionUserOf(user: StoredUser): SessionUser {
+  return { id: user.id, email: user.email, role: user.role, clientId: user.clientId };
+}

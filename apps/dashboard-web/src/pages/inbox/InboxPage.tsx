@@ -1,0 +1,85 @@
+import type { InboxRow, Page } from '@smsq/dashboard-api';
+import { useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { buildQuery, parsePage } from '../../api/query';
+import { useApi } from '../../api/useApi';
+import { ErrorAlert } from '../../components/Alert';
+import { EmptyState } from '../../components/EmptyState';
+import { Pager } from '../../components/Pager';
+import { Card, Loading, PageHeader } from '../../components/ui';
+import { formatDateTime, formatRelative } from '../../lib/format';
+import { groupByNumber } from '../../lib/inbox';
+
+export function InboxPage() {
+  const [params, setParams] = useSearchParams();
+  const search = params.get('search') ?? '';
+  const page = parsePage(params.get('page'));
+  const [draft, setDraft] = useState(search);
+  const inbox = useApi<Page<InboxRow>>(`/inbox${buildQuery({ search, page })}`);
+  const groups = inbox.data ? groupByNumber(inbox.data.items) : [];
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setParams(new URLSearchParams(buildQuery({ search: draft }).slice(1)));
+  }
+
+  return (
+    <>
+      <PageHeader title="Inbox" subtitle="Replies to your messages, grouped by number, newest first." />
+      <form className="search-bar" role="search" onSubmit={submit}>
+        <label htmlFor="inbox-search" className="sr-only">
+          Search
+        </label>
+        <input id="inbox-search" type="search" placeholder="Search by number or text" value={draft} onChange={(e) => setDraft(e.target.value)} />
+        <button type="submit" className="btn btn-primary">
+          Search
+        </button>
+        {search ? (
+          <button
+            type="button"
+            className="btn btn-ghost"
+            onClick={() => {
+              setDraft('');
+              setParams(new URLSearchParams());
+            }}
+          >
+            Clear
+          </button>
+        ) : null}
+      </form>
+      <ErrorAlert error={inbox.error} />
+      {inbox.loading && !inbox.data ? <Loading /> : null}
+      {inbox.data && groups.length === 0 ? (
+        <div className="card">
+          {search ? (
+            <EmptyState title={`No replies match “${search}”`} icon="⌕">
+              Search looks at the sender’s number and the message text. Try fewer characters.
+            </EmptyState>
+          ) : (
+            <EmptyState title="No replies yet" icon="✉">
+              When someone answers one of your messages, the reply lands here. Replies arrive through your gateway, so keep it online.
+            </EmptyState>
+          )}
+        </div>
+      ) : null}
+      <div className="inbox-groups">
+        {groups.map((group) => (
+          <Card key={group.from} title={group.from} className="inbox-group" actions={<span className="muted small">{group.messages.length === 1 ? '1 message' : `${group.messages.length} messages`} · last {formatRelative(group.latestAt)}</span>}>
+            <ul className="messages">
+              {group.messages.map((message) => (
+                <li key={message.id} className="message">
+                  <p className="message-text">{message.message}</p>
+                  <p className="message-meta">
+                    <time dateTime={message.receivedAt}>{formatDateTime(message.receivedAt)}</time>
+                    {message.phoneId !== null ? ` · via phone #${message.phoneId}` : ''}
+                  </p>
+                </li>
+              ))}
+            </ul>
+          </Card>
+        ))}
+      </div>
+      {inbox.data ? <Pager page={inbox.data.page} pageSize={inbox.data.pageSize} total={inbox.data.total} onPage={(next) => setParams(new URLSearchParams(buildQuery({ search, page: next > 1 ? next : undefined }).slice(1)))} /> : null}
+    </>
+  );
+}

@@ -1,6 +1,7 @@
 // `npm start`: builds what is not built, starts every service against the local Postgres,
 // RabbitMQ and Redis, and on an empty database seeds a demo client and prints how to use it.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +20,7 @@ const profile = env.SMSQ_PROFILE.toUpperCase();
 const simUrl = `http://127.0.0.1:${env.GATEWAY_SIM_PORT ?? 3020}`;
 const demo = /^(true|1|yes)$/i.test(env.SMSQ_DEMO);
 const baseUrl = `http://localhost:${env.PORT}`;
+const dashboardUrl = `http://localhost:${env.DASHBOARD_PORT ?? 3001}`;
 
 function log(line) {
   process.stdout.write(`smsq       | ${line}\n`);
@@ -33,31 +35,34 @@ if (build.status !== 0) {
 
 const supervisor = new Supervisor({ cwd: root, env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void supervisor.stop(0));
-for (const service of ['billing', 'dispatch', 'inbox', 'api-gateway']) supervisor.start(service, [`apps/${service}/dist/main.js`]);
+for (const service of ['billing', 'dispatch', 'inbox', 'api-gateway', 'dashboard']) supervisor.start(service, [`apps/${service}/dist/main.js`]);
 
-await waitForReady();
+await waitForReady(`${baseUrl}/readyz`);
+await waitForReady(`${dashboardUrl}/readyz`);
 if (demo) {
   const seeded = await seedDemo();
   if (seeded?.worker_token) {
     // The demo delivers for real: a worker polls with the phone's (or pool's) token and sends through the simulator.
     supervisor.start('gateway-sim', ['apps/gateway-sim/dist/main.js'], { GATEWAY_SIM_WORKER_TOKEN: seeded.sim_token, GATEWAY_SIM_REPLY_RATE: env.GATEWAY_SIM_REPLY_RATE ?? '0.3', SMSQ_BASE_URL: baseUrl });
+    // The worker's first delivery must find the simulator listening.
+    await waitForReady(`${simUrl}/readyz`);
     supervisor.start('worker', ['apps/worker/dist/main.js'], { WORKER_TOKEN: seeded.worker_token, SMSQ_BASE_URL: baseUrl });
   }
 }
-log(`ready: ${baseUrl}  (Ctrl-C stops everything)`);
+log(`ready: the API at ${baseUrl}, the dashboard at ${dashboardUrl}  (Ctrl-C stops everything)`);
 
-async function waitForReady() {
+async function waitForReady(url) {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     try {
-      const response = await fetch(`${baseUrl}/readyz`);
+      const response = await fetch(url);
       if (response.ok) return;
     } catch {
       // not listening yet
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  log(`the gateway did not become ready within two minutes; is Postgres, RabbitMQ and Redis running? (${baseUrl}/readyz says what is missing)`);
+  log(`${url} did not answer ready within two minutes; are Postgres, RabbitMQ and Redis running? (it says what is missing)`);
 }
 
 function admin(...args) {
@@ -90,6 +95,10 @@ async function seedDemo() {
       const { worker_token: sim_token } = admin('worker-token', 'create', '--phone', String(phone_id));
       seeded = { client_id, api_key, worker_token, sim_token };
     }
+    const adminEmail = 'admin@smsq.local';
+    const adminPassword = randomBytes(12).toString('base64url');
+    admin('admin', 'create', '--email', adminEmail, '--password', adminPassword);
+    seeded = { ...seeded, admin_email: adminEmail, admin_password: adminPassword };
     mkdirSync(dirname(demoFile), { recursive: true });
     writeFileSync(demoFile, `${JSON.stringify(seeded, null, 2)}\n`, { mode: 0o600 });
     log(`seeded a demo client (id ${client_id}) with an API key and a ${profile === 'A' ? 'phone' : 'gateway'}`);
@@ -100,6 +109,7 @@ async function seedDemo() {
     log('the database has clients already; create a key with: npm run --silent admin -- key create --client <id>');
     return undefined;
   }
+  if (seeded.admin_email) log(`dashboard: ${dashboardUrl}  sign in as ${seeded.admin_email} / ${seeded.admin_password}  (or sign up as a new client)`);
   log('queue an SMS with:');
   process.stdout.write(
     `\n  curl -s -X POST ${baseUrl}/smsapi/create-task -H 'X-API-Key: ${seeded.api_key}' -H 'Content-Type: application/json' -d '{"recipient": "+381641234567", "message": "Hello from smsq"}'\n\n` +

@@ -13,7 +13,7 @@ import { freePort } from './free-port.js';
 const run = promisify(execFile);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-export type ServiceName = 'api-gateway' | 'billing' | 'dispatch' | 'inbox' | 'worker' | 'gateway-sim';
+export type ServiceName = 'api-gateway' | 'billing' | 'dispatch' | 'inbox' | 'worker' | 'gateway-sim' | 'dashboard';
 const SERVICES: ServiceName[] = ['billing', 'dispatch', 'inbox', 'api-gateway'];
 
 function expect200(response: Response): void {
@@ -103,6 +103,15 @@ export class Stack {
   async startGatewaySim(env: Record<string, string> = {}): Promise<string> {
     this.launch('gateway-sim', env);
     const url = `http://127.0.0.1:${this.env['GATEWAY_SIM_PORT']}`;
+    await eventually(async () => expect200(await fetch(`${url}/healthz`)), { timeoutMs: 30_000, intervalMs: 100 });
+    return url;
+  }
+
+  /** The dashboard (web UI and its back end) on a port of its own; answers its base URL. */
+  async startDashboard(): Promise<string> {
+    const port = await freePort();
+    this.launch('dashboard', { DASHBOARD_PORT: String(port), DASHBOARD_SECRET: 'e2e-dashboard-secret-of-enough-length' });
+    const url = `http://127.0.0.1:${port}`;
     await eventually(async () => expect200(await fetch(`${url}/healthz`)), { timeoutMs: 30_000, intervalMs: 100 });
     return url;
   }

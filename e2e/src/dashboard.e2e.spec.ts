@@ -1,0 +1,158 @@
+import { eventually } from '@smsq/testing';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './support/browser.js';
+import { Stack } from './support/stack.js';
+import { registerPhone, workerApi } from './support/worker-api.js';
+
+/** Set to a folder (docs/screenshots) to keep pictures of the main pages. */
+const SCREENSHOTS = process.env['SMSQ_SCREENSHOTS_DIR'];
+const PASSWORD = 'correct horse battery staple';
+
+describe('the dashboard in a real browser, Profile A', () => {
+  let stack: Stack;
+  let dashboardUrl: string;
+  let simUrl: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ profile: 'A' });
+    [dashboardUrl, simUrl] = await Promise.all([stack.startDashboard(), stack.startGatewaySim({ GATEWAY_SIM_FAILURE_RATE: '0' })]);
+    browser = await launchBrowser();
+    if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  async function snap(page: Page, name: string): Promise<void> {
+    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  }
+
+  async function signUp(): Promise<{ context: BrowserContext; page: Page; email: string }> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await context.newPage();
+    const email = `user-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`;
+    await page.goto(`${dashboardUrl}/signup`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    return { context, page, email };
+  }
+
+  async function createKey(page: Page): Promise<string> {
+    await page.goto(`${dashboardUrl}/keys`);
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    return (await page.getByTestId('new-api-key').textContent())!.trim();
+  }
+
+  it('takes a new client from sign-up to a sent SMS: the key is shown once, the task appears and turns sent', async () => {
+    const { context, page } = await signUp();
+    expect(await page.getByTestId('credits-remaining').textContent()).toContain('30');
+
+    const apiKey = await createKey(page);
+    expect(apiKey).toMatch(/^smsq_key_/);
+    const qr = page.getByRole('img', { name: 'Pairing QR code' });
+    await qr.waitFor();
+    expect(await qr.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(50);
+    await snap(page, 'api-keys');
+    await page.reload();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    expect(await page.getByTestId('new-api-key').count()).toBe(0);
+    expect(await page.content()).not.toContain(apiKey);
+
+    const phone = await registerPhone(stack, apiKey, { name: 'Browser test phone', device_id: 'browser', url: simUrl });
+    const created = await stack.createTask(apiKey, { recipient: '+381641234567', message: 'Sent from the browser test' });
+    expect(created.status).toBe(201);
+    await page.goto(`${dashboardUrl}/tasks`);
+    await page.getByRole('cell', { name: 'Sent from the browser test' }).waitFor();
+    stack.startWorker(phone.body.worker_token);
+    await eventually(async () => {
+      await page.reload();
+      await page.getByRole('cell', { name: 'sent', exact: true }).waitFor({ timeout: 1_000 });
+    }, { timeoutMs: 30_000, intervalMs: 500 });
+    await snap(page, 'tasks');
+    await stack.kill('worker', 'SIGTERM');
+
+    await workerApi(stack, phone.body.worker_token).inbound({ from: '+381 64 123 4567', message: 'Got it, thanks!', external_id: 'browser-1' });
+    await page.goto(`${dashboardUrl}/inbox`);
+    await page.getByText('Got it, thanks!').waitFor();
+    await snap(page, 'inbox');
+    await page.goto(dashboardUrl);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    expect(await page.getByTestId('credits-remaining').textContent()).toContain('29');
+    await snap(page, 'overview');
+    await context.close();
+  });
+
+  it('shows what users typed as text, never as markup', async () => {
+    const { context, page } = await signUp();
+    const apiKey = await createKey(page);
+    const phone = await registerPhone(stack, apiKey, { name: '<b>bold</b>', device_id: 'xss' });
+    const hostile = '<script>window.__smsqXss = 1</script><img src=x onerror="window.__smsqXss = 2">';
+    expect((await stack.createTask(apiKey, { recipient: '+381641234567', message: hostile })).status).toBe(201);
+    await workerApi(stack, phone.body.worker_token).inbound({ from: '+381641234567', message: hostile, external_id: 'xss-1' });
+    for (const path of ['/tasks', '/inbox']) {
+      await page.goto(`${dashboardUrl}${path}`);
+      await page.getByText(hostile).first().waitFor();
+      expect(await page.evaluate(() => (window as unknown as { __smsqXss?: number }).__smsqXss)).toBeUndefined();
+      expect(await page.locator('img[src="x"]').count()).toBe(0);
+    }
+    await context.close();
+  });
+
+  it("does not let a client open another client's task by its URL", async () => {
+    const owner = await signUp();
+    const apiKey = await createKey(owner.page);
+    await registerPhone(stack, apiKey, { name: 'p', device_id: 'owner' });
+    const created = await stack.createTask(apiKey, { recipient: '+381641234567', message: 'private message of the owner' });
+    await owner.page.goto(`${dashboardUrl}/tasks/${created.body.id}`);
+    await owner.page.getByText('private message of the owner').waitFor();
+
+    const stranger = await signUp();
+    await stranger.page.goto(`${dashboardUrl}/tasks/${created.body.id}`);
+    await stranger.page.getByText(/not found/i).first().waitFor();
+    expect(await stranger.page.content()).not.toContain('private message of the owner');
+    const api = await stranger.page.evaluate(async (id) => (await fetch(`/api/tasks/${id}`)).status, created.body.id);
+    expect(api).toBe(404);
+    await owner.context.close();
+    await stranger.context.close();
+  });
+
+  it("lets an admin grant bonus credits that the client's overview then shows", async () => {
+    const client = await signUp();
+    const clientId = await client.page.evaluate(async () => ((await (await fetch('/api/auth/session')).json()) as { user: { clientId: number } }).user.clientId);
+    const adminEmail = `admin-${Date.now()}@example.com`;
+    await stack.adminOk('admin', 'create', '--email', adminEmail, '--password', PASSWORD);
+
+    const adminContext = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const admin = await adminContext.newPage();
+    await admin.goto(`${dashboardUrl}/signin`);
+    await admin.getByLabel('Email').fill(adminEmail);
+    await admin.getByLabel('Password').fill(PASSWORD);
+    await admin.getByRole('button', { name: 'Sign in' }).click();
+    // An admin without a client of its own lands on Clients once signed in.
+    await admin.getByRole('heading', { name: 'Clients' }).waitFor();
+    await snap(admin, 'admin-clients');
+    await admin.goto(`${dashboardUrl}/admin/clients/${clientId}`);
+    await admin.getByLabel(/amount/i).fill('25');
+    await admin.getByRole('button', { name: 'Grant credits' }).click();
+    await admin.getByText(/55/).first().waitFor();
+    await admin.goto(`${dashboardUrl}/admin/system`);
+    await admin.getByRole('heading', { name: 'System' }).waitFor();
+    await admin.getByText('All services ready').waitFor();
+    await snap(admin, 'admin-system');
+
+    await client.page.reload();
+    await client.page.getByRole('heading', { name: 'Overview' }).waitFor();
+    expect(await client.page.getByTestId('bonus-remaining').textContent()).toContain('25');
+    expect(await client.page.getByTestId('credits-remaining').textContent()).toContain('55');
+    await adminContext.close();
+    await client.context.close();
+  });
+});

@@ -16,7 +16,8 @@ const env = {
   PORT: '3000',
   ...process.env,
 };
-const profile = env.SMSQ_PROFILE.toUpperCase();
+// Empty counts as unset, as the services read it.
+const profile = (env.SMSQ_PROFILE.trim() || 'A').toUpperCase();
 const simUrl = `http://127.0.0.1:${env.GATEWAY_SIM_PORT ?? 3020}`;
 const demo = /^(true|1|yes)$/i.test(env.SMSQ_DEMO);
 const baseUrl = `http://localhost:${env.PORT}`;
@@ -63,6 +64,7 @@ async function waitForReady(url) {
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   log(`${url} did not answer ready within two minutes; are Postgres, RabbitMQ and Redis running? (it says what is missing)`);
+  await supervisor.stop(1);
 }
 
 function admin(...args) {

@@ -55,6 +55,8 @@ describe('admin command line', () => {
       ['key', 'create', '--client', 'abc'],
       ['key', 'revoke', '--key', '999999'],
       ['plan', 'set', '--client', '1', '--plan', 'free', '--daily', '5'],
+      ['credits', 'grant', '--client', '999999', '--amount', '5'],
+      ['plan', 'set', '--client', '999999', '--plan', 'pro'],
       ['gateway', 'create', '--name', 'g', '--url', 'http://x'],
       ['worker-token', 'create'],
       ['launch', 'rockets'],

@@ -53,6 +53,9 @@ describe('the delivery path, Profile A', () => {
       const client = await stack.newClient({ phone: false });
       expect((await stack.http('POST', '/smsapi/register-phone', { body: { name: 'x' } })).status).toBe(401);
       expect((await registerPhone(stack, client.apiKey, {})).body.error).toBe('invalid_request');
+      const nul = await registerPhone(stack, client.apiKey, { name: 'a\u0000b' });
+      expect(nul.status).toBe(400);
+      expect(nul.body.error).toBe('invalid_request');
     });
   });
 

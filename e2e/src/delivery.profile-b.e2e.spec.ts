@@ -26,6 +26,7 @@ describe('the delivery path, Profile B', () => {
   it("has no register-phone (404) and gives a bound token only its gateway's tasks with the gateway URL", async () => {
     const client = await stack.newClient();
     expect((await registerPhone(stack, client.apiKey, { name: 'x' })).status).toBe(404);
+    expect((await registerPhone(stack, client.apiKey, {})).status).toBe(404);
     const vip = (await stack.adminOk('gateway', 'create', '--name', 'vip', '--url', 'http://10.9.9.9:8080', '--client', String(client.clientId))).phone_id;
     const otherGateway = (await stack.adminOk('gateway', 'create', '--name', 'elsewhere', '--url', 'http://10.9.9.8:8080')).phone_id;
     const { worker_token: bound } = await stack.adminOk('worker-token', 'create', '--phone', String(vip));

@@ -49,13 +49,14 @@ export const COMMANDS: Record<string, Command> = {
     flags.rejectUnknown();
     return gateway.send(Patterns.gateway.keyRevoke, command);
   },
-  'credits grant': async (flags, { billing }) => {
+  'credits grant': async (flags, { billing, gateway }) => {
     const command = { clientId: flags.integer('client'), amount: flags.integer('amount') };
     flags.rejectUnknown();
+    await requireClient(gateway, command.clientId);
     const account = await billing.send<AccountView>(Patterns.billing.creditsGrant, command);
     return { credits_remaining: account.creditsRemaining };
   },
-  'plan set': async (flags, { billing }) => {
+  'plan set': async (flags, { billing, gateway }) => {
     const command = {
       clientId: flags.integer('client'),
       plan: flags.text('plan'),
@@ -63,6 +64,7 @@ export const COMMANDS: Record<string, Command> = {
       phones: flags.optionalInteger('phones'),
     };
     flags.rejectUnknown();
+    await requireClient(gateway, command.clientId);
     const plan = await billing.send<PlanView>(Patterns.billing.planSet, command);
     return { client_id: plan.clientId, plan: plan.plan, daily_allowance: plan.dailyAllowance, phone_limit: plan.phoneLimit };
   },
@@ -74,9 +76,10 @@ export const COMMANDS: Record<string, Command> = {
   },
   'phone disable': (flags, services) => setActive(flags, services, 'own', false),
   'phone enable': (flags, services) => setActive(flags, services, 'own', true),
-  'gateway create': async (flags, { dispatch }) => {
+  'gateway create': async (flags, { dispatch, gateway }) => {
     const command = { name: flags.text('name'), url: flags.text('url'), clientId: flags.optionalInteger('client') };
     flags.rejectUnknown();
+    if (command.clientId !== undefined) await requireClient(gateway, command.clientId);
     const gatewayPhone = await dispatch.send<PhoneView>(Patterns.dispatch.gatewayCreate, command);
     return { phone_id: gatewayPhone.id };
   },
@@ -100,6 +103,11 @@ export const COMMANDS: Record<string, Command> = {
     return gateway.send(Patterns.gateway.workerTokenRevoke, command);
   },
 };
+
+/** Billing and dispatch accept any client id (billing opens accounts lazily); an admin's typo must not. */
+async function requireClient(gateway: ServiceClient, clientId: number): Promise<void> {
+  await gateway.send<ClientDetails>(Patterns.gateway.clientShow, { clientId });
+}
 
 async function setActive(flags: Flags, { dispatch }: Services, kind: PhoneKind, active: boolean): Promise<object> {
   const command = { phoneId: flags.integer('phone'), kind, active };

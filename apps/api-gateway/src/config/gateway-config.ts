@@ -19,7 +19,8 @@ export function readGatewayConfig(env: EnvReader): GatewayConfig {
     rateLimitRps: env.int('SMSQ_RATE_LIMIT_RPS', 50, { min: 0, max: 1_000_000 }),
     defaultTimezone: env.string('SMSQ_TIMEZONE', 'Europe/Belgrade'),
     defaultRegion: env.optionalString('SMSQ_DEFAULT_REGION')?.toUpperCase(),
-    createTimeoutMs: env.int('SMSQ_CREATE_TIMEOUT_MS', 8_000, { min: 200, max: 120_000 }),
+    // Below the minute after which an idempotency record still in progress counts as abandoned.
+    createTimeoutMs: env.int('SMSQ_CREATE_TIMEOUT_MS', 8_000, { min: 200, max: 30_000 }),
   });
   env.require(isTimeZone(config.defaultTimezone), `SMSQ_TIMEZONE must be an IANA time zone, got ${JSON.stringify(config.defaultTimezone)}`);
   env.require(

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { IdempotencyRepository } from './idempotency.repository.js';
 
 const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
-/** A record still in progress after this long was left by a gateway that died mid-request. */
+/** A record still in progress after this long was left by a gateway that died mid-request (longer than any create may take). */
 const ABANDONED_AFTER_MS = 60 * 1000;
 
 /**
@@ -23,13 +23,25 @@ export class IdempotencyService {
     const requestHash = hashBody(body);
     const replay = await this.claim(clientId, key, requestHash);
     if (replay) return replay as T;
+    let answer: T;
     try {
-      const answer = await work();
-      await this.records.complete(clientId, key, 201, answer);
-      return answer;
+      answer = await work();
     } catch (error) {
       await this.settleFailure(clientId, key, error);
       throw error;
+    }
+    // The task exists now: its record must never be dropped, or a retry would queue and charge again.
+    await this.keepAnswer(clientId, key, answer);
+    return answer;
+  }
+
+  private async keepAnswer(clientId: number, key: string, answer: object): Promise<void> {
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      try {
+        return await this.records.complete(clientId, key, 201, answer);
+      } catch (error) {
+        this.logger.warn(`answer to idempotency key ${key} of client ${clientId} not kept (attempt ${attempt}): ${(error as Error).message}`);
+      }
     }
   }
 

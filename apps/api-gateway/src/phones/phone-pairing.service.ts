@@ -28,9 +28,13 @@ export class PhonePairingService {
   ) {}
 
   /** Profile A: a client's own phone within its plan's limit; the same device again gets a fresh token. */
-  async registerOwnPhone(command: ClientPhoneRegisterCommand): Promise<ClientPhoneRegistered> {
-    // Profile B has no own phones: the route does not exist there.
+  /** Profile B has no own phones: phone registration does not exist there. */
+  requireOwnPhones(): void {
     if (this.config.profile !== 'A') throw new NotFoundError('phone registration');
+  }
+
+  async registerOwnPhone(command: ClientPhoneRegisterCommand): Promise<ClientPhoneRegistered> {
+    this.requireOwnPhones();
     await this.clients.requireExisting(command.clientId);
     const account = await this.billing.send<AccountView>(Patterns.billing.accountShow, { clientId: command.clientId });
     const register: PhoneRegisterCommand = {

@@ -15,6 +15,7 @@ export class PhoneRegistrationController {
   @Post('register-phone')
   @HttpCode(201)
   async register(@AuthenticatedClient() client: ApiKeyOwner, @Body() body: unknown) {
+    this.pairing.requireOwnPhones();
     const request = parseRegisterPhone(body);
     const registered = await this.pairing.registerOwnPhone({ clientId: client.clientId, ...request });
     return { ok: true, phone_id: registered.phoneId, worker_token: registered.workerToken };

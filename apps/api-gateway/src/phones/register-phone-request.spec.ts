@@ -7,7 +7,7 @@ describe(parseRegisterPhone.name, () => {
     expect(parseRegisterPhone({ name: 'Office' })).toEqual({ name: 'Office', deviceId: undefined, url: undefined });
   });
 
-  it.each([{}, { name: '' }, { name: 'x'.repeat(101) }, { name: 'a', device_id: 7 }, { name: 'a', url: 'ftp://x' }, { name: 'a', url: 'not a url' }])('refuses %j', (body) => {
+  it.each([{}, { name: '' }, { name: 'x'.repeat(101) }, { name: 'a', device_id: 7 }, { name: 'a', url: 'ftp://x' }, { name: 'a', url: 'not a url' }, { name: 'a\u0000b' }, { name: 'ab', device_id: 'x\u0000' }, { name: '\ud800' }])('refuses %j', (body) => {
     expect(() => parseRegisterPhone(body)).toThrow();
   });
 });

@@ -84,16 +84,26 @@ export class ClientTasksService {
       settlement = await this.dispatch.send<TaskSettlement>(Patterns.dispatch.taskSettle, { taskKey });
     } catch (error) {
       // Still unknown: the client is told "not queued", and the relay makes that true once dispatch is back.
-      await this.abandoned.record(taskKey, clientId).catch((recordError: Error) => this.logger.error(`abandoned create ${taskKey} not recorded: ${recordError.message}`));
+      await this.recordAbandoned(taskKey, clientId);
       throw error;
     }
     if (settlement.outcome === 'created') {
-      const account = await this.billing.send<AccountView>(Patterns.billing.accountShow, { clientId });
-      return { task: settlement.task, creditsRemaining: account.creditsRemaining };
+      try {
+        const account = await this.billing.send<AccountView>(Patterns.billing.accountShow, { clientId });
+        return { task: settlement.task, creditsRemaining: account.creditsRemaining };
+      } catch (error) {
+        // Without the balance the 201 cannot be given; the 503 is made true by abandoning the untouched task.
+        await this.recordAbandoned(taskKey, clientId);
+        throw error;
+      }
     }
     const refund: RefundCommand = { taskKey, reason: 'task_not_created' };
     // Billing's own settlement refunds it anyway; this only makes the balance right sooner.
     await this.billing.send(Patterns.billing.refund, refund).catch((error: Error) => this.logger.warn(`refund of ${taskKey} deferred: ${error.message}`));
     throw new UnavailableError('the task could not be queued and nothing was charged; retry later');
+  }
+
+  private async recordAbandoned(taskKey: string, clientId: number): Promise<void> {
+    await this.abandoned.record(taskKey, clientId).catch((error: Error) => this.logger.error(`abandoned create ${taskKey} not recorded: ${error.message}`));
   }
 }

@@ -51,8 +51,9 @@ describe(parseCreateTaskRequest.name, () => {
     expect(parseCreateTaskRequest({ recipient: '+381641234567', message: 'x', phone_id }, CONTEXT).requestedPhoneId).toBeUndefined();
   });
 
-  it('reads a phone_id given as digits', () => {
-    expect(parseCreateTaskRequest({ recipient: '+381641234567', message: 'x', phone_id: ' 12 ' }, CONTEXT).requestedPhoneId).toBe(12);
+  it('takes a phone_id only as a JSON integer; digits in a string are not a number', () => {
+    expect(parseCreateTaskRequest({ recipient: '+381641234567', message: 'x', phone_id: 12 }, CONTEXT).requestedPhoneId).toBe(12);
+    expect(parseCreateTaskRequest({ recipient: '+381641234567', message: 'x', phone_id: '12' }, CONTEXT).requestedPhoneId).toBeUndefined();
   });
 });
 

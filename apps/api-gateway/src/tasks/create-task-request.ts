@@ -44,10 +44,9 @@ function checkMessage(message: string): string {
   return message;
 }
 
-/** phone_id in any unusable form is ignored, as if omitted (DESIGN.md §3). */
+/** Only a JSON integer names a phone; any other form is ignored, as if omitted (DESIGN.md §3). */
 function usablePhoneId(value: unknown): number | undefined {
-  const id = typeof value === 'string' && /^\d{1,10}$/.test(value.trim()) ? Number(value) : value;
-  return typeof id === 'number' && Number.isInteger(id) && id > 0 && id <= MAX_PHONE_ID ? id : undefined;
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= MAX_PHONE_ID ? value : undefined;
 }
 
 /** The Idempotency-Key header, if any; more than 255 characters is a bad request. */

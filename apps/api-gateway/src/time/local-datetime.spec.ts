@@ -38,6 +38,8 @@ describe(parseSchedule.name, () => {
     ' 2026-12-01 10:00:00 x',
     'next monday',
     '2026-03-29 02:30:00',
+    '0000-01-01 00:00:00',
+    '0999-12-31 23:59',
   ])('refuses %j', (input) => {
     expect(() => parseSchedule(input, 'Europe/Belgrade', NOW)).toThrow(DomainError);
     try {

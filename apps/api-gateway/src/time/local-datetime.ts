@@ -18,7 +18,8 @@ export function readLocalDateTime(text: string, timeZone: string, code: ErrorCod
   if (!match) throw new DomainError(code, `${JSON.stringify(text)} must be YYYY-MM-DD HH:MM:SS or YYYY-MM-DDTHH:MM`);
   const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
   const local = DateTime.fromObject({ year, month, day, hour, minute, second }, { zone: timeZone });
-  if (!local.isValid) throw new DomainError(code, `${text} is not a real date and time`);
+  // Before year 1000 the zone's historic offsets can push the instant before year 1, which nothing downstream can hold.
+  if (!local.isValid || year < 1000) throw new DomainError(code, `${text} is not a real date and time`);
   // A local time skipped by a clock change does not exist; Luxon would silently move it.
   if (local.hour !== hour || local.minute !== minute || local.day !== day) {
     throw new DomainError(code, `${text} does not exist in ${timeZone} (the clocks change then)`);

@@ -1,5 +1,5 @@
 import { IsIn, IsOptional, Length, IsString } from 'class-validator';
-import { IsEntityId } from '../validation.js';
+import { HasNoNul, IsEntityId } from '../validation.js';
 import type { PhoneKind, PhoneView } from './phone-view.js';
 
 /** Phones or gateways: one client's (its own phones, or its VIP gateways), or all (an admin). */
@@ -20,5 +20,5 @@ export interface PhoneDetails extends PhoneView {
 export class PhoneRenameCommand {
   @IsEntityId() phoneId!: number;
   @IsOptional() @IsEntityId() clientId?: number;
-  @IsString() @Length(1, 100) name!: string;
+  @IsString() @Length(1, 100) @HasNoNul() name!: string;
 }

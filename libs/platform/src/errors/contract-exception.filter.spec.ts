@@ -10,6 +10,11 @@ describe(ContractExceptionFilter.name, () => {
     expect(sut.toBody(new DomainError('phone_disabled', 'phone 3 is disabled'))).toEqual({ error: 'phone_disabled', detail: 'phone 3 is disabled' });
   });
 
+  it("never repeats the framework's message, which can quote the URL and its query string", () => {
+    const body = sut.toBody(new NotFoundException('Cannot GET /smsapi/nope?api_key=smsq_key_secret'));
+    expect(body).toEqual({ error: 'not_found', detail: 'there is nothing at this path' });
+  });
+
   it("maps the framework's own errors to contract codes", () => {
     expect(sut.toBody(new NotFoundException()).error).toBe('not_found');
     expect(sut.toBody(new PayloadTooLargeException()).error).toBe('payload_too_large');

@@ -3,17 +3,21 @@ import { BadRequestException, Catch, HttpException, Logger, type ArgumentsHost, 
 import type { FastifyReply } from 'fastify';
 import { throwError, type Observable } from 'rxjs';
 
-/** HTTP statuses that frameworks raise on their own, mapped to the contract's codes. */
-const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
-  400: 'invalid_request',
-  401: 'unauthorized',
-  404: 'not_found',
-  405: 'method_not_allowed',
-  409: 'conflict',
-  413: 'payload_too_large',
-  415: 'invalid_request',
-  429: 'rate_limited',
-  503: 'unavailable',
+/**
+ * HTTP statuses that frameworks raise on their own, mapped to the contract's codes, each with a
+ * fixed detail: the framework's own message can quote the request URL, query string (and so an
+ * `?api_key=`) included.
+ */
+const FRAMEWORK_ERRORS: Partial<Record<number, ErrorBody>> = {
+  400: { error: 'invalid_request', detail: 'the request is not valid' },
+  401: { error: 'unauthorized', detail: 'a valid credential is required' },
+  404: { error: 'not_found', detail: 'there is nothing at this path' },
+  405: { error: 'method_not_allowed', detail: 'this method is not allowed here' },
+  409: { error: 'conflict', detail: 'the request conflicts with the current state' },
+  413: { error: 'payload_too_large', detail: 'the body is larger than 64 KiB' },
+  415: { error: 'invalid_request', detail: 'the body is not valid' },
+  429: { error: 'rate_limited', detail: 'too many requests; retry later' },
+  503: { error: 'unavailable', detail: 'a service this request needs is not reachable; retry later' },
 };
 
 /**
@@ -35,8 +39,8 @@ export class ContractExceptionFilter implements ExceptionFilter {
     if (exception instanceof DomainError) return exception.toBody();
     if (exception instanceof BadRequestException) return new InvalidRequestError(validationDetail(exception)).toBody();
     if (exception instanceof HttpException) {
-      const code = CODE_BY_STATUS[exception.getStatus()];
-      if (code) return { error: code, detail: exception.message };
+      const known = FRAMEWORK_ERRORS[exception.getStatus()];
+      if (known) return known;
     }
     this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     return { error: 'internal_error', detail: 'unexpected error' };

@@ -17,3 +17,5 @@ export * from './redis/redis.module.js';
 export * from './bootstrap/start-service.js';
 export * from './observability/ping.controller.js';
 export * from './scheduling/repeating-job.js';
+export * from './bootstrap/http-adapter.js';
+export * from './bootstrap/json-bodies.js';

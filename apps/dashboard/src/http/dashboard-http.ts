@@ -1,17 +1,18 @@
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createHttpAdapter, readBodiesAsJson } from '@smsq/platform';
 import type { DashboardConfig } from '../config/dashboard-config.js';
 import { serveWebApp } from '../web/web-app.js';
 import { checkCsrfTokens } from './csrf-check.js';
-import { BODY_LIMIT_BYTES, readBodiesAsJson } from './json-body.js';
+import { BODY_LIMIT_BYTES } from './json-body.js';
 import { sendSecurityHeaders } from './security-headers.js';
 
 /** The dashboard's HTTP server: security headers, the CSRF check and JSON bodies before any route. */
 export function dashboardFastify(config: DashboardConfig): FastifyAdapter {
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, routerOptions: { ignoreTrailingSlash: true } });
+  const adapter = createHttpAdapter({ bodyLimit: BODY_LIMIT_BYTES });
   const fastify = adapter.getInstance();
   sendSecurityHeaders(fastify);
   checkCsrfTokens(fastify, { secret: config.secret, namespace: config.namespace });
-  readBodiesAsJson(fastify);
+  readBodiesAsJson(fastify, { bodyLimit: BODY_LIMIT_BYTES, notJson: 'refuse' });
   return adapter;
 }
 

@@ -1,13 +1,14 @@
 import type { ServiceName } from '@smsq/contracts';
 import { type DynamicModule, type LoggerService, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { CommonConfig } from '../config/common-config.js';
 import { AckAfterHandlingInterceptor } from '../messaging/ack.interceptor.js';
 import { payloadValidationPipe } from '../messaging/payload-validation.pipe.js';
 import { rmqServerOptions } from '../messaging/rmq-options.js';
 import { ContractExceptionFilter } from '../errors/contract-exception.filter.js';
 import { createLogger } from '../observability/logger.js';
+import { createHttpAdapter } from './http-adapter.js';
 import { Readiness } from '../observability/readiness.js';
 
 export interface ServiceStart {
@@ -30,7 +31,7 @@ export interface ServiceStart {
  */
 export async function startService(start: ServiceStart): Promise<NestFastifyApplication> {
   const logger: LoggerService = createLogger(start.name, start.config);
-  const app = await NestFactory.create<NestFastifyApplication>(start.module, start.fastify ?? new FastifyAdapter(), { logger, bodyParser: start.bodyParser ?? true });
+  const app = await NestFactory.create<NestFastifyApplication>(start.module, start.fastify ?? createHttpAdapter(), { logger, bodyParser: start.bodyParser ?? true });
   app.enableShutdownHooks();
   // A connected microservice takes its globals from the app, so they serve both transports.
   app.useGlobalPipes(payloadValidationPipe());

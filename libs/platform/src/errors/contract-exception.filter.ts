@@ -1,4 +1,4 @@
-import { DomainError, ERROR_STATUS, InvalidRequestError, type ErrorBody, type ErrorCode } from '@smsq/contracts';
+import { DomainError, ERROR_STATUS, InvalidRequestError, type ErrorBody } from '@smsq/contracts';
 import { BadRequestException, Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { throwError, type Observable } from 'rxjs';

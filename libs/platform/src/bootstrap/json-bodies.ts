@@ -1,0 +1,30 @@
+import { DomainError } from '@smsq/contracts';
+import type { FastifyInstance } from 'fastify';
+
+/** Marks a body that arrived but was not JSON, for apps that refuse it after their credential check. */
+export const UNPARSABLE_BODY = Symbol('unparsable body');
+
+/**
+ * Bodies are read as JSON whatever their declared content type (a malformed one included, which
+ * Fastify would otherwise refuse before any credential is checked); an empty body is no body. A
+ * body that is not JSON is either marked (`mark`: the route decides when to refuse it) or refused
+ * at once with `invalid_json` (`refuse`).
+ */
+export function readBodiesAsJson(fastify: FastifyInstance, options: { bodyLimit: number; notJson: 'mark' | 'refuse' }): void {
+  fastify.addHook('onRequest', async (request) => {
+    if (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined) {
+      request.headers['content-type'] = 'application/json';
+    }
+  });
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: options.bodyLimit }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      if (options.notJson === 'mark') done(null, UNPARSABLE_BODY);
+      else done(new DomainError('invalid_json', 'the body is not valid JSON'), undefined);
+    }
+  });
+}

@@ -143,6 +143,18 @@ describe('the dashboard in a real browser, Profile A', () => {
     await admin.getByLabel(/amount/i).fill('25');
     await admin.getByRole('button', { name: 'Grant credits' }).click();
     await admin.getByText(/55/).first().waitFor();
+    const { phoneId } = await stack.newClient();
+    await admin.goto(`${dashboardUrl}/admin/worker-tokens`);
+    await admin.getByLabel(/phone id/i).fill(String(phoneId));
+    await admin.getByRole('button', { name: 'Create worker token' }).click();
+    const token = (await admin.getByTestId('new-worker-token').textContent())!.trim();
+    expect(token).toMatch(/^smsq_wkr_/);
+    // The phone's registration issued a token too; the new one is told apart by its visible prefix.
+    const row = admin.getByRole('row').filter({ hasText: token.slice(0, 13) });
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await admin.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await row.getByText(/Revoked/).waitFor();
+
     await admin.goto(`${dashboardUrl}/admin/system`);
     await admin.getByRole('heading', { name: 'System' }).waitFor();
     await admin.getByText('All services ready').waitFor();

@@ -1,3 +1,4 @@
+import { ERROR_STATUS, isErrorCode } from '@smsq/contracts';
 import { request } from 'node:http';
 
 /** One request as the fuzzer sends it: headers as ordered pairs, so a name may repeat. */
@@ -18,27 +19,7 @@ export interface FuzzAnswer {
 }
 
 /** The public error codes of DESIGN.md §3, each with the only HTTP status it may travel with. */
-export const CONTRACT_CODES: Record<string, number> = {
-  invalid_json: 400,
-  invalid_request: 400,
-  invalid_recipient: 400,
-  invalid_message: 400,
-  invalid_scheduled_at: 400,
-  no_active_phone: 400,
-  unauthorized: 401,
-  insufficient_credits: 402,
-  daily_limit_reached: 402,
-  phone_disabled: 403,
-  phone_limit_reached: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  conflict: 409,
-  payload_too_large: 413,
-  rate_limited: 429,
-  internal_error: 500,
-  no_active_gateway: 503,
-  unavailable: 503,
-};
+export const CONTRACT_CODES: Readonly<Record<string, number>> = ERROR_STATUS;
 
 /** Statuses a public endpoint may answer with when nothing is broken (500 is never acceptable). */
 export const ALLOWED_ERROR_STATUSES = new Set([400, 401, 402, 403, 404, 405, 409, 413, 429, 503]);
@@ -127,7 +108,7 @@ export function contractViolations(endpoint: Endpoint, answer: FuzzAnswer): stri
   const record = body as Record<string, unknown>;
   const keys = Object.keys(record).sort();
   if (keys.join(',') !== 'detail,error') problems.push(`error body keys are [${keys.join(', ')}], not exactly [error, detail]: ${answer.text.slice(0, 300)}`);
-  if (typeof record['error'] !== 'string' || !(record['error'] in CONTRACT_CODES)) problems.push(`error ${JSON.stringify(record['error'])} is not a contract code`);
+  if (!isErrorCode(record['error'])) problems.push(`error ${JSON.stringify(record['error'])} is not a contract code`);
   else if (CONTRACT_CODES[record['error']] !== answer.status) problems.push(`error ${record['error']} travels with ${CONTRACT_CODES[record['error']]}, not ${answer.status}`);
   if (typeof record['detail'] !== 'string') problems.push(`detail ${JSON.stringify(record['detail'])} is not a string`);
   return problems;

@@ -4,11 +4,9 @@ import { api } from '../../api/client';
 import { useAction, useApi } from '../../api/useApi';
 import { useSession } from '../../auth/session';
 import { Alert, ErrorAlert } from '../../components/Alert';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { EmptyState } from '../../components/EmptyState';
+import { CredentialTable } from '../../components/CredentialTable';
 import { NewSecret } from '../../components/NewSecret';
-import { Badge, Card, Field, Loading, PageHeader } from '../../components/ui';
-import { formatDateTime, formatRelative } from '../../lib/format';
+import { Card, Field, Loading, PageHeader } from '../../components/ui';
 
 export function WorkerTokensPage() {
   const { session } = useSession();
@@ -17,7 +15,6 @@ export function WorkerTokensPage() {
   const [phoneId, setPhoneId] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [created, setCreated] = useState<CreatedWorkerToken | null>(null);
-  const [revoking, setRevoking] = useState<WorkerTokenRow | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
   async function create(event: FormEvent<HTMLFormElement>) {
@@ -34,11 +31,8 @@ export function WorkerTokensPage() {
     }
   }
 
-  async function revoke() {
-    if (!revoking) return;
-    const token = revoking;
+  async function revoke(token: WorkerTokenRow) {
     const ok = await action.attempt(() => api.delete(`/admin/worker-tokens/${token.id}`));
-    setRevoking(null);
     tokens.reload();
     if (ok) setNotice(`Token ${token.prefix}… was revoked.`);
   }
@@ -71,58 +65,24 @@ export function WorkerTokensPage() {
       <Card title="Tokens">
         <ErrorAlert error={tokens.error} />
         {tokens.loading && !tokens.data ? <Loading /> : null}
-        {tokens.data && tokens.data.length === 0 ? (
-          <EmptyState title="No worker tokens yet" icon="⚿">
-            Create a token for each worker or gateway app; without one, nothing claims and delivers queued tasks.
-          </EmptyState>
-        ) : null}
-        {tokens.data && tokens.data.length > 0 ? (
-          <div className="table-wrap">
-            <table>
-              <caption className="sr-only">Worker tokens</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Prefix</th>
-                  <th scope="col">Phone</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {tokens.data.map((token) => (
-                  <tr key={token.id} data-testid={`worker-token-row-${token.id}`}>
-                    <td>
-                      <code>{token.prefix}…</code>
-                    </td>
-                    <td>{token.phoneId !== null ? `#${token.phoneId}` : 'Any'}</td>
-                    <td className="nowrap">{formatDateTime(token.createdAt)}</td>
-                    <td className="nowrap" title={formatDateTime(token.lastUsedAt)}>
-                      {formatRelative(token.lastUsedAt)}
-                    </td>
-                    <td>{token.revokedAt ? <Badge tone="gray">Revoked {formatDateTime(token.revokedAt)}</Badge> : <Badge tone="green">Active</Badge>}</td>
-                    <td className="actions-cell">
-                      {token.revokedAt ? null : (
-                        <button type="button" className="btn btn-danger-outline btn-sm" onClick={() => setRevoking(token)}>
-                          Revoke
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+        {tokens.data ? (
+          <CredentialTable
+            rows={tokens.data}
+            caption="Worker tokens"
+            testIdPrefix="worker-token-row"
+            empty={{ title: 'No worker tokens yet', text: 'Create a token for each worker or gateway app; without one, nothing claims and delivers queued tasks.' }}
+            extraColumn={{ header: 'Phone', cell: (token) => (token.phoneId !== null ? `#${token.phoneId}` : 'Any') }}
+            confirmTitle="Revoke this worker token?"
+            confirmText={(token) => (
+              <>
+                A worker using <code>{token.prefix}…</code> gets 401 on its next request and stops delivering. This cannot be undone.
+              </>
+            )}
+            busy={action.busy}
+            onRevoke={revoke}
+          />
         ) : null}
       </Card>
-      <ConfirmDialog open={revoking !== null} title="Revoke this worker token?" confirmLabel="Revoke" busy={action.busy} onCancel={() => setRevoking(null)} onConfirm={() => void revoke()}>
-        <p>
-          A worker using <code>{revoking?.prefix}…</code> gets 401 on its next request and stops delivering. This cannot be undone.
-        </p>
-      </ConfirmDialog>
     </>
   );
 }

@@ -7,7 +7,8 @@ import { answerWrongMethodWith405 } from './http/method-not-allowed.js';
 import { BODY_LIMIT_BYTES } from './http/json-body.js';
 
 const config = loadConfigOrExit(readGatewayConfig);
-await prepareSchema({ databaseUrl: config.databaseUrl, schema: 'gateway', migrationsUrl: new URL('../prisma/migrations', import.meta.url), logger: createLogger('gateway', config) });
+// From here on the service connects as its own database role.
+config.databaseUrl = await prepareSchema({ databaseUrl: config.databaseUrl, serviceDatabaseUrl: config.serviceDatabaseUrl, schema: 'gateway', migrationsUrl: new URL('../prisma/migrations', import.meta.url), logger: createLogger('gateway', config) });
 
 const fastify = createHttpAdapter({ bodyLimit: BODY_LIMIT_BYTES });
 // A body that is not JSON is refused only after the credential is checked (401 before 400).

@@ -6,7 +6,8 @@ import { readDashboardConfig } from './config/dashboard-config.js';
 import { configureDashboardHttp, dashboardFastify } from './http/dashboard-http.js';
 
 const config = loadConfigOrExit(readDashboardConfig);
-await prepareSchema({ databaseUrl: config.databaseUrl, schema: 'dashboard', migrationsUrl: new URL('../prisma/migrations', import.meta.url), logger: createLogger('dashboard', config) });
+// From here on the service connects as its own database role.
+config.databaseUrl = await prepareSchema({ databaseUrl: config.databaseUrl, serviceDatabaseUrl: config.serviceDatabaseUrl, schema: 'dashboard', migrationsUrl: new URL('../prisma/migrations', import.meta.url), logger: createLogger('dashboard', config) });
 await startService({
   name: 'dashboard',
   module: AppModule.register(config),

@@ -3,4 +3,5 @@ export { MigrationError } from './migration.error.js';
 export { migrate, type MigrateOptions, type MigrateResult, type MigrationLogger } from './migrator.js';
 export { createPgAdapter, type PgAdapterOptions } from './prisma-adapter.js';
 export { findSchemaDrift, type SchemaDriftOptions } from './schema-drift.js';
-export { prepareSchema } from './prepare-schema.js';
+export { prepareSchema, type PrepareSchemaOptions } from './prepare-schema.js';
+export { canManageRoles, ensureServiceRole, serviceRoleName } from './service-role.js';

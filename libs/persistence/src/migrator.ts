@@ -49,7 +49,9 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
 async function applyPending(client: Client, options: MigrateOptions, migrations: MigrationFile[]): Promise<MigrateResult> {
   const { schema, logger } = options;
   const table = `${quoteIdentifier(schema)}."_prisma_migrations"`;
-  await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`);
+  // CREATE SCHEMA IF NOT EXISTS needs CREATE on the database even when the schema exists, which a service's own role lacks.
+  const existing = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+  if (!existing.rowCount) await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`);
   await client.query(`CREATE TABLE IF NOT EXISTS ${table} (
     "id" VARCHAR(36) PRIMARY KEY NOT NULL,
     "checksum" VARCHAR(64) NOT NULL,
@@ -118,7 +120,7 @@ async function applyOne(client: Client, table: string, schema: string, migration
       `INSERT INTO ${table} (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, clock_timestamp())`,
       [id, migration.checksum, migration.name],
     );
-    await client.query(migration.sql);
+    await client.query(withoutOwnSchemaCreation(migration.sql, schema));
     await client.query(
       `UPDATE ${table} SET finished_at = clock_timestamp(), applied_steps_count = 1 WHERE id = $1`,
       [id],
@@ -133,4 +135,14 @@ async function applyOne(client: Client, table: string, schema: string, migration
       { cause: error },
     );
   }
+}
+
+/**
+ * Prisma starts a migration with `CREATE SCHEMA IF NOT EXISTS "<schema>"`, which Postgres refuses
+ * to a role without CREATE on the database even when the schema exists. The schema always exists
+ * by now, so the statement does nothing and is left out; the recorded checksum is the file's.
+ */
+function withoutOwnSchemaCreation(sql: string, schema: string): string {
+  const name = schema.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return sql.replace(new RegExp(`^\\s*CREATE\\s+SCHEMA\\s+IF\\s+NOT\\s+EXISTS\\s+(?:"${name}"|${name})\\s*;`, 'gim'), '-- (schema exists)');
 }

@@ -1,6 +1,8 @@
 import { CommonConfig, readCommonConfig, type EnvReader } from '@smsq/platform';
 
 export class GatewayConfig extends CommonConfig {
+  /** GATEWAY_DATABASE_URL: the service's own database user, for when DATABASE_URL's user cannot create roles. */
+  serviceDatabaseUrl?: string;
   port!: number;
   /** Requests per second per API key; burst is twice that; 0 turns the limit off. */
   rateLimitRps!: number;
@@ -15,6 +17,7 @@ export class GatewayConfig extends CommonConfig {
 export function readGatewayConfig(env: EnvReader): GatewayConfig {
   const config = Object.assign(new GatewayConfig(), {
     ...readCommonConfig(env),
+    serviceDatabaseUrl: env.optionalUrl('GATEWAY_DATABASE_URL', ['postgres', 'postgresql']),
     port: env.port('PORT', 3000),
     rateLimitRps: env.int('SMSQ_RATE_LIMIT_RPS', 50, { min: 0, max: 1_000_000 }),
     defaultTimezone: env.string('SMSQ_TIMEZONE', 'Europe/Belgrade'),

@@ -1,3 +1,4 @@
+import { constantTimeEqual } from '@smsq/platform';
 import { createHash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
@@ -52,5 +53,5 @@ export function isWellFormedSecret(raw: string, kind: SecretKind): boolean {
   if (raw.length !== head.length + BODY_LENGTH + CHECKSUM_LENGTH || !raw.startsWith(head)) return false;
   const body = raw.slice(head.length, head.length + BODY_LENGTH);
   if (![...body].every((char) => ALPHABET.includes(char))) return false;
-  return raw.slice(head.length + BODY_LENGTH) === checksum(body);
+  return constantTimeEqual(raw.slice(head.length + BODY_LENGTH), checksum(body));
 }

@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { constantTimeEqual } from '@smsq/platform';
+import { createHmac } from 'node:crypto';
 
 /**
  * The CSRF token of a browser: an HMAC of its session id (or, before sign-in, its pre-session id)
@@ -11,7 +12,5 @@ export function csrfTokenFor(secret: string, browserId: string): string {
 
 export function isValidCsrfToken(secret: string, browserId: string | undefined, presented: unknown): boolean {
   if (browserId === undefined || typeof presented !== 'string') return false;
-  const expected = Buffer.from(csrfTokenFor(secret, browserId));
-  const given = Buffer.from(presented);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return constantTimeEqual(presented, csrfTokenFor(secret, browserId));
 }

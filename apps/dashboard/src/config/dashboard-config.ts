@@ -6,6 +6,8 @@ import { CommonConfig, readCommonConfig, type EnvReader } from '@smsq/platform';
 const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../../dashboard-web/dist', import.meta.url));
 
 export class DashboardConfig extends CommonConfig {
+  /** DASHBOARD_DATABASE_URL: the service's own database user, for when DATABASE_URL's user cannot create roles. */
+  serviceDatabaseUrl?: string;
   port!: number;
   /** Signs the CSRF tokens; a random one per process outside production. */
   secret!: string;
@@ -25,6 +27,7 @@ export function readDashboardConfig(env: EnvReader): DashboardConfig {
   const publicApiUrl = env.optionalString('DASHBOARD_PUBLIC_API_URL') ?? env.optionalString('SMSQ_BASE_URL') ?? 'http://localhost:3000';
   const config = Object.assign(new DashboardConfig(), {
     ...readCommonConfig(env),
+    serviceDatabaseUrl: env.optionalUrl('DASHBOARD_DATABASE_URL', ['postgres', 'postgresql']),
     port: env.port('DASHBOARD_PORT', 3001),
     secret: secret ?? randomBytes(32).toString('base64url'),
     publicApiUrl: publicApiUrl.replace(/\/+$/, ''),

@@ -1,6 +1,8 @@
 import { CommonConfig, readCommonConfig, type EnvReader } from '@smsq/platform';
 
 export class DispatchConfig extends CommonConfig {
+  /** DISPATCH_DATABASE_URL: the service's own database user, for when DATABASE_URL's user cannot create roles. */
+  serviceDatabaseUrl?: string;
   port!: number;
   /** A claim not reported within this long returns its task to pending. */
   claimTimeoutS!: number;
@@ -11,6 +13,7 @@ export class DispatchConfig extends CommonConfig {
 export function readDispatchConfig(env: EnvReader): DispatchConfig {
   return Object.assign(new DispatchConfig(), {
     ...readCommonConfig(env),
+    serviceDatabaseUrl: env.optionalUrl('DISPATCH_DATABASE_URL', ['postgres', 'postgresql']),
     port: env.port('DISPATCH_PORT', 3012),
     claimTimeoutS: env.int('SMSQ_CLAIM_TIMEOUT_S', 300, { min: 1, max: 86_400 }),
     maxAttempts: env.int('SMSQ_MAX_ATTEMPTS', 3, { min: 1, max: 100 }),

@@ -8,6 +8,7 @@ import { EnvReader } from './env-reader.js';
 export abstract class CommonConfig {
   profile!: Profile;
   namespace!: string;
+  /** DATABASE_URL when read; a service that owns a schema replaces it with its own role's URL before it connects. */
   databaseUrl!: string;
   amqpUrl!: string;
   redisUrl!: string;

@@ -30,6 +30,23 @@ describe(EnvReader.name, () => {
   });
 });
 
+describe('EnvReader URLs', () => {
+  it('reads an optional URL, absent as undefined', () => {
+    const sut = new EnvReader({ OWN_URL: 'postgresql://smsq_billing:pw@db/smsq' });
+    expect(sut.optionalUrl('OWN_URL', ['postgresql'])).toBe('postgresql://smsq_billing:pw@db/smsq');
+    expect(sut.optionalUrl('OTHER_URL', ['postgresql'])).toBeUndefined();
+    sut.done();
+  });
+
+  it('names a bad URL without repeating the password it carries', () => {
+    const sut = new EnvReader({ OWN_URL: 'mysql://smsq:hunter2-secret@db/smsq', BROKEN_URL: 'hunter3-secret' });
+    sut.optionalUrl('OWN_URL', ['postgresql']);
+    sut.url('BROKEN_URL', 'postgresql://db/smsq', ['postgresql']);
+    expect(() => sut.done()).toThrow(/OWN_URL must be a postgresql URL, got "mysql:\/\/smsq:\*\*\*@db\/smsq"[\s\S]*BROKEN_URL must be/);
+    expect(() => sut.done()).not.toThrow(/hunter/);
+  });
+});
+
 describe(readCommonConfig.name, () => {
   it('has working defaults', () => {
     expect(loadConfig(readCommonConfig, {})).toMatchObject({

@@ -72,15 +72,26 @@ export class EnvReader {
   }
 
   url(name: string, fallback: string, protocols: readonly string[]): string {
-    const value = this.raw(name) ?? fallback;
-    let protocol: string | undefined;
+    return this.urlOrFallback(name, this.raw(name) ?? fallback, fallback, protocols);
+  }
+
+  optionalUrl(name: string, protocols: readonly string[]): string | undefined {
+    const value = this.raw(name);
+    return value === undefined ? undefined : this.urlOrFallback(name, value, undefined, protocols);
+  }
+
+  private urlOrFallback<T extends string | undefined>(name: string, value: string, fallback: T, protocols: readonly string[]): string | T {
+    let url: URL | undefined;
     try {
-      protocol = new URL(value).protocol.replace(/:$/, '');
+      url = new URL(value);
     } catch {
-      protocol = undefined;
+      url = undefined;
     }
-    if (protocol === undefined || !protocols.includes(protocol)) {
-      return this.problem(name, `a ${protocols.join(' or ')} URL`, value, fallback);
+    if (url === undefined || !protocols.includes(url.protocol.replace(/:$/, ''))) {
+      // A URL may carry a password, which must not reach the logs.
+      if (url?.password) url.password = '***';
+      this.problems.push(`${name} must be a ${protocols.join(' or ')} URL, got ${url ? JSON.stringify(url.toString()) : 'something that is not a URL'}`);
+      return fallback;
     }
     return value;
   }

@@ -1,0 +1,498 @@
+import { domainErrorFrom, Patterns } from '@smsq/contracts';
+import type { ServiceClient } from '@smsq/platform';
+import { randomBytes, randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DashboardBrowser } from './support/secret-scan.js';
+import { Stack, type HttpAnswer } from './support/stack.js';
+import { registerPhone, workerApi } from './support/worker-api.js';
+
+/**
+ * Issue 5: with client B's credentials (or B's client id on the broker), client A's task, phone,
+ * key, worker token, reply or account answers 404 / not_found: never 403, never the data, never a
+ * change. The tables below name every route the running apps registered and every message pattern
+ * of the contracts; a new one without an isolation case (or a reason it takes no owned id) fails.
+ */
+
+interface Tenant {
+  clientId: number;
+  apiKey: string;
+  keyId: number;
+  phoneId: number;
+  deviceId: string;
+  workerToken: string;
+  tokenId: number;
+  failedTaskId: number;
+  claimedTaskId: number;
+  pendingTaskId: number;
+  replyId: number;
+  dashboard: DashboardBrowser;
+}
+
+/** What a broker request answered: `ok` and the answer, or the contract's error code and body. */
+interface Outcome {
+  status: string;
+  body: unknown;
+}
+
+interface IsolationCase {
+  /** What the intruder B does to A's objects; must be refused as not found (or, for lists and ignored fields, must not show or touch A's). */
+  intrude(): Promise<void>;
+  /** The same action on B's own object succeeds, so the refusal above is about ownership, not a broken request. */
+  own?(): Promise<void>;
+}
+
+const SMS = { recipient: '+381641234567', message: 'isolation test' };
+const PASSWORD = `pw-${randomBytes(12).toString('hex')}`;
+const A_IDEMPOTENCY_KEY = 'used-by-a-first';
+
+async function rpc(client: ServiceClient, pattern: string, payload: object): Promise<Outcome> {
+  try {
+    return { status: 'ok', body: await client.send(pattern, payload) };
+  } catch (error) {
+    const domainError = domainErrorFrom(error);
+    if (!domainError) throw error;
+    return { status: domainError.toBody().error, body: domainError.toBody() };
+  }
+}
+
+function expectNotFound(answer: Pick<HttpAnswer, 'status' | 'body'> | Outcome, what: string): void {
+  const expected = typeof answer.status === 'number' ? { status: 404, body: expect.objectContaining({ error: 'not_found' }) } : { status: 'not_found', body: expect.anything() };
+  expect({ status: answer.status, body: answer.body }, what).toEqual(expected);
+}
+
+function idsOf(items: unknown): number[] {
+  return (items as Array<{ id: number }>).map((item) => item.id);
+}
+
+/** The routes Nest mapped at start, from a service's own log: `GET /smsapi/tasks/:id`. */
+function mappedRoutes(lines: string[]): string[] {
+  const routes = lines.flatMap((line) => [...line.matchAll(/Mapped \{([^,}]+), (GET|POST|PUT|PATCH|DELETE)\} route/g)].map((match) => `${match[2]} ${match[1]}`));
+  return [...new Set(routes)].sort();
+}
+
+function allPatterns(): string[] {
+  return Object.values(Patterns).flatMap((service) => Object.values(service) as string[]).sort();
+}
+
+describe('tenant isolation, Profile A: another client\'s id is a 404 on every route and message that takes one', () => {
+  let stack: Stack;
+  let dashboardUrl: string;
+  let a: Tenant;
+  let b: Tenant;
+  let admin: DashboardBrowser;
+
+  const browser = () => new DashboardBrowser(dashboardUrl, () => undefined);
+
+  async function tenant(label: string): Promise<Tenant> {
+    const dashboard = browser();
+    const email = `${label}-${randomBytes(4).toString('hex')}@example.com`;
+    const signedUp = await dashboard.send('POST', '/api/auth/signup', { email, password: PASSWORD });
+    expect(signedUp.status).toBe(201);
+    const clientId = signedUp.body.user.clientId as number;
+    const key = await dashboard.send('POST', '/api/keys');
+    expect(key.status).toBe(201);
+    const deviceId = `device-${label}`;
+    const phone = await registerPhone(stack, key.body.apiKey, { name: `${label} phone`, device_id: deviceId });
+    expect(phone.status).toBe(201);
+    const worker = workerApi(stack, phone.body.worker_token);
+    const failed = await stack.createTask(key.body.apiKey, SMS, label === 'a' ? { 'idempotency-key': A_IDEMPOTENCY_KEY } : {});
+    expect(failed.status).toBe(201);
+    expect((await worker.poll()).body.id).toBe(failed.body.id);
+    expect((await worker.report(failed.body.id, 'failed', 'carrier said no')).status).toBe(200);
+    const first = await stack.createTask(key.body.apiKey, SMS);
+    expect((await worker.poll()).body.id).toBe(first.body.id);
+    const second = await stack.createTask(key.body.apiKey, { ...SMS, scheduled_at: '2099-01-01 12:00:00' });
+    expect(second.status).toBe(201);
+    expect((await worker.inbound({ from: '+381641111111', message: `reply to ${label}`, external_id: `reply-${label}` })).status).toBe(201);
+    const replies = await dashboard.send('GET', '/api/inbox');
+    return {
+      clientId,
+      apiKey: key.body.apiKey,
+      keyId: key.body.id,
+      phoneId: phone.body.phone_id,
+      deviceId,
+      workerToken: phone.body.worker_token,
+      tokenId: await tokenIdOf(phone.body.phone_id, phone.body.worker_token),
+      failedTaskId: failed.body.id,
+      claimedTaskId: first.body.id,
+      pendingTaskId: second.body.id,
+      replyId: replies.body.items[0].id,
+      dashboard,
+    };
+  }
+
+  async function tokenIdOf(phoneId: number, raw: string): Promise<number> {
+    const rows = await stack.serviceClients().gateway.send<Array<{ id: number; prefix: string }>>(Patterns.gateway.workerTokenList, { phoneId });
+    const row = rows.find((candidate) => raw.startsWith(candidate.prefix));
+    if (!row) throw new Error(`no worker token row for phone ${phoneId}`);
+    return row.id;
+  }
+
+  beforeAll(async () => {
+    stack = await Stack.start({ profile: 'A' });
+    dashboardUrl = await stack.startDashboard();
+    a = await tenant('a');
+    b = await tenant('b');
+    const adminEmail = `admin-${randomBytes(4).toString('hex')}@example.com`;
+    await stack.adminOk('admin', 'create', '--email', adminEmail, '--password', PASSWORD);
+    admin = browser();
+    expect((await admin.send('POST', '/api/auth/signin', { email: adminEmail, password: PASSWORD })).status).toBe(200);
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const taskOfA = async () => (await stack.http('GET', `/smsapi/tasks/${a.claimedTaskId}`, { headers: { 'x-api-key': a.apiKey } })).body;
+  const phonesOfA = async () => (await a.dashboard.send('GET', '/api/phones')).body as Array<{ id: number; name: string; active: boolean }>;
+
+  /** Public API and dashboard routes. */
+  const HTTP_CASES: Record<string, IsolationCase> = {
+    'GET /smsapi/tasks/:id': {
+      intrude: async () => expectNotFound(await stack.http('GET', `/smsapi/tasks/${a.claimedTaskId}`, { headers: { 'x-api-key': b.apiKey } }), "A's task with B's key"),
+      own: async () => expect((await stack.http('GET', `/smsapi/tasks/${b.claimedTaskId}`, { headers: { 'x-api-key': b.apiKey } })).status).toBe(200),
+    },
+    'POST /smsapi/task-status': {
+      intrude: async () => {
+        expectNotFound(await workerApi(stack, b.workerToken).report(a.claimedTaskId, 'failed', 'not mine'), "A's claimed task reported by B's token");
+        expect((await taskOfA()).status).toBe('claimed');
+      },
+      own: async () => expect((await workerApi(stack, b.workerToken).report(b.claimedTaskId, 'sent')).status).toBe(200),
+    },
+    'POST /smsapi/create-task': {
+      // DESIGN.md §3: another client's phone_id is ignored as if omitted; the Idempotency-Key is scoped to the client.
+      intrude: async () => {
+        const created = await stack.createTask(b.apiKey, { ...SMS, phone_id: a.phoneId }, { 'idempotency-key': A_IDEMPOTENCY_KEY });
+        expect(created.status).toBe(201);
+        expect(created.body).toMatchObject({ client_id: b.clientId, phone_id: b.phoneId });
+        expect(created.body.id).not.toBe(a.failedTaskId);
+      },
+    },
+    'GET /smsapi/pending-tasks': {
+      // A has a task due for its phone (returned below by nothing else); B's token must never be given it.
+      intrude: async () => {
+        const extra = await stack.createTask(a.apiKey, SMS);
+        expect(extra.status).toBe(201);
+        const polled = await workerApi(stack, b.workerToken).poll(0);
+        expect(polled.status).toBe(200);
+        expect(polled.body.client_id ?? b.clientId).toBe(b.clientId);
+        expect((await workerApi(stack, a.workerToken).poll(0)).body.id).toBe(extra.body.id);
+      },
+    },
+    'POST /smsapi/register-phone': {
+      // The same device id under another client is another phone; A's phone and token stay as they were.
+      intrude: async () => {
+        const registered = await registerPhone(stack, b.apiKey, { name: 'taken device', device_id: a.deviceId });
+        expect(registered.status).toBe(201);
+        expect(registered.body.phone_id).not.toBe(a.phoneId);
+        expect((await workerApi(stack, a.workerToken).poll(0)).status).toBe(200);
+        expect((await phonesOfA()).map((phone) => phone.name)).toEqual(['a phone']);
+      },
+    },
+    'POST /smsapi/inbound': {
+      // The phone comes from the token: B's token can only store replies as B's.
+      intrude: async () => {
+        expect((await workerApi(stack, b.workerToken).inbound({ from: '+381642222222', message: 'for b only', external_id: 'x-b' })).status).toBe(201);
+        const inboxOfA = (await a.dashboard.send('GET', '/api/inbox')).body.items as Array<{ message: string }>;
+        expect(inboxOfA.map((reply) => reply.message)).not.toContain('for b only');
+      },
+    },
+    'DELETE /api/keys/:id': {
+      intrude: async () => {
+        expectNotFound(await b.dashboard.send('DELETE', `/api/keys/${a.keyId}`), "A's key revoked from B's dashboard");
+        expect((await stack.http('GET', `/smsapi/tasks/${a.claimedTaskId}`, { headers: { 'x-api-key': a.apiKey } })).status).toBe(200);
+      },
+      own: async () => {
+        const spare = await b.dashboard.send('POST', '/api/keys');
+        expect((await b.dashboard.send('DELETE', `/api/keys/${spare.body.id}`)).status).toBe(204);
+      },
+    },
+    'PATCH /api/phones/:id': {
+      intrude: async () => {
+        expectNotFound(await b.dashboard.send('PATCH', `/api/phones/${a.phoneId}`, { name: 'renamed by b' }), "A's phone renamed from B's dashboard");
+        expectNotFound(await b.dashboard.send('PATCH', `/api/phones/${a.phoneId}`, { active: false }), "A's phone disabled from B's dashboard");
+        expect((await phonesOfA()).map(({ name, active }) => ({ name, active }))).toEqual([{ name: 'a phone', active: true }]);
+      },
+      own: async () => expect((await b.dashboard.send('PATCH', `/api/phones/${b.phoneId}`, { name: 'b phone' })).status).toBe(200),
+    },
+    'GET /api/tasks/:id': {
+      intrude: async () => expectNotFound(await b.dashboard.send('GET', `/api/tasks/${a.claimedTaskId}`), "A's task in B's dashboard"),
+      own: async () => expect((await b.dashboard.send('GET', `/api/tasks/${b.claimedTaskId}`)).status).toBe(200),
+    },
+    'POST /api/tasks/:id/resend': {
+      intrude: async () => {
+        const before = await stack.credits(b.clientId);
+        expectNotFound(await b.dashboard.send('POST', `/api/tasks/${a.failedTaskId}/resend`), "A's failed task resent from B's dashboard");
+        expect(await stack.credits(b.clientId)).toBe(before);
+      },
+      own: async () => expect((await b.dashboard.send('POST', `/api/tasks/${b.failedTaskId}/resend`)).status).toBe(201),
+    },
+    'GET /api/tasks': {
+      intrude: async () => {
+        const page = await b.dashboard.send('GET', '/api/tasks');
+        expect(page.status).toBe(200);
+        expect(idsOf(page.body.items)).toContain(b.claimedTaskId);
+        expect(idsOf(page.body.items)).not.toContain(a.claimedTaskId);
+        expect(idsOf(page.body.items)).not.toContain(a.pendingTaskId);
+      },
+    },
+    'GET /api/inbox': {
+      intrude: async () => {
+        const page = await b.dashboard.send('GET', '/api/inbox');
+        expect(idsOf(page.body.items)).toContain(b.replyId);
+        expect(idsOf(page.body.items)).not.toContain(a.replyId);
+      },
+    },
+    'GET /api/phones': {
+      intrude: async () => {
+        const phones = await b.dashboard.send('GET', '/api/phones');
+        expect(idsOf(phones.body)).toContain(b.phoneId);
+        expect(idsOf(phones.body)).not.toContain(a.phoneId);
+      },
+    },
+    'GET /api/keys': {
+      intrude: async () => {
+        const keys = await b.dashboard.send('GET', '/api/keys');
+        expect(idsOf(keys.body)).toContain(b.keyId);
+        expect(idsOf(keys.body)).not.toContain(a.keyId);
+      },
+    },
+    'GET /api/overview': {
+      intrude: async () => expect((await b.dashboard.send('GET', '/api/overview')).body.clientId).toBe(b.clientId),
+    },
+    // Admin routes do not exist for a client: 404, whatever the id, and nothing changes.
+    'GET /api/admin/clients/:id': adminOnly('GET', () => `/api/admin/clients/${a.clientId}`),
+    'PUT /api/admin/clients/:id/plan': adminOnly('PUT', () => `/api/admin/clients/${a.clientId}/plan`, () => ({ plan: 'pro' })),
+    'POST /api/admin/clients/:id/credits': adminOnly('POST', () => `/api/admin/clients/${a.clientId}/credits`, () => ({ amount: 1000 })),
+    'POST /api/admin/clients/:id/keys': adminOnly('POST', () => `/api/admin/clients/${a.clientId}/keys`),
+    'DELETE /api/admin/keys/:id': adminOnly('DELETE', () => `/api/admin/keys/${a.keyId}`),
+    'PATCH /api/admin/gateways/:id': adminOnly('PATCH', () => `/api/admin/gateways/${a.phoneId}`, () => ({ active: false })),
+    'DELETE /api/admin/worker-tokens/:id': adminOnly('DELETE', () => `/api/admin/worker-tokens/${a.tokenId}`),
+    'GET /api/admin/clients': adminOnly('GET', () => '/api/admin/clients'),
+    'POST /api/admin/clients': adminOnly('POST', () => '/api/admin/clients', () => ({ name: 'made by b' })),
+    'GET /api/admin/gateways': adminOnly('GET', () => '/api/admin/gateways', undefined, { ownInProfileA: false }),
+    'POST /api/admin/gateways': adminOnly('POST', () => '/api/admin/gateways', () => ({ name: 'b gateway', url: 'http://127.0.0.1:9/' })),
+    'GET /api/admin/worker-tokens': adminOnly('GET', () => '/api/admin/worker-tokens'),
+    'POST /api/admin/worker-tokens': adminOnly('POST', () => '/api/admin/worker-tokens', () => ({ phoneId: a.phoneId })),
+    'GET /api/admin/system': adminOnly('GET', () => '/api/admin/system'),
+  };
+
+  function adminOnly(method: string, path: () => string, body: () => unknown = () => undefined, options = { ownInProfileA: true }): IsolationCase {
+    return {
+      intrude: async () => {
+        const creditsBefore = await stack.credits(a.clientId);
+        expectNotFound(await b.dashboard.send(method, path(), body()), `${method} ${path()} by a client`);
+        expect(await stack.credits(a.clientId)).toBe(creditsBefore);
+        expect((await stack.http('GET', `/smsapi/tasks/${a.claimedTaskId}`, { headers: { 'x-api-key': a.apiKey } })).status).toBe(200);
+        expect((await workerApi(stack, a.workerToken).poll(0)).status).toBe(200);
+      },
+      // GET routes only: an admin's write would change what later cases rely on. Gateways exist in Profile B only.
+      own: method === 'GET' && options.ownInProfileA ? async () => expect((await admin.send(method, path())).status).toBe(200) : undefined,
+    };
+  }
+
+  /** Routes that name nothing a client owns. */
+  const HTTP_WITHOUT_OWNED_ID: Record<string, string> = {
+    'GET /api/auth/session': 'the caller\'s own session',
+    'POST /api/auth/signup': 'creates a new user and client',
+    'POST /api/auth/signin': 'email and password only',
+    'POST /api/auth/signout': 'ends the caller\'s own session',
+    'POST /api/keys': 'creates a key for the session\'s own client',
+  };
+
+  const services = () => stack.serviceClients();
+
+  /** Broker patterns that carry a client id (the caller's) and an id of something owned. */
+  const MESSAGE_CASES: Record<string, IsolationCase> = {
+    [Patterns.gateway.keyRevoke]: {
+      intrude: async () => expectNotFound(await rpc(services().gateway, Patterns.gateway.keyRevoke, { keyId: a.keyId, clientId: b.clientId }), "A's key revoked for B"),
+    },
+    [Patterns.gateway.keyList]: {
+      intrude: async () => {
+        const listed = await rpc(services().gateway, Patterns.gateway.keyList, { clientId: b.clientId });
+        expect(idsOf(listed.body)).toContain(b.keyId);
+        expect(idsOf(listed.body)).not.toContain(a.keyId);
+      },
+    },
+    [Patterns.dispatch.taskGet]: {
+      intrude: async () => expectNotFound(await rpc(services().dispatch, Patterns.dispatch.taskGet, { clientId: b.clientId, id: a.claimedTaskId }), "A's task for B"),
+      own: async () => expect((await rpc(services().dispatch, Patterns.dispatch.taskGet, { clientId: b.clientId, id: b.claimedTaskId })).status).toBe('ok'),
+    },
+    [Patterns.dispatch.taskResend]: {
+      intrude: async () => expectNotFound(await rpc(services().dispatch, Patterns.dispatch.taskResend, { clientId: b.clientId, id: a.failedTaskId, taskKey: randomUUID(), deadline: new Date(Date.now() + 5_000).toISOString() }), "A's task resent for B"),
+    },
+    [Patterns.dispatch.taskList]: {
+      intrude: async () => {
+        const listed = await rpc(services().dispatch, Patterns.dispatch.taskList, { clientId: b.clientId, page: 1, pageSize: 200 });
+        expect(idsOf((listed.body as { items: unknown }).items)).not.toContain(a.claimedTaskId);
+      },
+    },
+    [Patterns.dispatch.taskReport]: {
+      intrude: async () => {
+        expectNotFound(await rpc(services().dispatch, Patterns.dispatch.taskReport, { tokenId: b.tokenId, id: a.claimedTaskId, status: 'sent' }), "A's task reported by B's token");
+        expect((await taskOfA()).status).toBe('claimed');
+      },
+    },
+    [Patterns.dispatch.taskRelease]: {
+      intrude: async () => {
+        await rpc(services().dispatch, Patterns.dispatch.taskRelease, { tokenId: b.tokenId, id: a.claimedTaskId });
+        expect((await taskOfA()).status).toBe('claimed');
+      },
+    },
+    [Patterns.dispatch.phoneRename]: {
+      intrude: async () => {
+        expectNotFound(await rpc(services().dispatch, Patterns.dispatch.phoneRename, { phoneId: a.phoneId, clientId: b.clientId, name: 'renamed by b' }), "A's phone renamed for B");
+        expect((await phonesOfA()).map((phone) => phone.name)).toEqual(['a phone']);
+      },
+    },
+    [Patterns.dispatch.phoneSetActive]: {
+      intrude: async () => {
+        expectNotFound(await rpc(services().dispatch, Patterns.dispatch.phoneSetActive, { phoneId: a.phoneId, clientId: b.clientId, kind: 'own', active: false }), "A's phone disabled for B");
+        expect((await phonesOfA()).map((phone) => phone.active)).toEqual([true]);
+      },
+    },
+    [Patterns.dispatch.phoneList]: {
+      intrude: async () => expect(idsOf((await rpc(services().dispatch, Patterns.dispatch.phoneList, { clientId: b.clientId, kind: 'own' })).body)).not.toContain(a.phoneId),
+    },
+    [Patterns.dispatch.taskDailyStats]: {
+      // Every task of this run was created today: B's counts are B's tasks, none of A's.
+      intrude: async () => {
+        const stats = await rpc(services().dispatch, Patterns.dispatch.taskDailyStats, { clientId: b.clientId, days: 2, timeZone: 'Europe/Belgrade' });
+        expect(stats.status).toBe('ok');
+        const counted = (stats.body as Array<{ sent: number; failed: number; pending: number }>).reduce((sum, day) => sum + day.sent + day.failed + day.pending, 0);
+        expect(counted).toBe((await b.dashboard.send('GET', '/api/tasks')).body.total);
+      },
+    },
+    [Patterns.inbox.messagesList]: {
+      intrude: async () => {
+        const page = await rpc(services().inbox, Patterns.inbox.messagesList, { clientId: b.clientId, page: 1, pageSize: 200 });
+        expect(idsOf((page.body as { items: unknown }).items)).toContain(b.replyId);
+        expect(idsOf((page.body as { items: unknown }).items)).not.toContain(a.replyId);
+      },
+    },
+  };
+
+  /** Patterns that carry no client scope to check: internal steps between services, or admin commands (the admin CLI, and dashboard routes only admins reach). */
+  const MESSAGES_WITHOUT_CLIENT_SCOPE: Record<string, string> = {
+    [Patterns.gateway.clientCreate]: 'admin command',
+    [Patterns.gateway.clientShow]: 'admin command; the dashboard passes the session\'s own client id',
+    [Patterns.gateway.keyCreate]: 'admin command; the dashboard passes the session\'s own client id',
+    [Patterns.gateway.phoneRegister]: 'admin command; POST /smsapi/register-phone is the client\'s path (case above)',
+    [Patterns.gateway.workerTokenCreate]: 'admin command',
+    [Patterns.gateway.workerTokenRevoke]: 'admin command',
+    [Patterns.gateway.clientList]: 'admin command',
+    [Patterns.gateway.workerTokenList]: 'admin command',
+    [Patterns.billing.accountOpen]: 'internal: the gateway opens the account of a client it just created',
+    [Patterns.billing.accountShow]: 'the client id is the subject; the dashboard passes the session\'s own',
+    [Patterns.billing.debit]: 'internal: dispatch debits for a task it is creating for that client',
+    [Patterns.billing.refund]: 'internal: by task key, from dispatch',
+    [Patterns.billing.creditsGrant]: 'admin command',
+    [Patterns.billing.planSet]: 'admin command',
+    [Patterns.dispatch.taskCreate]: 'internal: the gateway passes the authenticated client; requestedPhoneId is the create-task case above',
+    [Patterns.dispatch.taskSettle]: 'internal: by task key, from the gateway and billing',
+    [Patterns.dispatch.phoneRegister]: 'internal: from the gateway for the authenticated client',
+    [Patterns.dispatch.phoneGet]: 'internal: the gateway checks a worker token\'s phone',
+    [Patterns.dispatch.gatewayCreate]: 'admin command',
+    [Patterns.dispatch.taskClaim]: 'internal: the token comes from the authenticated worker; GET /smsapi/pending-tasks case above',
+    [Patterns.dispatch.replyOwner]: 'internal: finds the owner of a reply for the gateway',
+    [Patterns.dispatch.systemStats]: 'admin only (GET /api/admin/system)',
+    [Patterns.dashboard.adminCreate]: 'admin command',
+    [Patterns.inbox.messagesStore]: 'internal: the gateway stores replies under the owner dispatch named',
+  };
+
+  it('has an isolation case, or a reason there is none, for every route the running apps mapped and every message pattern', () => {
+    const routes = [...mappedRoutes(stack.logsOf('api-gateway')), ...mappedRoutes(stack.logsOf('dashboard'))].filter((route) => / \/(smsapi|api)\//.test(route));
+    expect(routes.length, 'routes found in the start-up logs').toBeGreaterThan(20);
+    const classifiedRoutes = new Set([...Object.keys(HTTP_CASES), ...Object.keys(HTTP_WITHOUT_OWNED_ID)]);
+    expect(routes.filter((route) => !classifiedRoutes.has(route)), 'routes with no isolation case').toEqual([]);
+    expect([...classifiedRoutes].filter((route) => !routes.includes(route)), 'cases for routes that do not exist').toEqual([]);
+
+    const classifiedPatterns = new Set([...Object.keys(MESSAGE_CASES), ...Object.keys(MESSAGES_WITHOUT_CLIENT_SCOPE)]);
+    expect(allPatterns().filter((pattern) => !classifiedPatterns.has(pattern)), 'message patterns with no isolation case').toEqual([]);
+    expect([...classifiedPatterns].filter((pattern) => !allPatterns().includes(pattern)), 'cases for patterns that do not exist').toEqual([]);
+  });
+
+  it.each(Object.keys(HTTP_CASES))('%s: client B cannot reach client A\'s', async (route) => {
+    await HTTP_CASES[route]!.intrude();
+    await HTTP_CASES[route]!.own?.();
+  });
+
+  it.each(Object.keys(MESSAGE_CASES))('%s: client B\'s id does not reach client A\'s', async (pattern) => {
+    await MESSAGE_CASES[pattern]!.intrude();
+    await MESSAGE_CASES[pattern]!.own?.();
+  });
+
+  it('connects every service to Postgres as its own role, never as the superuser', async () => {
+    const database = new URL(stack.env['DATABASE_URL']!).pathname.slice(1);
+    const client = new pg.Client({ connectionString: stack.env['DATABASE_URL'] });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ application_name: string; usename: string }>(
+        "SELECT DISTINCT application_name, usename FROM pg_stat_activity WHERE datname = $1 AND application_name LIKE 'smsq-%' ORDER BY application_name",
+        [database],
+      );
+      expect(rows).toEqual([
+        { application_name: 'smsq-billing', usename: 'smsq_billing' },
+        { application_name: 'smsq-dashboard', usename: 'smsq_dashboard' },
+        { application_name: 'smsq-dispatch', usename: 'smsq_dispatch' },
+        { application_name: 'smsq-gateway', usename: 'smsq_gateway' },
+        { application_name: 'smsq-inbox', usename: 'smsq_inbox' },
+      ]);
+    } finally {
+      await client.end();
+    }
+  });
+});
+
+describe('tenant isolation, Profile B: pooled gateways', () => {
+  let stack: Stack;
+  let dashboardUrl: string;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ profile: 'B' });
+    dashboardUrl = await stack.startDashboard();
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("keeps a client's own gateway, its tasks and their reports to that client", async () => {
+    const a = await stack.newClient();
+    const b = await stack.newClient();
+    const vipOfA = (await stack.adminOk('gateway', 'create', '--name', 'vip of a', '--url', 'http://10.9.9.9:8080', '--client', String(a.clientId))).phone_id as number;
+    const shared = (await stack.adminOk('gateway', 'create', '--name', 'shared', '--url', 'http://10.9.9.8:8080')).phone_id as number;
+    const { worker_token: vipToken } = await stack.adminOk('worker-token', 'create', '--phone', String(vipOfA));
+    const { worker_token: sharedToken } = await stack.adminOk('worker-token', 'create', '--phone', String(shared));
+
+    const ofA = await stack.createTask(a.apiKey, SMS);
+    expect(ofA.body.phone_id).toBe(vipOfA);
+    expect((await workerApi(stack, vipToken).poll()).body.id).toBe(ofA.body.id);
+    // B names A's gateway: ignored as if omitted, so the task goes to the shared pool.
+    const ofB = await stack.createTask(b.apiKey, { ...SMS, phone_id: vipOfA });
+    expect(ofB.status).toBe(201);
+    expect(ofB.body.phone_id).toBe(shared);
+
+    expectNotFound(await stack.http('GET', `/smsapi/tasks/${ofA.body.id}`, { headers: { 'x-api-key': b.apiKey } }), "A's task with B's key");
+    expectNotFound(await workerApi(stack, sharedToken).report(ofA.body.id, 'failed', 'not my claim'), "A's task reported by another gateway's token");
+    expect((await stack.http('GET', `/smsapi/tasks/${ofA.body.id}`, { headers: { 'x-api-key': a.apiKey } })).body.status).toBe('claimed');
+    expect((await workerApi(stack, vipToken).report(ofA.body.id, 'sent')).status).toBe(200);
+  });
+
+  it("answers 404 to a client that touches a gateway from the admin's routes, and leaves the gateway as it was", async () => {
+    const gateway = (await stack.adminOk('gateway', 'create', '--name', 'admin only', '--url', 'http://10.9.9.7:8080')).phone_id as number;
+    const client = new DashboardBrowser(dashboardUrl, () => undefined);
+    expect((await client.send('POST', '/api/auth/signup', { email: `b-${randomBytes(4).toString('hex')}@example.com`, password: PASSWORD })).status).toBe(201);
+    const adminEmail = `admin-${randomBytes(4).toString('hex')}@example.com`;
+    await stack.adminOk('admin', 'create', '--email', adminEmail, '--password', PASSWORD);
+    const admin = new DashboardBrowser(dashboardUrl, () => undefined);
+    expect((await admin.send('POST', '/api/auth/signin', { email: adminEmail, password: PASSWORD })).status).toBe(200);
+
+    expectNotFound(await client.send('PATCH', `/api/admin/gateways/${gateway}`, { active: false }), 'a gateway disabled by a client');
+    expectNotFound(await client.send('GET', '/api/admin/gateways'), 'the gateway list read by a client');
+    const listed = await admin.send('GET', '/api/admin/gateways');
+    expect(listed.status).toBe(200);
+    expect((listed.body as Array<{ id: number; active: boolean }>).find((row) => row.id === gateway)?.active).toBe(true);
+  });
+});

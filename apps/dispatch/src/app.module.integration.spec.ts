@@ -18,7 +18,7 @@ import {
   type TaskPage,
   type TaskView,
 } from '@smsq/contracts';
-import { AckAfterHandlingInterceptor, loadConfig, queueName, rmqClientOptions, rmqServerOptions, ServiceClient, startService } from '@smsq/platform';
+import { AckAfterHandlingInterceptor, deadLetterQueueName, loadConfig, queueName, rmqClientOptions, rmqServerOptions, ServiceClient, startService } from '@smsq/platform';
 import { eventually, type TestDatabase } from '@smsq/testing';
 import { connect } from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,7 +84,10 @@ describe(AppModule.name, () => {
     if (config) {
       const connection = await connect(config.amqpUrl);
       const channel = await connection.createChannel();
-      for (const service of ['dispatch', 'billing'] as const) await channel.deleteQueue(queueName(config.namespace, service));
+      for (const service of ['dispatch', 'billing'] as const) {
+        await channel.deleteQueue(queueName(config.namespace, service));
+        await channel.deleteQueue(deadLetterQueueName(config.namespace, service));
+      }
       await connection.close();
     }
     await database?.drop();

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ClientProxyFactory } from '@nestjs/microservices';
 import { Patterns, pingPattern, type InboxPage, type MessagesStored } from '@smsq/contracts';
-import { queueName, rmqClientOptions, ServiceClient, startService } from '@smsq/platform';
+import { deadLetterQueueName, queueName, rmqClientOptions, ServiceClient, startService } from '@smsq/platform';
 import { createTestDatabase, type TestDatabase } from '@smsq/testing';
 import { connect } from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +30,7 @@ describe(AppModule.name, () => {
     const connection = await connect(config.amqpUrl);
     const channel = await connection.createChannel();
     await channel.deleteQueue(queueName(config.namespace, 'inbox'));
+    await channel.deleteQueue(deadLetterQueueName(config.namespace, 'inbox'));
     await connection.close();
     await testDatabase?.drop();
   });

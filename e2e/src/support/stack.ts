@@ -1,7 +1,8 @@
 import { ClientProxyFactory } from '@nestjs/microservices';
 import { runAdminCommand, type Services } from '@smsq/admin-commands';
 import { domainErrorFrom } from '@smsq/contracts';
-import { rmqClientOptions, ServiceClient } from '@smsq/platform';
+import { deadLetterQueueName, queueName, rmqClientOptions, ServiceClient } from '@smsq/platform';
+import amqplib from 'amqplib';
 import { dropDatabase, eventually, TEST_SERVER_URL } from '@smsq/testing';
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -120,6 +121,17 @@ export class Stack {
     this.launch('worker', { WORKER_TOKEN: workerToken, WORKER_WAIT_S: '5', ...env });
   }
 
+  /** The process id of a running service, to tell a service that stayed up from one that was restarted. */
+  pidOf(service: ServiceName): number | undefined {
+    const child = this.processes.get(service);
+    return child && child.exitCode === null && child.signalCode === null ? child.pid : undefined;
+  }
+
+  /** The running process of a service, for tests that signal it and watch it exit. */
+  processOf(service: ServiceName): ChildProcess | undefined {
+    return this.processes.get(service);
+  }
+
   logsOf(service: ServiceName): string[] {
     return this.logs.get(service) ?? [];
   }
@@ -220,9 +232,24 @@ export class Stack {
     return shown.credits_remaining as number;
   }
 
+  /** The stack's queues (and their dead-letter queues) are its own: they go with it. */
+  private async deleteBrokerQueues(): Promise<void> {
+    const connection = await amqplib.connect(this.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672');
+    try {
+      const channel = await connection.createChannel();
+      for (const service of ['gateway', 'billing', 'dispatch', 'inbox', 'dashboard'] as const) {
+        await channel.deleteQueue(queueName(this.env['SMSQ_NAMESPACE']!, service));
+        await channel.deleteQueue(deadLetterQueueName(this.env['SMSQ_NAMESPACE']!, service));
+      }
+    } finally {
+      await connection.close();
+    }
+  }
+
   async stop(): Promise<void> {
     if (this.services) await Promise.allSettled(Object.values(this.services).map((client: ServiceClient) => client.close()));
     await Promise.all([...this.processes.keys()].map((service) => this.kill(service, 'SIGTERM')));
+    await this.deleteBrokerQueues();
     await dropDatabase(this.databaseName);
   }
 }

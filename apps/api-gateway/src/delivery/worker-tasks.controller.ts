@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { ServiceShutdown } from '@smsq/platform';
 import type { FastifyReply } from 'fastify';
 import type { WorkerTokenHolder } from '../identity/worker-tokens.repository.js';
 import { AuthenticatedWorker, WorkerTokenGuard } from '../identity/worker-token.guard.js';
@@ -9,11 +10,14 @@ import { WorkerTasksService } from './worker-tasks.service.js';
 @Controller('smsapi')
 @UseGuards(WorkerTokenGuard)
 export class WorkerTasksController {
-  constructor(private readonly tasks: WorkerTasksService) {}
+  constructor(
+    private readonly tasks: WorkerTasksService,
+    private readonly shutdown: ServiceShutdown,
+  ) {}
 
   @Get('pending-tasks')
   pending(@AuthenticatedWorker() worker: WorkerTokenHolder, @Query('wait') wait: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.tasks.claim(worker, parseWait(wait), pollerGone(reply));
+    return this.tasks.claim(worker, parseWait(wait), pollerGone(reply), this.shutdown.signal);
   }
 
   @Post('task-status')

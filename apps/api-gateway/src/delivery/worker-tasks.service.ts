@@ -29,8 +29,9 @@ export class WorkerTasksService {
    * Claims one due task, waiting up to `waitS` seconds for one: it sleeps until dispatch announces
    * a due task for this token, until the earliest scheduled one comes due, or until time is up.
    * `gone` aborts when the poller disconnects; a task claimed for a poller that is gone is released.
+   * `stopWaiting` (the gateway shutting down) ends the wait early with `{}`, so polls never hold a shutdown.
    */
-  async claim(holder: WorkerTokenHolder, waitS: number, gone: AbortSignal): Promise<PendingTaskBody> {
+  async claim(holder: WorkerTokenHolder, waitS: number, gone: AbortSignal, stopWaiting: AbortSignal): Promise<PendingTaskBody> {
     const deadline = Date.now() + waitS * 1000;
     const command: TaskClaimCommand = { tokenId: holder.tokenId, phoneId: holder.phoneId ?? undefined };
     for (;;) {
@@ -42,9 +43,10 @@ export class WorkerTasksService {
           return claimedTaskBody(claim.task);
         }
         const remaining = deadline - Date.now();
-        if (remaining <= 0 || gone.aborted) return {};
+        if (remaining <= 0 || gone.aborted || stopWaiting.aborted) return {};
         const untilDue = claim.nextDueAt === null ? remaining : Date.parse(claim.nextDueAt) - Date.now();
-        await waiter.wait(Math.min(remaining, Math.max(0, untilDue)), gone);
+        await waiter.wait(Math.min(remaining, Math.max(0, untilDue)), AbortSignal.any([gone, stopWaiting]));
+        if (stopWaiting.aborted) return {};
       } finally {
         waiter.dispose();
       }

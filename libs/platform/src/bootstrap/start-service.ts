@@ -1,15 +1,20 @@
 import type { ServiceName } from '@smsq/contracts';
-import { type DynamicModule, type LoggerService, type Type } from '@nestjs/common';
+import { Module, type DynamicModule, type LoggerService, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { CommonConfig } from '../config/common-config.js';
 import { AckAfterHandlingInterceptor } from '../messaging/ack.interceptor.js';
 import { payloadValidationPipe } from '../messaging/payload-validation.pipe.js';
+import { OpenDeliveries } from '../messaging/open-deliveries.js';
 import { rmqServerOptions } from '../messaging/rmq-options.js';
+import { declareServiceQueue, QueueMigrationRefused } from '../messaging/service-queue.js';
+import { ServiceQueueServer } from '../messaging/service-queue-server.js';
 import { ContractExceptionFilter } from '../errors/contract-exception.filter.js';
 import { createLogger } from '../observability/logger.js';
 import { createHttpAdapter } from './http-adapter.js';
 import { Readiness } from '../observability/readiness.js';
+import { drainOnSignals } from './graceful-drain.js';
+import { ServiceShutdown, ServiceShutdownModule } from './service-shutdown.js';
 
 export interface ServiceStart {
   name: string;
@@ -25,22 +30,39 @@ export interface ServiceStart {
   configureHttp?: (app: NestFastifyApplication) => void;
 }
 
+@Module({})
+class ServiceRootModule {}
+
 /**
  * Builds one service: its HTTP server (health, metrics and whatever routes it has) and, when it
- * consumes a queue, the RMQ microservice with strict payload validation and ack-after-commit.
+ * consumes a queue, the RMQ microservice with strict payload validation, ack-after-commit and
+ * dead-lettering. SIGTERM and SIGINT drain it (`drainOnSignals`).
  */
 export async function startService(start: ServiceStart): Promise<NestFastifyApplication> {
   const logger: LoggerService = createLogger(start.name, start.config);
-  const app = await NestFactory.create<NestFastifyApplication>(start.module, start.fastify ?? createHttpAdapter(), { logger, bodyParser: start.bodyParser ?? true });
-  app.enableShutdownHooks();
+  const root: DynamicModule = { module: ServiceRootModule, imports: [start.module, ServiceShutdownModule] };
+  const app = await NestFactory.create<NestFastifyApplication>(root, start.fastify ?? createHttpAdapter(), { logger, bodyParser: start.bodyParser ?? true });
+  const deliveries = new OpenDeliveries();
   // A connected microservice takes its globals from the app, so they serve both transports.
   app.useGlobalPipes(payloadValidationPipe());
   app.useGlobalFilters(new ContractExceptionFilter());
-  app.useGlobalInterceptors(new AckAfterHandlingInterceptor());
+  app.useGlobalInterceptors(new AckAfterHandlingInterceptor(deliveries));
   start.configureHttp?.(app);
+  const shutdown = app.get(ServiceShutdown);
+  // A kept-alive connection would hold the server's close open after its last answer.
+  app.getHttpAdapter().getInstance().addHook('onSend', async (_request, reply) => {
+    if (shutdown.started) void reply.header('connection', 'close');
+  });
 
+  let server: ServiceQueueServer | undefined;
   if (start.consumes) {
-    const microservice = app.connectMicroservice(rmqServerOptions(start.config, start.consumes), { inheritAppConfig: true });
+    await declareServiceQueue(start.config, start.consumes, logger).catch((error: unknown) => {
+      if (!(error instanceof QueueMigrationRefused)) throw error;
+      logger.error(error.message);
+      process.exit(1);
+    });
+    server = new ServiceQueueServer(rmqServerOptions(start.config, start.consumes).options!, deliveries);
+    const microservice = app.connectMicroservice({ strategy: server }, { inheritAppConfig: true });
     let brokerStatus = 'connecting';
     microservice.status.subscribe((status) => (brokerStatus = status));
     app.get(Readiness).register('broker', async () => {
@@ -50,6 +72,7 @@ export async function startService(start: ServiceStart): Promise<NestFastifyAppl
   }
 
   await app.listen({ port: start.port, host: '0.0.0.0' });
+  drainOnSignals({ app, shutdown, deliveries, server, logger });
   logger.log(`${start.name} listening on :${start.port} (profile ${start.config.profile}, namespace ${start.config.namespace})`);
   return app;
 }

@@ -2,6 +2,7 @@ import { DomainError, ERROR_STATUS, InvalidRequestError, type ErrorBody } from '
 import { BadRequestException, Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { throwError, type Observable } from 'rxjs';
+import { isInfrastructureOutage } from './infrastructure-outage.js';
 
 /**
  * HTTP statuses that frameworks raise on their own, mapped to the contract's codes, each with a
@@ -22,7 +23,8 @@ const FRAMEWORK_ERRORS: Partial<Record<number, ErrorBody>> = {
 
 /**
  * The one exception filter of every service, for both transports: a domain error leaves with its
- * contract code; anything unexpected is logged here and leaves as `internal_error`, without internals.
+ * contract code; a database or broker that is down leaves as `unavailable` (retry later); anything
+ * unexpected is logged here and leaves as `internal_error`, without internals.
  */
 @Catch()
 export class ContractExceptionFilter implements ExceptionFilter {
@@ -41,6 +43,11 @@ export class ContractExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const known = FRAMEWORK_ERRORS[exception.getStatus()];
       if (known) return known;
+    }
+    if (isInfrastructureOutage(exception)) {
+      // A database or broker that is down or restarting: the caller retries, nothing here is a bug.
+      this.logger.warn(`infrastructure unavailable: ${exception instanceof Error ? exception.message.trim().split('\n').pop() : String(exception)}`);
+      return FRAMEWORK_ERRORS[503]!;
     }
     this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     return { error: 'internal_error', detail: 'unexpected error' };

@@ -1,0 +1,66 @@
+import type { LoggerService } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { OpenDeliveries } from '../messaging/open-deliveries.js';
+import type { ServiceQueueServer } from '../messaging/service-queue-server.js';
+import type { ServiceShutdown } from './service-shutdown.js';
+
+/** Past this, a drain that has not finished gives up and the process exits with an error. */
+export const DRAIN_LIMIT_MS = 30_000;
+
+export interface Drainable {
+  app: NestFastifyApplication;
+  shutdown: ServiceShutdown;
+  deliveries: OpenDeliveries;
+  server?: ServiceQueueServer;
+  logger: LoggerService;
+}
+
+/**
+ * Stops a service without dropping work: long polls are told to answer, the broker consumer is
+ * cancelled, the HTTP server stops accepting and finishes the requests it has, the messages
+ * already received are handled and acknowledged; only then does Nest close the rest (jobs,
+ * database, broker and Redis connections). Nest's own shutdown hooks close the database first,
+ * under requests still running, which is why signals are handled here instead.
+ */
+export async function drain(service: Drainable): Promise<void> {
+  const { app, shutdown, deliveries, server, logger } = service;
+  shutdown.begin();
+  await server?.stopConsuming();
+  logger.log(`draining: ${deliveries.count} broker message(s) in hand`);
+  await Promise.all([app.getHttpAdapter().close(), deliveries.whenIdle()]);
+  await app.close();
+}
+
+/**
+ * SIGTERM or SIGINT drains the service and exits 0; a second signal, or a drain longer than
+ * `DRAIN_LIMIT_MS`, exits 1 at once (unacknowledged messages go back to the queue).
+ */
+export function drainOnSignals(service: Drainable, exit: (code: number) => void = (code) => process.exit(code)): void {
+  let draining = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (draining) {
+      service.logger.warn(`${signal} again: exiting without finishing`);
+      return exit(1);
+    }
+    draining = true;
+    service.logger.log(`${signal}: finishing requests and messages in hand, then exiting`);
+    const limit = setTimeout(() => {
+      service.logger.error(`drain not finished after ${DRAIN_LIMIT_MS} ms: exiting`);
+      exit(1);
+    }, DRAIN_LIMIT_MS);
+    limit.unref();
+    drain(service).then(
+      () => {
+        clearTimeout(limit);
+        service.logger.log('drained');
+        exit(0);
+      },
+      (error: unknown) => {
+        service.logger.error(`drain failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

@@ -13,13 +13,14 @@ export interface IdempotencyRecordRow {
 export class IdempotencyRepository {
   constructor(private readonly db: GatewayDatabase) {}
 
-  /** Inserts an in-progress record; false when one exists already for this client and key. */
-  async tryInsert(clientId: number, key: string, requestHash: string): Promise<boolean> {
-    const inserted = await this.db.$executeRaw`
+  /** Inserts an in-progress record and answers its creation time; undefined when one exists already for this client and key. */
+  async tryInsert(clientId: number, key: string, requestHash: string): Promise<Date | undefined> {
+    const inserted = await this.db.$queryRaw<{ created_at: Date }[]>`
       INSERT INTO "gateway"."idempotency_records" ("client_id", "key", "request_hash")
       VALUES (${clientId}, ${key}, ${requestHash})
-      ON CONFLICT DO NOTHING`;
-    return inserted === 1;
+      ON CONFLICT DO NOTHING
+      RETURNING "created_at"`;
+    return inserted[0]?.created_at;
   }
 
   find(clientId: number, key: string): Promise<IdempotencyRecordRow | null> {
@@ -36,9 +37,6 @@ export class IdempotencyRepository {
     });
   }
 
-  async remove(clientId: number, key: string): Promise<void> {
-    await this.db.idempotencyRecord.deleteMany({ where: { clientId, key } });
-  }
 
   /** Drops an expired record so its key can start afresh; false if someone else already replaced it. */
   async removeIfCreatedAt(clientId: number, key: string, createdAt: Date): Promise<boolean> {

@@ -1,11 +1,32 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ConflictError, DomainError, domainErrorFrom } from '@smsq/contracts';
-import { createHash } from 'node:crypto';
+import { ConflictError, DomainError, domainErrorFrom, UnavailableError } from '@smsq/contracts';
+import { createHash, randomUUID } from 'node:crypto';
+import { GatewayConfig } from '../config/gateway-config.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
 
 const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
-/** A record still in progress after this long was left by a gateway that died mid-request (longer than any create may take). */
-const ABANDONED_AFTER_MS = 60 * 1000;
+
+/**
+ * The work failed without learning whether it took effect (its answer never came). The record
+ * stays in progress, so a repeat waits and then learns the outcome through `recover` instead of
+ * doing the work a second time.
+ */
+export class UndecidedOutcomeError extends UnavailableError {}
+
+/** Where the work of one request with an Idempotency-Key can be told apart from any other's. */
+export interface IdempotentWork<T> {
+  /**
+   * Does the work. `attemptKey` is the same for every gateway that looks at this record, so a
+   * later request can find out what became of it when the gateway running it died.
+   */
+  run(attemptKey: string): Promise<T>;
+  /**
+   * Settles the work of a record left in progress by a gateway that died: its answer if the work
+   * was done after all, undefined once it is certain it never will be. Throws while that cannot
+   * be known yet.
+   */
+  recover(attemptKey: string): Promise<T | undefined>;
+}
 
 /**
  * Idempotency-Key for create-task: the first final answer (201 or a 4xx) is kept and replayed to
@@ -16,18 +37,27 @@ const ABANDONED_AFTER_MS = 60 * 1000;
 export class IdempotencyService {
   private readonly logger = new Logger(IdempotencyService.name);
 
-  constructor(private readonly records: IdempotencyRepository) {}
+  /** A record still in progress after this long was left by a gateway that died mid-request: no create takes longer. */
+  private readonly abandonedAfterMs: number;
 
-  async run<T extends object>(clientId: number, key: string | undefined, body: unknown, work: () => Promise<T>): Promise<T> {
-    if (key === undefined) return work();
+  constructor(
+    private readonly records: IdempotencyRepository,
+    config: GatewayConfig,
+  ) {
+    // The create itself, then settling it and reading the balance when its answer did not come.
+    this.abandonedAfterMs = config.createTimeoutMs + 2 * config.rpcTimeoutMs + 2_000;
+  }
+
+  async run<T extends object>(clientId: number, key: string | undefined, body: unknown, work: IdempotentWork<T>): Promise<T> {
+    if (key === undefined) return work.run(randomUUID());
     const requestHash = hashBody(body);
-    const replay = await this.claim(clientId, key, requestHash);
-    if (replay) return replay as T;
+    const claimed = await this.claim(clientId, key, requestHash, work);
+    if ('replay' in claimed) return claimed.replay as T;
     let answer: T;
     try {
-      answer = await work();
+      answer = await work.run(attemptKeyOf(clientId, key, claimed.createdAt));
     } catch (error) {
-      await this.settleFailure(clientId, key, error);
+      await this.settleFailure(clientId, key, claimed.createdAt, error);
       throw error;
     }
     // The task exists now: its record must never be dropped, or a retry would queue and charge again.
@@ -46,32 +76,57 @@ export class IdempotencyService {
   }
 
   /** Starts a record, or answers the earlier outcome of the same request. */
-  private async claim(clientId: number, key: string, requestHash: string): Promise<object | undefined> {
+  private async claim(clientId: number, key: string, requestHash: string, work: IdempotentWork<object>): Promise<{ createdAt: Date } | { replay: object }> {
     for (let attempt = 0; attempt < 3; attempt++) {
-      if (await this.records.tryInsert(clientId, key, requestHash)) return undefined;
+      const createdAt = await this.records.tryInsert(clientId, key, requestHash);
+      if (createdAt) return { createdAt };
       const existing = await this.records.find(clientId, key);
       if (!existing) continue;
       const age = Date.now() - existing.createdAt.getTime();
-      if (age > REPLAY_WINDOW_MS || (existing.statusCode === null && age > ABANDONED_AFTER_MS)) {
+      if (age > REPLAY_WINDOW_MS) {
         await this.records.removeIfCreatedAt(clientId, key, existing.createdAt);
+        continue;
+      }
+      if (existing.statusCode === null && age > this.abandonedAfterMs) {
+        // Its gateway died mid-request: whatever that request did must become this record's answer, never a second task.
+        await this.recoverAbandoned(clientId, key, existing.createdAt, work);
         continue;
       }
       if (existing.requestHash !== requestHash) throw new ConflictError('this Idempotency-Key was used with a different body');
       if (existing.statusCode === null) throw new ConflictError('a request with this Idempotency-Key is still in progress');
-      if (existing.statusCode === 201) return existing.response as object;
+      if (existing.statusCode === 201) return { replay: existing.response as object };
       throw domainErrorFrom(existing.response) ?? new DomainError('internal_error', 'stored answer unreadable');
     }
     throw new ConflictError('this Idempotency-Key is being used concurrently');
   }
 
-  private async settleFailure(clientId: number, key: string, error: unknown): Promise<void> {
+  private async recoverAbandoned(clientId: number, key: string, createdAt: Date, work: IdempotentWork<object>): Promise<void> {
+    const answer = await work.recover(attemptKeyOf(clientId, key, createdAt));
+    if (answer === undefined) {
+      await this.records.removeIfCreatedAt(clientId, key, createdAt);
+      return;
+    }
+    this.logger.warn(`idempotency key ${key} of client ${clientId} was left in progress; its task was stored, so its answer is kept now`);
+    await this.records.complete(clientId, key, 201, answer);
+  }
+
+  private async settleFailure(clientId: number, key: string, createdAt: Date, error: unknown): Promise<void> {
     try {
-      if (error instanceof DomainError && error.status < 500) await this.records.complete(clientId, key, error.status, error.toBody());
-      else await this.records.remove(clientId, key);
+      if (error instanceof UndecidedOutcomeError) this.logger.warn(`idempotency key ${key} of client ${clientId}: outcome unknown, left for a repeat to settle`);
+      else if (error instanceof DomainError && error.status < 500) await this.records.complete(clientId, key, error.status, error.toBody());
+      // Only this request's own record: another may have replaced it meanwhile.
+      else await this.records.removeIfCreatedAt(clientId, key, createdAt);
     } catch (cleanupError) {
       this.logger.warn(`idempotency record ${key} of client ${clientId} not settled: ${(cleanupError as Error).message}`);
     }
   }
+}
+
+/** A UUID derived from the record, so any gateway computes the same one for it. */
+export function attemptKeyOf(clientId: number, key: string, createdAt: Date): string {
+  const hex = createHash('sha256').update(`${clientId}\u0000${key}\u0000${createdAt.toISOString()}`).digest('hex');
+  // Shaped as a version 8 (custom) UUID, RFC 9562.
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 /** The same JSON body, whatever its key order or spacing, hashes the same. */

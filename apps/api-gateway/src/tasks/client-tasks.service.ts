@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
+  DomainError,
   NotFoundError,
   Patterns,
   UnavailableError,
@@ -8,14 +9,14 @@ import {
   type TaskCreateCommand,
   type TaskCreated,
   type TaskGetQuery,
+  type TaskSettleCommand,
   type TaskSettlement,
   type TaskView,
 } from '@smsq/contracts';
 import { ServiceClient, serviceClientToken } from '@smsq/platform';
-import { randomUUID } from 'node:crypto';
 import { GatewayConfig } from '../config/gateway-config.js';
 import type { ApiKeyOwner } from '../identity/api-keys.repository.js';
-import { IdempotencyService } from '../idempotency/idempotency.service.js';
+import { IdempotencyService, UndecidedOutcomeError } from '../idempotency/idempotency.service.js';
 import { AbandonedCreatesRepository } from './abandoned-creates.repository.js';
 import { parseCreateTaskRequest, parseIdempotencyKey, type CreateTaskRequest } from './create-task-request.js';
 import { createdTaskBody, taskBody, type CreatedTaskBody } from './task-answers.js';
@@ -43,7 +44,10 @@ export class ClientTasksService {
       now: new Date(),
     });
     const idempotencyKey = parseIdempotencyKey(idempotencyHeader);
-    return this.idempotency.run(owner.clientId, idempotencyKey, body, () => this.queue(owner.clientId, request));
+    return this.idempotency.run(owner.clientId, idempotencyKey, body, {
+      run: (taskKey) => this.queue(owner.clientId, request, taskKey),
+      recover: (taskKey) => this.recoverAbandoned(owner.clientId, taskKey),
+    });
   }
 
   async get(owner: ApiKeyOwner, rawId: string): Promise<ReturnType<typeof taskBody>> {
@@ -57,8 +61,7 @@ export class ClientTasksService {
    * Dispatch debits and stores the task as one outcome. When its answer does not come, the
    * outcome is settled explicitly so the client is never told "error" about a task that exists.
    */
-  private async queue(clientId: number, request: CreateTaskRequest): Promise<CreatedTaskBody> {
-    const taskKey = randomUUID();
+  private async queue(clientId: number, request: CreateTaskRequest, taskKey: string): Promise<CreatedTaskBody> {
     const command: TaskCreateCommand = {
       taskKey,
       clientId,
@@ -73,28 +76,43 @@ export class ClientTasksService {
       const created = await this.dispatch.send<TaskCreated>(Patterns.dispatch.taskCreate, command, { timeoutMs: this.config.createTimeoutMs });
       return createdTaskBody(created, this.config.profile);
     } catch (error) {
-      if (!(error instanceof UnavailableError)) throw error;
+      // A refusal is final; anything else (no answer, or dispatch's own 5xx, which may come after the insert) leaves the outcome open.
+      if (error instanceof DomainError && error.status < 500) throw error;
       return createdTaskBody(await this.settle(clientId, taskKey), this.config.profile);
     }
+  }
+
+  /**
+   * An earlier attempt under the same Idempotency-Key whose outcome nobody learnt (its gateway
+   * died, or answered 503 without knowing): settled as an abandoned create, so a stored task that
+   * no worker touched yet is failed and refunded and the repeat queues afresh, while one already
+   * under way becomes the answer. Either way the key ends with exactly one live task.
+   */
+  private async recoverAbandoned(clientId: number, taskKey: string): Promise<CreatedTaskBody | undefined> {
+    const command: TaskSettleCommand = { taskKey, abandon: true };
+    const settlement = await this.dispatch.send<TaskSettlement>(Patterns.dispatch.taskSettle, command);
+    if (settlement.outcome === 'voided') return undefined;
+    const account = await this.billing.send<AccountView>(Patterns.billing.accountShow, { clientId });
+    return createdTaskBody({ task: settlement.task, creditsRemaining: account.creditsRemaining }, this.config.profile);
   }
 
   private async settle(clientId: number, taskKey: string): Promise<TaskCreated> {
     let settlement: TaskSettlement;
     try {
       settlement = await this.dispatch.send<TaskSettlement>(Patterns.dispatch.taskSettle, { taskKey });
-    } catch (error) {
+    } catch {
       // Still unknown: the client is told "not queued", and the relay makes that true once dispatch is back.
       await this.recordAbandoned(taskKey, clientId);
-      throw error;
+      throw new UndecidedOutcomeError('the dispatch service did not answer; retry later');
     }
     if (settlement.outcome === 'created') {
       try {
         const account = await this.billing.send<AccountView>(Patterns.billing.accountShow, { clientId });
         return { task: settlement.task, creditsRemaining: account.creditsRemaining };
-      } catch (error) {
+      } catch {
         // Without the balance the 201 cannot be given; the 503 is made true by abandoning the untouched task.
         await this.recordAbandoned(taskKey, clientId);
-        throw error;
+        throw new UndecidedOutcomeError('the billing service did not answer; retry later');
       }
     }
     const refund: RefundCommand = { taskKey, reason: 'task_not_created' };

@@ -40,9 +40,12 @@ describe(decideReport.name, () => {
     expect(codeOf(() => decideReport(task({ status: 'failed' }), HOLDER, 'sent'))).toBe('conflict');
   });
 
-  it('hides a task that is pending again: its claim expired or was released, and nobody holds it', () => {
+  it('hides a released task, which has no holder, from its former poller', () => {
     expect(codeOf(() => decideReport(task({ status: 'pending', claimedByTokenId: null }), HOLDER, 'sent'))).toBe('not_found');
-    // Even were the holder still recorded, a pending task has no claim to report on.
-    expect(codeOf(() => decideReport(task({ status: 'pending' }), HOLDER, 'sent'))).toBe('not_found');
+  });
+
+  it('takes the late report of the holder whose lease ran out while nobody claimed the task again', () => {
+    expect(decideReport(task({ status: 'pending' }), HOLDER, 'sent')).toEqual({ apply: 'sent', taskKey: KEY });
+    expect(codeOf(() => decideReport(task({ status: 'pending' }), HOLDER + 1, 'sent'))).toBe('not_found');
   });
 });

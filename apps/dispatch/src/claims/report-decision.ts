@@ -14,20 +14,22 @@ export type ReportDecision = { apply: ReportedStatus; taskKey: string } | { repe
 /**
  * What a worker's report does (DESIGN §3 task-status). Only the token holding the claim may
  * report; to everyone else the task does not exist, so a token cannot probe other tokens' tasks.
- * A final task keeps the token that last held it, so that token's retry of the same outcome is
- * answered as the first was, and a contradicting outcome is a conflict.
+ * A task keeps the token that last held it until the next claim: a report after the lease ran
+ * out still counts, and on a final task that token's retry of the same outcome is answered as the
+ * first was, while a contradicting outcome is a conflict. A released claim has no holder.
  */
 export function decideReport(task: ReportedTask | null, tokenId: number, status: ReportedStatus): ReportDecision {
   if (!task || task.claimedByTokenId !== tokenId) throw new NotFoundError('task');
   switch (task.status) {
     case 'claimed':
+    // Its lease ran out but nobody claimed it again: the late report stands, so the SMS is not sent twice.
+    case 'pending':
       return { apply: status, taskKey: task.taskKey };
     case 'sent':
     case 'failed':
       if (task.status !== status) throw new ConflictError(`task ${task.id} is already ${task.status}`);
       return { repeat: { id: task.id, status } };
     default:
-      // Pending again: the claim expired or was released and nobody holds it now.
       throw new NotFoundError('task');
   }
 }

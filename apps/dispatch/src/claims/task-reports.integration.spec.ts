@@ -128,12 +128,15 @@ describe(`${TaskReportsService.name} on Postgres`, () => {
     await expect(dispatch.reports.report({ tokenId: OTHER, id: task.id, status: 'sent' })).resolves.toEqual({ id: task.id, status: 'sent' });
   });
 
-  it('answers not_found to the old holder while its expired task waits to be claimed again', async () => {
+  it('takes the old holder’s late report while its expired task waits to be claimed again, so it is not sent twice', async () => {
     const task = await claimedBy(HOLDER);
     await dispatch.db.task.update({ where: { id: task.id }, data: { claimExpiresAt: new Date(Date.now() - 1_000) } });
     await dispatch.leases.sweepOnce();
+    expect((await stored(task.id)).status).toBe('pending');
 
-    await expect(dispatch.reports.report({ tokenId: HOLDER, id: task.id, status: 'sent' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(dispatch.reports.report({ tokenId: OTHER, id: task.id, status: 'sent' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(dispatch.reports.report({ tokenId: HOLDER, id: task.id, status: 'sent' })).resolves.toEqual({ id: task.id, status: 'sent' });
+    await expect(dispatch.claims.claim({ tokenId: OTHER, phoneId })).resolves.toMatchObject({ claimed: false });
   });
 
   it('still takes the holder’s report when its lease ran out but nobody took the task back yet', async () => {

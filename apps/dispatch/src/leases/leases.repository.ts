@@ -14,10 +14,10 @@ export interface ExpiredClaim {
 @Injectable()
 export class LeasesRepository {
   /**
-   * Settles up to `limit` claims whose lease has run out: back to pending with the claim cleared
-   * while attempts remain (the attempt stays counted), otherwise failed. Rows another transaction
-   * holds (a report under way, another dispatch instance's sweep) are skipped, so instances never
-   * collide. The last holder stays recorded on a failed task, so its late report gets a true answer.
+   * Settles up to `limit` claims whose lease has run out: back to pending while attempts remain
+   * (the attempt stays counted), otherwise failed. Rows another transaction holds (a report under
+   * way, another dispatch instance's sweep) are skipped, so instances never collide. The last holder
+   * stays recorded until someone claims the task again, so its late report still counts.
    */
   expireClaims(tx: DbTransaction, maxAttempts: number, limit: number): Promise<ExpiredClaim[]> {
     return tx.$queryRaw<ExpiredClaim[]>`
@@ -30,7 +30,6 @@ export class LeasesRepository {
       )
       UPDATE "dispatch"."tasks" t
          SET status = (CASE WHEN t.attempts < ${maxAttempts}::int THEN 'pending' ELSE 'failed' END)::"dispatch"."task_status",
-             claimed_by_token_id = CASE WHEN t.attempts < ${maxAttempts}::int THEN NULL ELSE t.claimed_by_token_id END,
              claim_expires_at = NULL,
              failed_at = CASE WHEN t.attempts < ${maxAttempts}::int THEN t.failed_at ELSE now() END,
              error = CASE WHEN t.attempts < ${maxAttempts}::int THEN t.error

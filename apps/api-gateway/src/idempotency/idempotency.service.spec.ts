@@ -1,0 +1,110 @@
+import { ConflictError, UnavailableError } from '@smsq/contracts';
+import { describe, expect, it, vi } from 'vitest';
+import type { GatewayConfig } from '../config/gateway-config.js';
+import type { IdempotencyRecordRow, IdempotencyRepository } from './idempotency.repository.js';
+import { attemptKeyOf, hashBody, IdempotencyService, UndecidedOutcomeError } from './idempotency.service.js';
+
+/** The records table, in memory: one row per client and key. */
+class RecordsInMemory {
+  readonly rows = new Map<string, IdempotencyRecordRow>();
+
+  async tryInsert(clientId: number, key: string, requestHash: string): Promise<Date | undefined> {
+    if (this.rows.has(`${clientId}/${key}`)) return undefined;
+    const createdAt = new Date();
+    this.rows.set(`${clientId}/${key}`, { requestHash, statusCode: null, response: null, createdAt });
+    return createdAt;
+  }
+
+  async find(clientId: number, key: string): Promise<IdempotencyRecordRow | null> {
+    return this.rows.get(`${clientId}/${key}`) ?? null;
+  }
+
+  async complete(clientId: number, key: string, statusCode: number, response: object): Promise<void> {
+    const row = this.rows.get(`${clientId}/${key}`);
+    if (row) this.rows.set(`${clientId}/${key}`, { ...row, statusCode, response });
+  }
+
+  async removeIfCreatedAt(clientId: number, key: string, createdAt: Date): Promise<boolean> {
+    if (this.rows.get(`${clientId}/${key}`)?.createdAt.getTime() !== createdAt.getTime()) return false;
+    return this.rows.delete(`${clientId}/${key}`);
+  }
+
+  /** A record a gateway started and never finished because it died, this long ago. */
+  leftInProgress(clientId: number, key: string, body: unknown, ageMs: number): Date {
+    const createdAt = new Date(Date.now() - ageMs);
+    this.rows.set(`${clientId}/${key}`, { requestHash: hashBody(body), statusCode: null, response: null, createdAt });
+    return createdAt;
+  }
+}
+
+const BODY = { recipient: '+381641234567', message: 'hello' };
+
+function setUp() {
+  const records = new RecordsInMemory();
+  const sut = new IdempotencyService(records as unknown as IdempotencyRepository, { createTimeoutMs: 8_000, rpcTimeoutMs: 5_000 } as GatewayConfig);
+  return { records, sut };
+}
+
+describe(IdempotencyService.name, () => {
+  it('answers the task a dead gateway stored for the key, instead of queuing a second one', async () => {
+    const { records, sut } = setUp();
+    const createdAt = records.leftInProgress(7, 'k1', BODY, 21_000);
+    const stored = { ok: true, id: 41 };
+    const work = { run: vi.fn(async () => ({ ok: true, id: 42 })), recover: vi.fn(async () => stored) };
+
+    expect(await sut.run(7, 'k1', BODY, work)).toEqual(stored);
+
+    expect(work.recover).toHaveBeenCalledWith(attemptKeyOf(7, 'k1', createdAt));
+    expect(work.run).not.toHaveBeenCalled();
+    // And the answer is kept: the next repeat is a plain replay.
+    expect(await sut.run(7, 'k1', BODY, { run: vi.fn(), recover: vi.fn() })).toEqual(stored);
+  });
+
+  it('runs afresh, under a new attempt key, once the dead gateway’s attempt is known never to be stored', async () => {
+    const { records, sut } = setUp();
+    const createdAt = records.leftInProgress(7, 'k1', BODY, 21_000);
+    const run = vi.fn(async (attemptKey: string) => ({ ok: true, attemptKey }));
+
+    const answer = await sut.run(7, 'k1', BODY, { run, recover: async () => undefined });
+
+    expect(answer.attemptKey).not.toBe(attemptKeyOf(7, 'k1', createdAt));
+    expect(answer.attemptKey).toBe(attemptKeyOf(7, 'k1', records.rows.get('7/k1')!.createdAt));
+  });
+
+  it('leaves the record alone while what became of the dead gateway’s attempt cannot be learnt', async () => {
+    const { records, sut } = setUp();
+    records.leftInProgress(7, 'k1', BODY, 21_000);
+    const run = vi.fn();
+
+    await expect(sut.run(7, 'k1', BODY, { run, recover: async () => Promise.reject(new Error('dispatch down')) })).rejects.toThrow('dispatch down');
+
+    expect(run).not.toHaveBeenCalled();
+    expect(records.rows.get('7/k1')?.statusCode).toBeNull();
+  });
+
+  it('keeps the record in progress when the work cannot tell whether it took effect, so a repeat does not queue a second task', async () => {
+    const { sut } = setUp();
+    const undecided = { run: async () => Promise.reject(new UndecidedOutcomeError('dispatch did not answer')), recover: vi.fn() };
+    await expect(sut.run(7, 'k1', BODY, undecided)).rejects.toThrow(UndecidedOutcomeError);
+
+    const run = vi.fn();
+    await expect(sut.run(7, 'k1', BODY, { run, recover: vi.fn() })).rejects.toThrow(ConflictError);
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it('drops the record when the work failed with nothing done, so a repeat runs afresh', async () => {
+    const { sut } = setUp();
+    await expect(sut.run(7, 'k1', BODY, { run: async () => Promise.reject(new UnavailableError()), recover: vi.fn() })).rejects.toThrow(UnavailableError);
+
+    expect(await sut.run(7, 'k1', BODY, { run: async () => ({ ok: true, id: 5 }), recover: vi.fn() })).toEqual({ ok: true, id: 5 });
+  });
+
+  it('still answers 409 to a repeat while the first request may be running', async () => {
+    const { records, sut } = setUp();
+    records.leftInProgress(7, 'k1', BODY, 19_000);
+    const recover = vi.fn();
+
+    await expect(sut.run(7, 'k1', BODY, { run: vi.fn(), recover })).rejects.toThrow(ConflictError);
+    expect(recover).not.toHaveBeenCalled();
+  });
+});

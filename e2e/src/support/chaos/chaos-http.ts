@@ -1,0 +1,59 @@
+/** One answer as a client saw it; status 0 is a network error or a request that timed out. */
+export interface ChaosAnswer {
+  status: number;
+  body: any;
+}
+
+/** Counts of what the run sent and what came back, by kind of request. */
+export class RequestTally {
+  readonly sent: Record<string, number> = {};
+  readonly answers: Record<string, Record<string, number>> = {};
+
+  count(kind: string, status: number): void {
+    this.sent[kind] = (this.sent[kind] ?? 0) + 1;
+    const byStatus = (this.answers[kind] ??= {});
+    const label = status === 0 ? 'network_error' : String(status);
+    byStatus[label] = (byStatus[label] ?? 0) + 1;
+  }
+}
+
+/** A request as a careful client makes it: never waits for ever, a broken connection is an answer too. */
+export async function call(
+  tally: RequestTally,
+  kind: string,
+  baseUrl: string,
+  method: 'GET' | 'POST',
+  path: string,
+  options: { headers?: Record<string, string>; body?: unknown; timeoutMs?: number } = {},
+): Promise<ChaosAnswer> {
+  let answer: ChaosAnswer;
+  try {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: AbortSignal.timeout(options.timeoutMs ?? 20_000),
+    });
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      // not JSON: kept as text for the report
+    }
+    answer = { status: response.status, body };
+  } catch (error) {
+    answer = { status: 0, body: error instanceof Error ? error.message : String(error) };
+  }
+  tally.count(kind, answer.status);
+  return answer;
+}
+
+/** Worth retrying unchanged: the service is down, busy, restarting, or still finishing the first try. */
+export function isRetryable(answer: ChaosAnswer): boolean {
+  return answer.status === 0 || answer.status === 409 || answer.status === 429 || answer.status >= 500;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,21 @@
+import type { ChaosReport } from './chaos-run.js';
+
+/** The run's figures as a person reads them. */
+export function printFigures(report: ChaosReport): string {
+  const answers = (kind: string) =>
+    Object.entries(report.answers[kind] ?? {})
+      .map(([status, count]) => `${status}: ${count}`)
+      .join(', ');
+  const lines = [
+    `chaos run of ${report.startedAt}, ${report.durationS} s, ${report.clients} clients`,
+    ...Object.entries(report.requestsSent).map(([kind, count]) => `  ${kind}: ${count} sent (${answers(kind)})`),
+    `  create-task requests (one Idempotency-Key each): ${report.creates.requested}, answered 201: ${report.creates.created}, given up: ${report.creates.gaveUp}, other final answer: ${report.creates.otherFinal}`,
+    `  reports kept: ${report.reportsKept}, claims never reported: ${report.unreportedClaims}, inbound messages acknowledged: ${report.inboundAcknowledged}`,
+    `  tasks at the end: ${Object.entries(report.tasks).map(([status, count]) => `${status} ${count}`).join(', ')}`,
+    `  kills survived: ${report.kills}, restarts survived: ${report.restarts}`,
+    ...report.faults.map((fault) => `    ${fault.fault}: ${fault.recoveredInMs === null ? 'NOT ready again' : `ready again after ${(fault.recoveredInMs / 1000).toFixed(1)} s`}`),
+    `  violations: ${report.violations.length}`,
+    ...report.violations.map((violation) => `    [${violation.invariant}] client ${violation.clientId ?? '-'}: ${violation.detail.split('\n')[0]}`),
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,161 @@
+import pg from 'pg';
+import type { LoadRecords } from './client-load.js';
+
+export interface Violation {
+  invariant: string;
+  clientId: number | null;
+  detail: string;
+}
+
+interface TaskRow {
+  id: number;
+  task_key: string;
+  client_id: number;
+  message: string;
+  status: 'pending' | 'claimed' | 'sent' | 'failed';
+  claim_expires_at: Date | null;
+}
+
+/**
+ * The checks of the run, per client, from what the clients were answered and what the services'
+ * own databases hold (read directly: schemas gateway, billing, dispatch, inbox).
+ */
+export async function findViolations(databaseUrl: string, records: LoadRecords, clientIds: number[], leaseSlackMs: number): Promise<Violation[]> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const violations: Violation[] = [];
+    const add = (invariant: string, clientId: number | null, detail: string) => violations.push({ invariant, clientId, detail });
+    const tasks = (await db.query<TaskRow>(`SELECT id, task_key, client_id, message, status::text AS status, claim_expires_at FROM dispatch.tasks WHERE client_id = ANY($1)`, [clientIds])).rows;
+    const taskById = new Map(tasks.map((task) => [task.id, task]));
+    const tasksByMessage = new Map<string, TaskRow[]>();
+    for (const task of tasks) tasksByMessage.set(task.message, [...(tasksByMessage.get(task.message) ?? []), task]);
+    const entries = (
+      await db.query<{ task_key: string; kind: string; count: string }>(
+        `SELECT task_key::text, kind::text, count(*) FROM billing.ledger_entries WHERE client_id = ANY($1) AND task_key IS NOT NULL GROUP BY task_key, kind`,
+        [clientIds],
+      )
+    ).rows;
+    const ledgerCount = (taskKey: string, kind: 'debit' | 'refund') => Number(entries.find((entry) => entry.task_key === taskKey && entry.kind === kind)?.count ?? 0);
+
+    // 1. Every task answered 201 exists exactly once.
+    const answered = new Set<number>();
+    for (const create of records.creates) {
+      const ids = new Set(create.createdIds);
+      if (ids.size > 1) add('answered-201-exists-once', create.clientId, `Idempotency-Key ${create.idempotencyKey} was answered 201 with different tasks: ${[...ids].join(', ')}`);
+      for (const id of ids) {
+        answered.add(id);
+        const task = taskById.get(id);
+        if (!task) add('answered-201-exists-once', create.clientId, `task ${id} (key ${create.idempotencyKey}) was answered 201 but does not exist`);
+        else if (task.client_id !== create.clientId || task.message !== create.message) add('answered-201-exists-once', create.clientId, `task ${id} answered for key ${create.idempotencyKey} holds another client's or request's data`);
+      }
+      // A copy nobody was answered 201 for, failed and refunded, is an abandoned create: not a second task.
+      const stored = (tasksByMessage.get(create.message) ?? []).filter((task) => ids.has(task.id) || !(task.status === 'failed' && ledgerCount(task.task_key, 'refund') === 1));
+      if (stored.length > 1) add('answered-201-exists-once', create.clientId, `the request with Idempotency-Key ${create.idempotencyKey} (${create.tries} tries, outcome ${create.outcome}) is stored ${stored.length} times: tasks ${stored.map((task) => `${task.id} ${task.status}`).join(', ')}`);
+    }
+
+    // 2. No task exists that was not answered 201, unless its debit was given back.
+    for (const task of tasks) {
+      if (answered.has(task.id)) continue;
+      if (task.status === 'failed' && ledgerCount(task.task_key, 'refund') === 1) continue;
+      const create = records.creates.find((record) => record.message === task.message);
+      add('no-unanswered-task', task.client_id, `task ${task.id} (${task.status}, key ${task.task_key}) exists and is charged but no client was answered 201 for it (request: ${create ? `${create.tries} tries, outcome ${create.outcome}` : 'unknown'})`);
+    }
+
+    // 3. The ledger invariant of DESIGN.md §4, and one debit per task.
+    const accounts = (
+      await db.query<{ client_id: number; balance: number; ledger_sum: string | null; daily_remaining: number; bonus_remaining: number }>(
+        `SELECT a.client_id, a.daily_remaining + a.bonus_remaining AS balance, a.daily_remaining, a.bonus_remaining,
+                (SELECT sum(amount) FROM billing.ledger_entries l WHERE l.client_id = a.client_id) AS ledger_sum
+         FROM billing.accounts a WHERE a.client_id = ANY($1)`,
+        [clientIds],
+      )
+    ).rows;
+    for (const clientId of clientIds) {
+      const account = accounts.find((row) => row.client_id === clientId);
+      if (!account) {
+        add('ledger', clientId, 'no billing account');
+        continue;
+      }
+      if (Number(account.ledger_sum ?? 0) !== account.balance) add('ledger', clientId, `opening + grants + refills − debits + refunds = ${account.ledger_sum} but the balance is ${account.balance}`);
+      if (account.daily_remaining < 0 || account.bonus_remaining < 0) add('ledger', clientId, `negative bucket: daily ${account.daily_remaining}, bonus ${account.bonus_remaining}`);
+    }
+    for (const entry of entries) if (Number(entry.count) > 1) add('ledger', null, `task key ${entry.task_key} has ${entry.count} ${entry.kind} entries`);
+    for (const task of tasks) if (ledgerCount(task.task_key, 'debit') !== 1) add('ledger', task.client_id, `task ${task.id} has ${ledgerCount(task.task_key, 'debit')} debits`);
+    const held = (await db.query<{ task_key: string; client_id: number }>(`SELECT task_key::text, client_id FROM billing.task_charges WHERE state = 'held' AND client_id = ANY($1)`, [clientIds])).rows;
+    for (const charge of held) add('ledger', charge.client_id, `charge ${charge.task_key} is still held after the run settled`);
+    const taskKeys = new Set(tasks.map((task) => task.task_key));
+    const debitedKeys = entries.filter((entry) => entry.kind === 'debit').map((entry) => entry.task_key);
+    for (const key of debitedKeys) if (!taskKeys.has(key) && ledgerCount(key, 'refund') !== 1) add('ledger', null, `debit for ${key} has no task and was not refunded`);
+
+    // 4. Every failed task refunded exactly once; nothing else refunded.
+    for (const task of tasks) {
+      const refunds = ledgerCount(task.task_key, 'refund');
+      if (task.status === 'failed' && refunds !== 1) add('failed-refunded-once', task.client_id, `failed task ${task.id} has ${refunds} refunds`);
+      if (task.status !== 'failed' && refunds !== 0) add('failed-refunded-once', task.client_id, `${task.status} task ${task.id} has ${refunds} refunds`);
+    }
+
+    // 5. No task left claimed past its lease.
+    const now = Date.now();
+    for (const task of tasks) {
+      if (task.status === 'claimed' && task.claim_expires_at && task.claim_expires_at.getTime() < now - leaseSlackMs) add('no-expired-claim', task.client_id, `task ${task.id} is still claimed, its lease ran out at ${task.claim_expires_at.toISOString()}`);
+    }
+
+    // A report answered 200 is what the task ends as.
+    for (const report of records.reports) {
+      const task = taskById.get(report.taskId);
+      if (task?.status !== report.status) add('report-kept', report.clientId, `task ${report.taskId} was reported ${report.status} (200) but is ${task?.status ?? 'missing'}`);
+    }
+
+    // 6. Every inbound message acknowledged with 201 is stored once.
+    const stored = (await db.query<{ phone_id: number; external_id: string; client_id: number | null; count: string }>(
+      `SELECT phone_id, external_id, client_id, count(*) FROM inbox.messages WHERE external_id LIKE 'chaos-%' GROUP BY phone_id, external_id, client_id`,
+    )).rows;
+    const storedCount = new Map<string, number>();
+    for (const row of stored) storedCount.set(`${row.phone_id}/${row.external_id}`, (storedCount.get(`${row.phone_id}/${row.external_id}`) ?? 0) + Number(row.count));
+    for (const message of records.inbound) {
+      const count = storedCount.get(`${message.phoneId}/${message.externalId}`) ?? 0;
+      if (count !== 1) add('inbound-stored-once', message.clientId, `inbound ${message.externalId} from phone ${message.phoneId} was acknowledged 201 and is stored ${count} times`);
+    }
+    for (const row of stored) {
+      const owner = records.inbound.find((message) => message.phoneId === row.phone_id && message.externalId === row.external_id);
+      if (owner && row.client_id !== owner.clientId) add('inbound-stored-once', owner.clientId, `inbound ${row.external_id} is stored for client ${row.client_id}`);
+    }
+    return violations;
+  } finally {
+    await db.end();
+  }
+}
+
+/** What must be quiet before the checks mean anything: settlement done, relays caught up, leases returned. */
+export async function unsettledWork(databaseUrl: string, clientIds: number[]): Promise<string[]> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const one = async (sql: string, params: unknown[] = []) => Number((await db.query<{ count: string }>(sql, params)).rows[0]?.count ?? 0);
+    const waiting = {
+      'held charges': await one(`SELECT count(*) FROM billing.task_charges WHERE state = 'held' AND client_id = ANY($1)`, [clientIds]),
+      'unpublished outbox messages': await one(`SELECT count(*) FROM dispatch.outbox_messages WHERE published_at IS NULL`),
+      'abandoned creates': await one(`SELECT count(*) FROM gateway.abandoned_creates`),
+      'claimed tasks': await one(`SELECT count(*) FROM dispatch.tasks WHERE status = 'claimed' AND client_id = ANY($1)`, [clientIds]),
+      'pending tasks': await one(`SELECT count(*) FROM dispatch.tasks WHERE status = 'pending' AND client_id = ANY($1)`, [clientIds]),
+    };
+    return Object.entries(waiting)
+      .filter(([, count]) => count > 0)
+      .map(([what, count]) => `${count} ${what}`);
+  } finally {
+    await db.end();
+  }
+}
+
+/** Tasks by status, for the figures. */
+export async function taskFigures(databaseUrl: string, clientIds: number[]): Promise<Record<string, number>> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const rows = (await db.query<{ status: string; count: string }>(`SELECT status::text, count(*) FROM dispatch.tasks WHERE client_id = ANY($1) GROUP BY status`, [clientIds])).rows;
+    return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+  } finally {
+    await db.end();
+  }
+}

@@ -1,0 +1,197 @@
+import { eventually } from '@smsq/testing';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from './free-port.js';
+
+const run = promisify(execFile);
+const IS_ROOT = process.getuid?.() === 0;
+
+export type InfraName = 'postgres' | 'rabbitmq' | 'redis';
+
+/**
+ * Postgres, RabbitMQ and Redis of this process alone, on free ports in a temporary directory, so
+ * a test can crash and restart them for real without touching the machine's shared instances.
+ * Restarts keep the data directories (Postgres' data and RabbitMQ's durable queues survive);
+ * Redis runs without persistence, so its restart loses every key, as it does in production here.
+ */
+export class PrivateInfra {
+  private redisProcess: ChildProcess | undefined;
+  private stopped = false;
+
+  private constructor(
+    private readonly dir: string,
+    private readonly ports: { postgres: number; amqp: number; amqpDist: number; redis: number },
+    private readonly rabbitNode: string,
+  ) {}
+
+  get databaseServerUrl(): string {
+    return `postgresql://postgres@127.0.0.1:${this.ports.postgres}`;
+  }
+
+  get amqpUrl(): string {
+    return `amqp://guest:guest@127.0.0.1:${this.ports.amqp}`;
+  }
+
+  get redisUrl(): string {
+    return `redis://127.0.0.1:${this.ports.redis}`;
+  }
+
+  /** DATABASE_URL, AMQP_URL and REDIS_URL for services of one stack pointed at these instances. */
+  envFor(databaseName: string): Record<string, string> {
+    return { DATABASE_URL: `${this.databaseServerUrl}/${databaseName}`, AMQP_URL: this.amqpUrl, REDIS_URL: this.redisUrl };
+  }
+
+  static async start(): Promise<PrivateInfra> {
+    const dir = mkdtempSync(join(tmpdir(), 'smsq-infra-'));
+    // The database and broker run as their own OS users, which must reach their folders inside.
+    chmodSync(dir, 0o755);
+    const ports = { postgres: await freePort(), amqp: await freePort(), amqpDist: await freePort(), redis: await freePort() };
+    const infra = new PrivateInfra(dir, ports, `smsq_chaos_${randomBytes(3).toString('hex')}@localhost`);
+    try {
+      await Promise.all([infra.initPostgres().then(() => infra.startPostgres()), infra.startRabbit(), infra.startRedis()]);
+    } catch (error) {
+      await infra.stop();
+      throw error;
+    }
+    return infra;
+  }
+
+  /** A crash restart: Postgres stopped without a checkpoint, RabbitMQ's node stopped, Redis killed. */
+  async restart(name: InfraName): Promise<void> {
+    if (name === 'postgres') {
+      await this.asOwner('postgres', this.pgBin('pg_ctl'), ['-D', this.pgData, '-m', 'immediate', '-w', 'stop']);
+      await this.startPostgres();
+    } else if (name === 'rabbitmq') {
+      await this.stopRabbit();
+      await this.startRabbit();
+    } else {
+      await this.killRedis();
+      await this.startRedis();
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    await Promise.allSettled([
+      this.asOwner('postgres', this.pgBin('pg_ctl'), ['-D', this.pgData, '-m', 'immediate', '-w', 'stop']),
+      this.stopRabbit(),
+      this.killRedis(),
+    ]);
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private get pgData(): string {
+    return join(this.dir, 'pg');
+  }
+
+  private pgBin(tool: string): string {
+    const versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a));
+    if (versions.length === 0) throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql');
+    return join('/usr/lib/postgresql', versions[0]!, 'bin', tool);
+  }
+
+  /** initdb and pg_ctl refuse root; RabbitMQ's node runs as its own user too. */
+  private asOwner(user: 'postgres' | 'rabbitmq', file: string, args: string[], env: Record<string, string> = {}) {
+    const fullEnv = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LANG: 'C.UTF-8', ...env };
+    if (!IS_ROOT) return run(file, args, { env: { ...process.env, ...fullEnv }, cwd: this.dir, maxBuffer: 16 * 1024 * 1024 });
+    return run('runuser', ['-u', user, '--', 'env', ...Object.entries(fullEnv).map(([key, value]) => `${key}=${value}`), file, ...args], { cwd: this.dir, maxBuffer: 16 * 1024 * 1024 });
+  }
+
+  private ownedBy(user: 'postgres' | 'rabbitmq', path: string): void {
+    mkdirSync(path, { recursive: true });
+    if (!IS_ROOT) return;
+    const ids = user === 'postgres' ? idsOf('postgres') : idsOf('rabbitmq');
+    chownSync(path, ids.uid, ids.gid);
+  }
+
+  private async initPostgres(): Promise<void> {
+    this.ownedBy('postgres', this.pgData);
+    this.ownedBy('postgres', join(this.dir, 'pg-socket'));
+    await this.asOwner('postgres', this.pgBin('initdb'), ['-D', this.pgData, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  }
+
+  private async startPostgres(): Promise<void> {
+    const options = [
+      `-p ${this.ports.postgres}`,
+      '-c listen_addresses=127.0.0.1',
+      `-c unix_socket_directories=${join(this.dir, 'pg-socket')}`,
+      '-c shared_buffers=32MB',
+      '-c max_connections=200',
+      '-c fsync=off',
+      '-c full_page_writes=off',
+    ].join(' ');
+    await this.asOwner('postgres', this.pgBin('pg_ctl'), ['-D', this.pgData, '-l', join(this.pgData, 'server.log'), '-o', options, '-w', '-t', '60', 'start']);
+  }
+
+  private rabbitEnv(): Record<string, string> {
+    return {
+      HOME: '/var/lib/rabbitmq',
+      RABBITMQ_NODENAME: this.rabbitNode,
+      RABBITMQ_NODE_IP_ADDRESS: '127.0.0.1',
+      RABBITMQ_NODE_PORT: String(this.ports.amqp),
+      RABBITMQ_DIST_PORT: String(this.ports.amqpDist),
+      RABBITMQ_MNESIA_BASE: join(this.dir, 'rabbit', 'mnesia'),
+      RABBITMQ_LOG_BASE: join(this.dir, 'rabbit', 'log'),
+      RABBITMQ_PID_FILE: join(this.dir, 'rabbit', 'node.pid'),
+      RABBITMQ_ENABLED_PLUGINS_FILE: join(this.dir, 'rabbit', 'enabled_plugins'),
+      RABBITMQ_CONFIG_FILE: join(this.dir, 'rabbit', 'rabbitmq'),
+    };
+  }
+
+  private async startRabbit(): Promise<void> {
+    const base = join(this.dir, 'rabbit');
+    this.ownedBy('rabbitmq', base);
+    writeFileSync(join(base, 'enabled_plugins'), '[].\n');
+    // guest may connect over 127.0.0.1 only, which is all the services use.
+    writeFileSync(join(base, 'rabbitmq.conf'), 'loopback_users.guest = true\n');
+    await this.asOwner('rabbitmq', '/usr/lib/rabbitmq/bin/rabbitmq-server', ['-detached'], this.rabbitEnv());
+    await eventually(() => this.asOwner('rabbitmq', '/usr/lib/rabbitmq/bin/rabbitmqctl', ['-n', this.rabbitNode, 'await_startup', '--timeout', '5'], this.rabbitEnv()), { timeoutMs: 90_000, intervalMs: 500 });
+    await eventually(() => portAnswers(this.ports.amqp), { timeoutMs: 30_000, intervalMs: 200 });
+  }
+
+  private async stopRabbit(): Promise<void> {
+    await this.asOwner('rabbitmq', '/usr/lib/rabbitmq/bin/rabbitmqctl', ['-n', this.rabbitNode, 'stop'], this.rabbitEnv()).catch(() => undefined);
+  }
+
+  private async startRedis(): Promise<void> {
+    const child = spawn('redis-server', ['--port', String(this.ports.redis), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', this.dir], { stdio: 'ignore' });
+    this.redisProcess = child;
+    await eventually(() => portAnswers(this.ports.redis), { timeoutMs: 20_000, intervalMs: 100 });
+  }
+
+  private async killRedis(): Promise<void> {
+    const child = this.redisProcess;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+function idsOf(user: string): { uid: number; gid: number } {
+  const line = readPasswd().find((entry) => entry.startsWith(`${user}:`));
+  if (!line) throw new Error(`no OS user ${user}`);
+  const [, , uid, gid] = line.split(':');
+  return { uid: Number(uid), gid: Number(gid) };
+}
+
+function readPasswd(): string[] {
+  return readFileSync('/etc/passwd', 'utf8').split('\n');
+}
+
+function portAnswers(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve();
+    });
+    socket.once('error', reject);
+  });
+}

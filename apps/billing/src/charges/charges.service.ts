@@ -28,23 +28,19 @@ export class ChargesService {
   /** A repeat for a task key already charged (redelivery, retry) charges nothing and answers the balance now. */
   debit(command: DebitCommand): Promise<DebitResult> {
     return this.transactions.run(command.clientId, async ({ tx, account, now }) => {
+      const bucket = bucketToDebit(account);
+      // The usual case first: the write itself tells a repeat (the key is charged already) by writing nothing.
+      if (bucket && !isPastDeadline(command.deadline, now)) {
+        const after = withBucketChange(account, bucket, -1);
+        const debit = { taskKey: command.taskKey, clientId: account.clientId, bucket, after, debitedAt: now };
+        if (await this.charges.recordDebit(tx, debit)) return { taskKey: command.taskKey, creditsRemaining: balanceOf(after), bucket };
+      }
+      // A repeat is answered before any refusal: a retry of a debit that was taken is never refused.
       const existing = await this.charges.find(tx, command.taskKey);
       if (existing) return this.repeatedDebit(existing, command, account);
       if (isPastDeadline(command.deadline, now)) throw new DebitTooLateError(command.deadline);
-
-      const bucket = bucketToDebit(account);
       if (!bucket) throw outOfCreditsError(this.config.profile);
-      const updated = await this.accounts.update(tx, account.clientId, withBucketChange(account, bucket, -1));
-      await this.charges.create(tx, { taskKey: command.taskKey, clientId: account.clientId, bucket, debitedAt: now });
-      await this.ledger.append(tx, {
-        clientId: account.clientId,
-        kind: 'debit',
-        bucket,
-        amount: -1,
-        taskKey: command.taskKey,
-        balanceAfter: balanceOf(updated),
-      });
-      return { taskKey: command.taskKey, creditsRemaining: balanceOf(updated), bucket };
+      throw new Error(`the debit of task ${command.taskKey} wrote nothing, yet the key has no charge`);
     });
   }
 

@@ -47,9 +47,10 @@ export class TaskCreationService {
     // A broker delivery that arrives after the caller gave up must not act.
     if (Date.parse(command.deadline) <= Date.now()) throw new UnavailableError('the request expired before it was handled');
 
-    const existing = await this.tasks.findByKey(command.taskKey);
+    const key = await this.tasks.keyState(command.taskKey);
+    const existing = key.stored ? await this.tasks.findByKey(command.taskKey) : null;
     if (existing) return this.answerRepeat(command, existing);
-    if (await this.tasks.isVoided(command.taskKey)) throw new UnavailableError(VOIDED_DETAIL);
+    if (key.voided) throw new UnavailableError(VOIDED_DETAIL);
 
     const route: RouteRequest = { clientId: command.clientId, requestedPhoneId: command.requestedPhoneId };
     // The contract checks phone / gateway before credits, so no debit is taken for a task with nowhere to go.
@@ -80,9 +81,10 @@ export class TaskCreationService {
 
   private store(command: TaskCreateCommand, route: RouteRequest): Promise<TaskView> {
     return this.tasks.underKeyLock(command.taskKey, async (tx) => {
-      if (await this.tasks.isVoided(command.taskKey, tx)) throw new UnavailableError(VOIDED_DETAIL);
+      const key = await this.tasks.keyState(command.taskKey, tx);
+      if (key.voided) throw new UnavailableError(VOIDED_DETAIL);
       // A redelivery of this same create may have stored the task while this one waited for billing.
-      const stored = await this.tasks.findByKey(command.taskKey, tx);
+      const stored = key.stored ? await this.tasks.findByKey(command.taskKey, tx) : null;
       if (stored) return toTaskView(stored);
       const phoneId = await this.routing.assign(route, tx);
       const task = await this.tasks.insert(

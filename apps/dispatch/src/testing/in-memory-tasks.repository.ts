@@ -1,6 +1,6 @@
 import type { DbTransaction } from '../database/db-transaction.js';
 import type { Task } from '../generated/prisma/client.js';
-import type { NewTask, TasksRepository } from '../tasks/tasks.repository.js';
+import type { NewTask, TaskKeyState, TasksRepository } from '../tasks/tasks.repository.js';
 import { FakeTransactions } from './fake-transaction.js';
 import type { PublicOf } from './stand-in.js';
 import type { InMemoryStore } from './in-memory-store.js';
@@ -33,8 +33,8 @@ export class InMemoryTasksRepository implements PublicOf<TasksRepository> {
     return this.store.tasks.find((task) => task.id === id && task.clientId === clientId) ?? null;
   }
 
-  async isVoided(taskKey: string): Promise<boolean> {
-    return this.store.voidedKeys.has(taskKey);
+  async keyState(taskKey: string): Promise<TaskKeyState> {
+    return { stored: this.store.tasks.some((task) => task.taskKey === taskKey), voided: this.store.voidedKeys.has(taskKey) };
   }
 
   async insert(task: NewTask): Promise<Task> {

@@ -1,0 +1,203 @@
+import { ClientProxyFactory } from '@nestjs/microservices';
+import { runAdminCommand, type Services } from '@smsq/admin-commands';
+import { rmqClientOptions, ServiceClient } from '@smsq/platform';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import pg from 'pg';
+
+/** Linux's USER_HZ, the unit of /proc/<pid>/stat times, is 100 on every architecture Node runs on. */
+const CLOCK_TICKS_PER_S = 100;
+
+export type MeasuredService = 'api-gateway' | 'billing' | 'dispatch' | 'inbox';
+export const MEASURED_SERVICES: MeasuredService[] = ['billing', 'dispatch', 'inbox', 'api-gateway'];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
+    });
+  });
+}
+
+/** Polls `check` until it answers true; a check that throws an Error of its own (not a refused fetch) ends the wait at once. */
+async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ready = await check().catch((error: Error) => {
+      if (!(error instanceof TypeError)) throw error;
+      return false;
+    });
+    if (ready) return;
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+export interface StackOptions {
+  root: string;
+  /** postgresql://user@host:port, without a database. */
+  databaseServer: string;
+  amqpUrl: string;
+  redisUrl: string;
+  /** When set, every service writes a V8 CPU profile into `<cpuProfileDir>/<service>` when it stops. */
+  cpuProfileDir?: string;
+}
+
+/**
+ * The built services started as a user would start them (Profile B, rate limit off, no demo data),
+ * under a database, broker namespace and ports of the bench's own, dropped again by `stop`.
+ */
+export class BenchStack {
+  private readonly processes = new Map<MeasuredService, ChildProcess>();
+  private readonly logTail = new Map<MeasuredService, string[]>();
+  private services: Services | undefined;
+  private stopping: Promise<void> | undefined;
+  readonly sql: pg.Pool;
+
+  private constructor(
+    private readonly options: StackOptions,
+    readonly databaseName: string,
+    readonly databaseUrl: string,
+    readonly env: Record<string, string>,
+    readonly baseUrl: string,
+  ) {
+    this.sql = new pg.Pool({ connectionString: databaseUrl, max: 2, application_name: 'smsq-bench' });
+  }
+
+  static async start(options: StackOptions): Promise<BenchStack> {
+    const id = randomBytes(4).toString('hex');
+    const databaseName = `smsq_bench_${id}`;
+    const databaseUrl = `${options.databaseServer}/${databaseName}`;
+    const port = await freePort();
+    const env: Record<string, string> = {
+      ...(process.env as Record<string, string>),
+      NODE_ENV: 'production',
+      SMSQ_PROFILE: 'B',
+      SMSQ_DEMO: 'false',
+      SMSQ_NAMESPACE: `bench_${id}`,
+      DATABASE_URL: databaseUrl,
+      AMQP_URL: options.amqpUrl,
+      REDIS_URL: options.redisUrl,
+      PORT: String(port),
+      BILLING_PORT: String(await freePort()),
+      DISPATCH_PORT: String(await freePort()),
+      INBOX_PORT: String(await freePort()),
+      SMSQ_LOG_FORMAT: 'json',
+      SMSQ_RATE_LIMIT_RPS: '0',
+    };
+    const stack = new BenchStack(options, databaseName, databaseUrl, env, `http://127.0.0.1:${port}`);
+    for (const service of MEASURED_SERVICES) stack.launch(service);
+    try {
+      await until(
+        async () => {
+          const stopped = [...stack.processes].find(([, child]) => child.exitCode !== null || child.signalCode !== null);
+          if (stopped) throw new Error(`${stopped[0]} stopped before it was ready`);
+          return (await fetch(`${stack.baseUrl}/readyz`)).ok;
+        },
+        90_000,
+        'every service becoming ready',
+      );
+    } catch (error) {
+      process.stderr.write(stack.recentLogs());
+      await stack.stop();
+      throw error;
+    }
+    return stack;
+  }
+
+  private launch(service: MeasuredService): void {
+    const profiling = this.options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(this.options.cpuProfileDir, service)}`] : [];
+    const child = spawn(process.execPath, [...profiling, join(this.options.root, 'apps', service, 'dist', 'main.js')], {
+      cwd: this.options.root,
+      env: this.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const tail: string[] = [];
+    this.logTail.set(service, tail);
+    const keep = (chunk: Buffer) => {
+      tail.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      if (tail.length > 200) tail.splice(0, tail.length - 200);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    this.processes.set(service, child);
+  }
+
+  recentLogs(lines = 15): string {
+    return [...this.logTail].map(([service, tail]) => `--- ${service}\n${tail.slice(-lines).join('\n')}\n`).join('');
+  }
+
+  /** Resident memory of each service now, in MB (from /proc, as the OOM killer counts it). */
+  residentMb(): Record<MeasuredService, number> {
+    const sizes = {} as Record<MeasuredService, number>;
+    for (const [service, child] of this.processes) {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      sizes[service] = Math.round(kb / 1024);
+    }
+    return sizes;
+  }
+
+  /**
+   * CPU time each service has used so far, in ms (user + system, from /proc). Differences of it per
+   * request hold on a busy machine, where throughput and latency do not.
+   */
+  cpuMs(): Record<MeasuredService, number> {
+    const used = {} as Record<MeasuredService, number>;
+    for (const [service, child] of this.processes) {
+      // Fields after the command name, which is in brackets and may hold spaces: utime and stime are the 12th and 13th.
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      used[service] = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
+    }
+    return used;
+  }
+
+  private serviceClients(): Services {
+    if (!this.services) {
+      const broker = { amqpUrl: this.env['AMQP_URL']!, namespace: this.env['SMSQ_NAMESPACE']! };
+      const connect = (service: 'gateway' | 'billing' | 'dispatch' | 'dashboard') =>
+        new ServiceClient(service, ClientProxyFactory.create(rmqClientOptions(broker, service)), 30_000);
+      this.services = { gateway: connect('gateway'), billing: connect('billing'), dispatch: connect('dispatch'), dashboard: connect('dashboard') };
+    }
+    return this.services;
+  }
+
+  /** An admin command (DESIGN §5), run in this process over the broker with the command line's own code. */
+  async admin<T extends object>(...args: string[]): Promise<T> {
+    return (await runAdminCommand(args, this.serviceClients())) as T;
+  }
+
+  /** Stops the services and drops the database; a second call waits for the first. */
+  stop(): Promise<void> {
+    this.stopping ??= this.stopAndDrop();
+    return this.stopping;
+  }
+
+  private async stopAndDrop(): Promise<void> {
+    if (this.services) await Promise.allSettled(Object.values(this.services).map((client: ServiceClient) => client.close()));
+    await Promise.all(
+      [...this.processes.values()].map(async (child) => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        const stubborn = setTimeout(() => child.kill('SIGKILL'), 30_000);
+        await exited;
+        clearTimeout(stubborn);
+      }),
+    );
+    await this.sql.end();
+    const admin = new pg.Client({ connectionString: `${this.options.databaseServer}/postgres` });
+    await admin.connect();
+    try {
+      await admin.query(`DROP DATABASE IF EXISTS "${this.databaseName}" WITH (FORCE)`);
+    } finally {
+      await admin.end();
+    }
+  }
+}

@@ -1,0 +1,145 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BenchSettings } from './bench-settings.js';
+import { TARGETS } from './bench-settings.js';
+import type { MeasuredService } from './bench-stack.js';
+import type { ProfileSummary } from './cpu-profile.js';
+import type { DeliverResult, GrowthResult, NormalLoadResult, QueueResult } from './scenarios.js';
+
+export interface BenchResults {
+  startedAt: string;
+  finishedAt: string;
+  settings: BenchSettings;
+  machine: { cpus: number; cpuModel: string; memoryMb: number; node: string; postgres: string; loadAverageAtStart: number[] };
+  queue: QueueResult;
+  normalLoad: NormalLoadResult;
+  deliver: DeliverResult;
+  growth: GrowthResult;
+  targets: TargetCheck[];
+  profiles?: ProfileSummary[];
+}
+
+export interface TargetCheck {
+  name: string;
+  measured: number;
+  limit: number;
+  /** Whether the measured value must stay at or above the limit, or at or below it. */
+  kind: 'at least' | 'at most';
+  met: boolean;
+  unit: string;
+}
+
+export function checkTargets(queue: QueueResult, deliver: DeliverResult, growth: GrowthResult, normal: NormalLoadResult): TargetCheck[] {
+  const check = (name: string, measured: number, kind: TargetCheck['kind'], limit: number, unit = ''): TargetCheck => ({
+    name,
+    measured,
+    limit,
+    kind,
+    unit,
+    met: kind === 'at least' ? measured >= limit : measured <= limit,
+  });
+  const heaviest = Math.max(...Object.values(queue.memoryUnderLoadMb));
+  return [
+    check('Queue: smsq / baseline', queue.ratio, 'at least', TARGETS.queueRatio),
+    check('Queue: errors', queue.smsq.errors, 'at most', 0),
+    check('Deliver: smsq / baseline', deliver.ratio, 'at least', TARGETS.deliverRatio),
+    check('Deliver: double claims', (deliver.smsq.doubleClaims ?? 0) + deliver.claimedTwiceInDatabase, 'at most', 0),
+    check('Deliver: tasks left undelivered', deliver.leftPending, 'at most', 0),
+    check(`Claim latency p50 at ${growth.large.pending} / at ${growth.small.pending} pending`, growth.ratio, 'at most', TARGETS.claimGrowth),
+    check('p99 of create-task at half the maximum rate', normal.smsq.latency.p99Ms, 'at most', TARGETS.halfLoadP99Ms, ' ms'),
+    check('Largest resident memory of a service under load', heaviest, 'at most', TARGETS.residentMb, ' MB'),
+  ];
+}
+
+export function writeResults(root: string, results: BenchResults): string {
+  const dir = join(root, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${results.startedAt.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  return file;
+}
+
+const START = '<!-- bench:results:start (written by npm run bench; edit outside these markers) -->';
+const END = '<!-- bench:results:end -->';
+
+/** Replaces the generated block of docs/performance.md with the latest results; the hand-written rest stays. */
+export function updatePerformanceDoc(root: string, results: BenchResults, resultFile: string): void {
+  const path = join(root, 'docs', 'performance.md');
+  const block = `${START}\n${renderResults(results, resultFile.slice(root.length + 1))}\n${END}`;
+  const current = existsSync(path) ? readFileSync(path, 'utf8') : `# Performance\n\n${START}\n${END}\n`;
+  const start = current.indexOf(START);
+  const end = current.indexOf(END);
+  const next = start >= 0 && end > start ? current.slice(0, start) + block + current.slice(end + END.length) : `${current.trimEnd()}\n\n${block}\n`;
+  writeFileSync(path, next);
+}
+
+function bar(value: number, scale: number, width = 40): string {
+  const cells = Math.max(0, Math.min(width, Math.round((value / scale) * width)));
+  return `${'█'.repeat(cells)}${' '.repeat(width - cells)}`;
+}
+
+export function renderResults(r: BenchResults, resultFile: string): string {
+  const services = Object.keys(r.queue.memoryUnderLoadMb) as MeasuredService[];
+  const lines = [
+    `Last run: ${r.startedAt} (${r.settings.mode}${r.settings.mode === 'quick' ? ', shorter than the issue asks: not a result to judge by' : ''}), ` +
+      `${r.machine.cpus} × ${r.machine.cpuModel}, ${Math.round(r.machine.memoryMb / 1024)} GB, Node ${r.machine.node}, ${r.machine.postgres}; ` +
+      `load average at start ${r.machine.loadAverageAtStart.map((n) => n.toFixed(2)).join(' / ')}. Raw figures: \`${resultFile}\`.`,
+    '',
+    '### Targets',
+    '',
+    '| target | measured | limit | met |',
+    '|---|---:|---:|:---:|',
+    ...r.targets.map((t) => `| ${t.name} | ${t.measured}${t.unit} | ${t.kind === 'at least' ? '≥' : '≤'} ${t.limit}${t.unit} | ${t.met ? 'yes' : '**no**'} |`),
+    '',
+    '### Scenarios',
+    '',
+    '| scenario | smsq | baseline (pgbench, same run) | smsq / baseline |',
+    '|---|---:|---:|---:|',
+    `| 1. Queue: create-task, ${r.settings.queue.connections} connections, ${r.settings.queue.durationS} s | ${r.queue.smsq.perSecond} req/s (p50 ${r.queue.smsq.latency.p50Ms} ms, p99 ${r.queue.smsq.latency.p99Ms} ms, ${r.queue.smsq.errors} errors of ${r.queue.smsq.requests}) | ${r.queue.baseline.tps} tx/s (${r.queue.baseline.clients} connections, ${r.queue.baseline.failed} failed) | ${r.queue.ratio} |`,
+    `| 2. Deliver: ${r.settings.deliver.workers} workers, ${r.deliver.backlog} tasks | ${r.deliver.smsq.perSecond} tasks/s (claim p50 ${r.deliver.smsq.claimLatency?.p50Ms} ms, p99 ${r.deliver.smsq.claimLatency?.p99Ms} ms; ${r.deliver.smsq.doubleClaims} double claims, ${r.deliver.leftPending} left) | ${r.deliver.baseline.tps} tx/s (${r.deliver.baseline.clients} connections) | ${r.deliver.ratio} |`,
+    `| 3. Claim latency, ${r.growth.small.pending} pending | p50 ${r.growth.small.api.p50Ms} ms, p99 ${r.growth.small.api.p99Ms} ms | SQL alone: ${r.growth.small.sqlLatencyAverageMs} ms | |`,
+    `| 3. Claim latency, ${r.growth.large.pending} pending | p50 ${r.growth.large.api.p50Ms} ms, p99 ${r.growth.large.api.p99Ms} ms | SQL alone: ${r.growth.large.sqlLatencyAverageMs} ms | ${r.growth.ratio} × the small backlog's |`,
+    `| 4. create-task at ${r.normalLoad.ratePerS} req/s (half of 1.) | p50 ${r.normalLoad.smsq.latency.p50Ms} ms, p99 ${r.normalLoad.smsq.latency.p99Ms} ms, ${r.normalLoad.smsq.errors} errors | | |`,
+    '',
+    '### CPU time of the services per request (ms)',
+    '',
+    'Throughput on a machine shared with other work moves with that work; the CPU time the services spend per request does not, and it bounds what 2 cores can do: 2,000 ms of CPU per second divided by it.',
+    '',
+    `| | ${services.join(' | ')} | all |`,
+    `|---|${services.map(() => '---:').join('|')}|---:|`,
+    `| per create-task (scenario 1) | ${services.map((s) => r.queue.cpuMsPerRequest[s]).join(' | ')} | ${r.queue.cpuMsPerRequest.all} |`,
+    `| per delivered task (scenario 2) | ${services.map((s) => r.deliver.cpuMsPerTask[s]).join(' | ')} | ${r.deliver.cpuMsPerTask.all} |`,
+    '',
+    '### Resident memory (MB)',
+    '',
+    '| service | at rest | under scenario 1 (peak) |',
+    '|---|---:|---:|',
+    ...services.map((s) => `| ${s} | ${r.queue.memoryAtRestMb[s]} | ${r.queue.memoryUnderLoadMb[s]} |`),
+    '',
+    '### Chart: smsq as a share of what the same Postgres does alone',
+    '',
+    '```text',
+    `Queue    ${bar(r.queue.ratio, 1)} ${r.queue.ratio.toFixed(2)}`,
+    `Deliver  ${bar(r.deliver.ratio, 1)} ${r.deliver.ratio.toFixed(2)}`,
+    `target   ${bar(TARGETS.queueRatio, 1)} ${TARGETS.queueRatio.toFixed(2)}`,
+    `         0${' '.repeat(38)}1.0`,
+    '```',
+  ];
+  return lines.join('\n');
+}
+
+export function printSummary(r: BenchResults): void {
+  const out = [
+    '',
+    `Queue:   ${r.queue.smsq.perSecond} req/s vs ${r.queue.baseline.tps} tx/s baseline -> ratio ${r.queue.ratio} (target >= ${TARGETS.queueRatio}), ${r.queue.smsq.errors} errors`,
+    `Deliver: ${r.deliver.smsq.perSecond} tasks/s vs ${r.deliver.baseline.tps} tx/s baseline -> ratio ${r.deliver.ratio} (target >= ${TARGETS.deliverRatio}), ${r.deliver.smsq.doubleClaims} double claims`,
+    `Growth:  claim p50 ${r.growth.small.api.p50Ms} ms at ${r.growth.small.pending}, ${r.growth.large.api.p50Ms} ms at ${r.growth.large.pending} -> ratio ${r.growth.ratio} (target <= ${TARGETS.claimGrowth})`,
+    `Normal:  p99 ${r.normalLoad.smsq.latency.p99Ms} ms at ${r.normalLoad.ratePerS} req/s (target <= ${TARGETS.halfLoadP99Ms} ms)`,
+    `CPU:     ${r.queue.cpuMsPerRequest.all} ms per create-task, ${r.deliver.cpuMsPerTask.all} ms per delivered task (all services)`,
+    `Memory:  peak under load ${JSON.stringify(r.queue.memoryUnderLoadMb)} MB (target <= ${TARGETS.residentMb})`,
+    '',
+    ...r.targets.map((t) => `${t.met ? 'met    ' : 'NOT MET'}  ${t.name}: ${t.measured}${t.unit} (${t.kind} ${t.limit}${t.unit})`),
+    '',
+  ];
+  process.stdout.write(out.join('\n'));
+}

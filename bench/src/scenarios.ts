@@ -1,0 +1,197 @@
+import { Backlog } from './backlog.js';
+import type { BenchStack, MeasuredService } from './bench-stack.js';
+import type { BenchSettings } from './bench-settings.js';
+import type { LatencySummary, LoadResult } from './load/load-plan.js';
+import { runLoad } from './load/run-load.js';
+import { CLAIM_AND_REPORT_SQL, CREATE_TASK_SQL, pgbench, type PgbenchResult } from './pgbench.js';
+
+export interface Fixture {
+  apiKeys: string[];
+  workerTokens: string[];
+  clientIds: number[];
+  gatewayIds: number[];
+}
+
+export type Memory = Record<MeasuredService, number>;
+
+/** CPU time the services spent per request (or per delivered task), in ms, and all of them together. */
+export type CpuPerRequest = Record<MeasuredService | 'all', number>;
+
+export interface QueueResult {
+  smsq: LoadResult;
+  cpuMsPerRequest: CpuPerRequest;
+  baseline: PgbenchResult;
+  ratio: number;
+  memoryAtRestMb: Memory;
+  memoryUnderLoadMb: Memory;
+}
+
+export interface DeliverResult {
+  backlog: number;
+  smsq: LoadResult;
+  cpuMsPerTask: CpuPerRequest;
+  leftPending: number;
+  claimedTwiceInDatabase: number;
+  baseline: PgbenchResult;
+  ratio: number;
+}
+
+export interface GrowthPoint {
+  pending: number;
+  api: LatencySummary;
+  sqlLatencyAverageMs: number;
+}
+
+export interface GrowthResult {
+  small: GrowthPoint;
+  large: GrowthPoint;
+  /** Median claim latency through the API at the large backlog over that at the small one. */
+  ratio: number;
+}
+
+export interface NormalLoadResult {
+  ratePerS: number;
+  smsq: LoadResult;
+}
+
+const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+/** Clients, each with a key, a VIP gateway and credits for the whole run, and one unbound worker token per worker. */
+export async function prepareFixture(stack: BenchStack, settings: BenchSettings): Promise<Fixture> {
+  const fixture: Fixture = { apiKeys: [], workerTokens: [], clientIds: [], gatewayIds: [] };
+  for (let n = 0; n < settings.clients; n += 1) {
+    const { client_id: clientId } = await stack.admin<{ client_id: number }>('client', 'create', '--name', `bench client ${n}`);
+    const { api_key: apiKey } = await stack.admin<{ api_key: string }>('key', 'create', '--client', String(clientId));
+    await stack.admin('credits', 'grant', '--client', String(clientId), '--amount', '10000000');
+    const { phone_id: gatewayId } = await stack.admin<{ phone_id: number }>(
+      'gateway', 'create', '--name', `bench gateway ${n}`, '--url', 'http://127.0.0.1:9/send', '--client', String(clientId),
+    );
+    fixture.clientIds.push(clientId);
+    fixture.apiKeys.push(apiKey);
+    fixture.gatewayIds.push(gatewayId);
+  }
+  for (let n = 0; n < settings.deliver.workers; n += 1) {
+    const { worker_token: token } = await stack.admin<{ worker_token: string }>('worker-token', 'create');
+    fixture.workerTokens.push(token);
+  }
+  return fixture;
+}
+
+/** The services' CPU time spent while `work` ran, per unit of work it reports. */
+async function cpuPer<T>(stack: BenchStack, work: () => Promise<T>, units: (result: T) => number): Promise<{ result: T; cpu: CpuPerRequest }> {
+  const before = stack.cpuMs();
+  const result = await work();
+  const after = stack.cpuMs();
+  const count = Math.max(1, units(result));
+  const cpu = { all: 0 } as CpuPerRequest;
+  for (const service of Object.keys(after) as MeasuredService[]) {
+    cpu[service] = round2((after[service] - before[service]) / count);
+    cpu.all = round2(cpu.all + cpu[service]);
+  }
+  return { result, cpu };
+}
+
+/** Samples every service's resident memory while `work` runs and answers the largest seen of each. */
+async function peakMemoryDuring<T>(stack: BenchStack, everyMs: number, work: () => Promise<T>): Promise<{ result: T; peak: Memory }> {
+  const peak = stack.residentMb();
+  const sampler = setInterval(() => {
+    for (const [service, mb] of Object.entries(stack.residentMb()) as [MeasuredService, number][]) peak[service] = Math.max(peak[service], mb);
+  }, everyMs);
+  try {
+    return { result: await work(), peak };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** Scenario 1: create-task at full speed from many connections, against pgbench doing the same database work. */
+export async function queueScenario(stack: BenchStack, settings: BenchSettings, fixture: Fixture): Promise<QueueResult> {
+  const memoryAtRestMb = stack.residentMb();
+  const plan = { kind: 'create-tasks' as const, mode: 'closed' as const, baseUrl: stack.baseUrl, connections: settings.queue.connections, apiKeys: fixture.apiKeys };
+  log(`queue: warm-up ${settings.queue.warmUpS} s`);
+  await runLoad({ ...plan, durationMs: settings.queue.warmUpS * 1000 });
+  log(`queue: ${settings.queue.connections} connections for ${settings.queue.durationS} s`);
+  const { result: measured, peak } = await peakMemoryDuring(stack, settings.memorySampleMs, () =>
+    cpuPer(stack, () => runLoad({ ...plan, durationMs: settings.queue.durationS * 1000 }), (load) => load.requests),
+  );
+  const { result: smsq, cpu: cpuMsPerRequest } = measured;
+  log(`queue: ${smsq.perSecond} requests/s, p99 ${smsq.latency.p99Ms} ms, ${smsq.errors} errors; baseline pgbench ${settings.queue.durationS} s`);
+  const baseline = await pgbench({
+    databaseUrl: stack.databaseUrl,
+    script: CREATE_TASK_SQL,
+    clients: settings.queue.baselineClients,
+    durationS: settings.queue.durationS,
+    variables: { first_client: Math.min(...fixture.clientIds), last_client: Math.max(...fixture.clientIds) },
+  });
+  log(`queue: baseline ${baseline.tps} tps; the services used ${cpuMsPerRequest.all} ms of CPU per create-task`);
+  return { smsq, cpuMsPerRequest, baseline, ratio: round2(smsq.perSecond / baseline.tps), memoryAtRestMb, memoryUnderLoadMb: peak };
+}
+
+/** Scenario 4: create-task at half the rate scenario 1 reached, started on a fixed schedule. */
+export async function normalLoadScenario(stack: BenchStack, settings: BenchSettings, fixture: Fixture, maxPerS: number): Promise<NormalLoadResult> {
+  const ratePerS = Math.max(1, Math.round(maxPerS / 2));
+  log(`normal load: ${ratePerS} requests/s for ${settings.normalLoad.durationS} s`);
+  const smsq = await runLoad({
+    kind: 'create-tasks',
+    mode: 'open',
+    baseUrl: stack.baseUrl,
+    connections: settings.normalLoad.maxConnections,
+    durationMs: settings.normalLoad.durationS * 1000,
+    apiKeys: fixture.apiKeys,
+    ratePerS,
+  });
+  log(`normal load: p50 ${smsq.latency.p50Ms} ms, p99 ${smsq.latency.p99Ms} ms, ${smsq.errors} errors`);
+  return { ratePerS, smsq };
+}
+
+/** Scenario 2: workers drain a backlog through the worker API, against pgbench doing each claim and report in SQL. */
+export async function deliverScenario(stack: BenchStack, settings: BenchSettings, fixture: Fixture): Promise<DeliverResult> {
+  const backlog = new Backlog(stack.sql, fixture.gatewayIds);
+  const { workers } = settings.deliver;
+  await backlog.retireAll();
+  await backlog.add(settings.deliver.backlog);
+  log(`deliver: ${workers} workers drain ${settings.deliver.backlog} tasks`);
+  const { result: smsq, cpu: cpuMsPerTask } = await cpuPer(
+    stack,
+    () =>
+      runLoad({
+        kind: 'deliver',
+        baseUrl: stack.baseUrl,
+        workers,
+        workerTokens: fixture.workerTokens,
+        expectedTasks: settings.deliver.backlog,
+        timeoutMs: settings.deliver.timeoutS * 1000,
+      }),
+    (load) => load.delivered ?? 0,
+  );
+  const leftPending = await backlog.pending();
+  const claimedTwiceInDatabase = await backlog.claimedTwice();
+  log(`deliver: ${smsq.perSecond} tasks/s, ${smsq.doubleClaims} double claims, ${leftPending} left; baseline pgbench`);
+
+  await backlog.retireAll();
+  const perWorker = Math.ceil(settings.deliver.backlog / workers);
+  // A few more than are claimed, so the last claims of the run still find a task however they interleave.
+  await backlog.add(perWorker * workers + workers);
+  const baseline = await pgbench({ databaseUrl: stack.databaseUrl, script: CLAIM_AND_REPORT_SQL, clients: workers, transactionsPerClient: perWorker });
+  log(`deliver: baseline ${baseline.tps} tps; the services used ${cpuMsPerTask.all} ms of CPU per delivered task`);
+  return { backlog: settings.deliver.backlog, smsq, cpuMsPerTask, leftPending, claimedTwiceInDatabase, baseline, ratio: round2(smsq.perSecond / baseline.tps) };
+}
+
+/** Scenario 3: one worker's claim latency with a small and with a large backlog waiting. */
+export async function growthScenario(stack: BenchStack, settings: BenchSettings, fixture: Fixture): Promise<GrowthResult> {
+  const backlog = new Backlog(stack.sql, fixture.gatewayIds);
+  const measure = async (pending: number): Promise<GrowthPoint> => {
+    await backlog.retireAll();
+    log(`backlog growth: filling ${pending} pending tasks`);
+    await backlog.add(pending, (added) => pending > 200_000 && log(`backlog growth: ${added} / ${pending}`));
+    const claims = settings.growth.claims;
+    const api = await runLoad({ kind: 'deliver', baseUrl: stack.baseUrl, workers: 1, workerTokens: fixture.workerTokens, expectedTasks: claims, timeoutMs: 600_000 });
+    const sql = await pgbench({ databaseUrl: stack.databaseUrl, script: CLAIM_AND_REPORT_SQL, clients: 1, transactionsPerClient: claims });
+    log(`backlog growth: ${pending} pending: claim p50 ${api.claimLatency!.p50Ms} ms, p99 ${api.claimLatency!.p99Ms} ms; SQL ${sql.latencyAverageMs} ms`);
+    return { pending, api: api.claimLatency!, sqlLatencyAverageMs: sql.latencyAverageMs };
+  };
+  const small = await measure(settings.growth.small);
+  const large = await measure(settings.growth.large);
+  return { small, large, ratio: round2(large.api.p50Ms / small.api.p50Ms) };
+}

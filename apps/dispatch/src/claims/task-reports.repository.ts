@@ -18,6 +18,19 @@ export class TaskReportsRepository {
     });
   }
 
+  /**
+   * The usual report, `sent` by the token holding the task, as one statement instead of a
+   * transaction of four: the same condition `decideReport` applies (its holder, still claimed or
+   * pending again after its lease), re-checked by Postgres on the row it locks. False when the
+   * condition does not hold, for the locked path to give the contract's answer.
+   */
+  async markSentIfHeld(id: number, tokenId: number): Promise<boolean> {
+    const changed = await this.db.$executeRaw`
+      UPDATE "dispatch"."tasks" SET status = 'sent', sent_at = now(), claim_expires_at = NULL
+       WHERE id = ${id} AND claimed_by_token_id = ${tokenId} AND status IN ('claimed', 'pending')`;
+    return changed === 1;
+  }
+
   async markSent(id: number, tx: DbTransaction): Promise<void> {
     await tx.$executeRaw`
       UPDATE "dispatch"."tasks" SET status = 'sent', sent_at = now(), claim_expires_at = NULL WHERE id = ${id}`;

@@ -23,6 +23,7 @@ export class TaskReportsService {
 
   async report(command: TaskReportCommand): Promise<TaskReported> {
     if (!isStoredId(command.id) || !isStoredId(command.tokenId)) throw new NotFoundError('task');
+    if (command.status === 'sent' && (await this.reports.markSentIfHeld(command.id, command.tokenId))) return { id: command.id, status: 'sent' };
     return this.reports.underTaskLock(command.id, async (task, tx) => {
       const decision = decideReport(task, command.tokenId, command.status);
       if ('repeat' in decision) return decision.repeat;

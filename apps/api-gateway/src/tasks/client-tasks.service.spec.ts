@@ -40,10 +40,13 @@ describe(ClientTasksService.name, () => {
     expect(dispatch.send).toHaveBeenCalledWith(Patterns.dispatch.taskSettle, expect.objectContaining({ taskKey: expect.any(String) }));
   });
 
-  it('passes a refusal on without settling: nothing was stored', async () => {
-    const { sut, dispatch } = setUp(new DomainError('no_active_phone', 'no phone'));
+  it.each([
+    ['no_active_phone', new DomainError('no_active_phone', 'no phone')],
+    ['no_active_gateway', new DomainError('no_active_gateway', 'no gateway')],
+  ])('passes the refusal %s on without settling: nothing was stored', async (code, error) => {
+    const { sut, dispatch } = setUp(error);
 
-    await expect(sut.create(OWNER, SMS, undefined)).rejects.toMatchObject({ code: 'no_active_phone' });
+    await expect(sut.create(OWNER, SMS, undefined)).rejects.toMatchObject({ code });
     expect(dispatch.send).toHaveBeenCalledTimes(1);
   });
 });

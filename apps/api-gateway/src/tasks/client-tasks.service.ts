@@ -24,6 +24,9 @@ import { createdTaskBody, taskBody, type CreatedTaskBody } from './task-answers.
 /** Room for dispatch to answer before the gateway stops waiting; work past the deadline is refused. */
 const DEADLINE_MARGIN_MS = 1_000;
 
+/** The contract's 503s that are refusals, not failures: dispatch answers them only for a task it did not store. */
+const REFUSALS_ANSWERED_503: ReadonlySet<string> = new Set(['no_active_gateway']);
+
 @Injectable()
 export class ClientTasksService {
   private readonly logger = new Logger(ClientTasksService.name);
@@ -77,7 +80,7 @@ export class ClientTasksService {
       return createdTaskBody(created, this.config.profile);
     } catch (error) {
       // A refusal is final; anything else (no answer, or dispatch's own 5xx, which may come after the insert) leaves the outcome open.
-      if (error instanceof DomainError && error.status < 500) throw error;
+      if (error instanceof DomainError && (error.status < 500 || REFUSALS_ANSWERED_503.has(error.code))) throw error;
       return createdTaskBody(await this.settle(clientId, taskKey), this.config.profile);
     }
   }

@@ -53,11 +53,6 @@ export class RoutingRepository {
     );
   }
 
-  async markAssigned(phoneId: number, tx: DbTransaction): Promise<void> {
-    // clock_timestamp(), not now(): a transaction that waited for the pool must sort after the one it waited for.
-    await tx.$executeRaw`UPDATE "dispatch"."phones" SET last_assigned_at = clock_timestamp() WHERE id = ${phoneId}`;
-  }
-
   private async firstId(tx: DbTransaction | undefined, query: Prisma.Sql): Promise<number | null> {
     const rows = tx
       ? await tx.$queryRaw<{ id: number }[]>`${query} FOR UPDATE`

@@ -119,11 +119,16 @@ describe(RoutingService.name, () => {
       expect(await sut.choose({ clientId: CLIENT })).toBe(neverUsed.id);
     });
 
-    it('takes turns over the pool as tasks are assigned', async () => {
+    it('takes turns over the pool as assignments are recorded', async () => {
       const pool = [1, 2, 3].map(() => store.addPhone({ kind: 'gateway', clientId: null }).id);
 
       const chosen: number[] = [];
-      for (let i = 0; i < 6; i++) chosen.push(await sut.assign({ clientId: CLIENT }, FAKE_TRANSACTION));
+      for (let i = 0; i < 6; i++) {
+        const phoneId = await sut.choose({ clientId: CLIENT }, FAKE_TRANSACTION);
+        // What storing the task on it records (TasksRepository.insert).
+        store.phone(phoneId).lastAssignedAt = store.now();
+        chosen.push(phoneId);
+      }
 
       expect(chosen).toEqual([...pool, ...pool]);
     });

@@ -17,16 +17,13 @@ export class RoutingService {
     private readonly phones: RoutingRepository,
   ) {}
 
-  /** The phone a task of this request would go to now; throws the contract's error when there is none. */
+  /**
+   * The phone a task of this request would go to now; throws the contract's error when there is
+   * none. Given a transaction, the choice stays locked until it commits: the task stored in it
+   * records the assignment (`TasksRepository.insert`), so least-recently-used really takes turns.
+   */
   choose(request: RouteRequest, tx?: DbTransaction): Promise<number> {
     return this.config.profile === 'A' ? this.chooseOwnPhone(request, tx) : this.chooseGateway(request, tx);
-  }
-
-  /** Chooses under lock and records the assignment in the same transaction, for least-recently-used order. */
-  async assign(request: RouteRequest, tx: DbTransaction): Promise<number> {
-    const phoneId = await this.choose(request, tx);
-    await this.phones.markAssigned(phoneId, tx);
-    return phoneId;
   }
 
   private async chooseOwnPhone({ clientId, requestedPhoneId }: RouteRequest, tx?: DbTransaction): Promise<number> {

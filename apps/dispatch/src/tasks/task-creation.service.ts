@@ -86,7 +86,7 @@ export class TaskCreationService {
       // A redelivery of this same create may have stored the task while this one waited for billing.
       const stored = key.stored ? await this.tasks.findByKey(command.taskKey, tx) : null;
       if (stored) return toTaskView(stored);
-      const phoneId = await this.routing.assign(route, tx);
+      const phoneId = await this.routing.choose(route, tx);
       const task = await this.tasks.insert(
         {
           taskKey: command.taskKey,

@@ -55,14 +55,25 @@ export class TasksRepository {
     return rows[0]!;
   }
 
-  /** Raw SQL: the hottest statement of a create, and Prisma's model query costs several times its own work. */
+  /**
+   * Stores the task and records the assignment on its phone (`last_assigned_at`, which orders
+   * least-recently-used routing), in one statement: the hottest of a create, in SQL because
+   * Prisma's model query costs more than the statement itself (docs/performance.md).
+   */
   async insert(task: NewTask, tx: DbTransaction): Promise<Task> {
+    // clock_timestamp(), not now(): a transaction that waited for the pool must sort after the one it waited for.
     const rows = await tx.$queryRaw<Task[]>`
+      WITH assigned AS (
+        UPDATE "dispatch"."phones" SET last_assigned_at = clock_timestamp() WHERE id = ${task.phoneId} RETURNING id
+      )
       INSERT INTO "dispatch"."tasks" (task_key, client_id, phone_id, recipient, message, status, scheduled_at, scheduled_local, attempts)
-      VALUES (${task.taskKey}::uuid, ${task.clientId}, ${task.phoneId}, ${task.recipient}, ${task.message}, 'pending',
-              ${task.scheduledAt}, ${task.scheduledLocal}, 0)
+      SELECT ${task.taskKey}::uuid, ${task.clientId}, assigned.id, ${task.recipient}, ${task.message}, 'pending',
+             ${task.scheduledAt}, ${task.scheduledLocal}, 0
+        FROM assigned
       RETURNING ${TASK_COLUMNS}`;
-    return rows[0]!;
+    const stored = rows[0];
+    if (!stored) throw new Error(`phone ${task.phoneId} vanished before task ${task.taskKey} was stored on it`);
+    return stored;
   }
 
   /** A task nobody has touched yet (pending, never claimed) fails as abandoned; false if it is already under way. */

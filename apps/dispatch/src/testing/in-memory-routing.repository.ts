@@ -25,10 +25,6 @@ export class InMemoryRoutingRepository implements PublicOf<RoutingRepository> {
     return gateways[0]?.id ?? null;
   }
 
-  async markAssigned(phoneId: number): Promise<void> {
-    this.store.phone(phoneId).lastAssignedAt = this.store.now();
-  }
-
   private find(matches: (phone: Phone) => boolean): number[] {
     return this.store.phones.filter(matches).map((phone) => phone.id);
   }

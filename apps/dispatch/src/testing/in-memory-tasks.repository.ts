@@ -42,6 +42,7 @@ export class InMemoryTasksRepository implements PublicOf<TasksRepository> {
     this.failNextInsert = undefined;
     if (failure) throw failure;
     if (this.store.tasks.some((existing) => existing.taskKey === task.taskKey)) throw new Error('duplicate task key');
+    this.store.phone(task.phoneId).lastAssignedAt = this.store.now();
     return this.store.addTask(task);
   }
 

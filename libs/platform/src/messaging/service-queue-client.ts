@@ -9,7 +9,14 @@ import type { Channel } from 'amqplib';
 export class ServiceQueueClient extends ClientRMQ {
   override createChannel(): Promise<void> {
     return new Promise((resolve) => {
-      this.channel = this.client!.createChannel({ json: false, confirm: true, setup: (channel: Channel) => this.setupChannel(channel, resolve) });
+      this.channel = this.client!.createChannel({
+        json: false,
+        confirm: true,
+        // A queue the broker refuses to declare (one of an earlier version, 406) closes the channel;
+        // requests then fail by their timeout, as if the service were down, instead of crashing this process.
+        setup: (channel: Channel) =>
+          this.setupChannel(channel, resolve).catch((error: unknown) => this.logger.error(`cannot use queue ${this.queue}: ${error instanceof Error ? error.message : String(error)}`)),
+      });
     });
   }
 }

@@ -3,19 +3,14 @@
 // process is SIGKILLed and the three are restarted, then the checks. The figures are printed and
 // written to docs/chaos-last-run.json. CHAOS_ROUNDS (default 2) sets how often every fault happens.
 import { spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { nx, nxEnv, root } from './lib/workspace.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const env = {
-  ...process.env,
-  NX_DAEMON: 'false',
-  NX_NO_CLOUD: 'true',
-  NX_TUI: 'false',
+  ...nxEnv,
   CHAOS_OUTPUT: process.env.CHAOS_OUTPUT ?? join(root, 'docs', 'chaos-last-run.json'),
   CHAOS_LOG_DIR: process.env.CHAOS_LOG_DIR ?? join(root, '.smsq', 'chaos-logs'),
 };
-const nx = join(root, 'node_modules', 'nx', 'dist', 'bin', 'nx.js');
 const projects = 'api-gateway,billing,dispatch,inbox,worker,gateway-sim,admin';
 const build = spawnSync(process.execPath, [nx, 'run-many', '-t', 'build', '-p', projects, '--parallel=2', '--output-style=stream'], { cwd: root, env, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);

@@ -3,29 +3,11 @@
 // one closing line with the counts. Test databases and broker names are the tests' own.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { nx, nxEnv as env, requireLocalServices, root } from './lib/workspace.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const results = join(root, 'test-results');
-const nx = join(root, 'node_modules', 'nx', 'dist', 'bin', 'nx.js');
-const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
-
-function reachable(port) {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => (socket.end(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
-}
-
-const missing = [];
-for (const [name, port] of [['PostgreSQL', 5432], ['RabbitMQ', 5672], ['Redis', 6379]]) if (!(await reachable(port))) missing.push(`${name} (127.0.0.1:${port})`);
-if (missing.length > 0) {
-  process.stderr.write(`The tests need ${missing.join(', ')}; start ${missing.length > 1 ? 'them' : 'it'} first (see README).\n`);
-  process.exit(1);
-}
+await requireLocalServices('The tests');
 
 rmSync(results, { recursive: true, force: true });
 const steps = [

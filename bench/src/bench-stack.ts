@@ -1,10 +1,10 @@
 import { ClientProxyFactory } from '@nestjs/microservices';
 import { runAdminCommand, type Services } from '@smsq/admin-commands';
 import { rmqClientOptions, ServiceClient } from '@smsq/platform';
+import { freePort } from '@smsq/testing';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
 
@@ -13,17 +13,6 @@ const CLOCK_TICKS_PER_S = 100;
 
 export type MeasuredService = 'api-gateway' | 'billing' | 'dispatch' | 'inbox';
 export const MEASURED_SERVICES: MeasuredService[] = ['billing', 'dispatch', 'inbox', 'api-gateway'];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
-    });
-  });
-}
 
 /** Polls `check` until it answers true; a check that throws an Error of its own (not a refused fetch) ends the wait at once. */
 async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { eventually } from '@smsq/testing';
+import { eventually, freePort } from '@smsq/testing';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -6,7 +6,6 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from './free-port.js';
 
 const run = promisify(execFile);
 const IS_ROOT = process.getuid?.() === 0;

@@ -3,13 +3,12 @@ import { runAdminCommand, type Services } from '@smsq/admin-commands';
 import { domainErrorFrom } from '@smsq/contracts';
 import { deadLetterQueueName, queueName, rmqClientOptions, ServiceClient } from '@smsq/platform';
 import amqplib from 'amqplib';
-import { dropDatabase, eventually, TEST_SERVER_URL } from '@smsq/testing';
+import { dropDatabase, eventually, freePort, TEST_SERVER_URL } from '@smsq/testing';
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { freePort } from './free-port.js';
 
 const run = promisify(execFile);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');

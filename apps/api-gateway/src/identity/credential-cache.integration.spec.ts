@@ -33,4 +33,15 @@ describe(CredentialCache.name, () => {
     expect(await sut.shouldTouch('key', 77)).toBe(true);
     expect(await sut.shouldTouch('key', 77)).toBe(false);
   });
+
+  it('lets only one of several gateways touch a credential in a minute, and each asks Redis once', async () => {
+    const otherGateway = new CredentialCache(redis);
+    expect(await otherGateway.shouldTouch('key', 78)).toBe(true);
+    expect(await sut.shouldTouch('key', 78)).toBe(false);
+
+    // The answer is remembered: with Redis's mark gone, neither gateway asks again within the minute.
+    await redis.del('auth:seen:key:78');
+    expect(await sut.shouldTouch('key', 78)).toBe(false);
+    expect(await otherGateway.shouldTouch('key', 78)).toBe(false);
+  });
 });

@@ -20,7 +20,7 @@ export type CachedCredential<T> = { revoked: true } | { revoked: false; value: T
 export class CredentialCache {
   private readonly logger = new Logger(CredentialCache.name);
 
-  /** When this process last won `shouldTouch` per credential: within the interval Redis would answer no anyway. */
+  /** When this process last asked Redis per credential: within the interval Redis would answer no anyway. */
   private readonly touchedAt = new Map<string, number>();
 
   constructor(private readonly redis: Redis) {}
@@ -50,7 +50,7 @@ export class CredentialCache {
 
   /**
    * True at most once a minute per credential, to keep `last_used_at` writes off the hot path.
-   * Redis decides across gateways; a credential this process touched within the minute is
+   * Redis decides across gateways; a credential this process asked about within the minute is
    * answered from memory, which saves a Redis round trip on nearly every request.
    */
   async shouldTouch(kind: string, id: number): Promise<boolean> {
@@ -58,10 +58,12 @@ export class CredentialCache {
     const now = Date.now();
     const last = this.touchedAt.get(name);
     if (last !== undefined && now - last < TOUCH_INTERVAL_S * 1000) return false;
-    const set = await this.redis.set(`auth:seen:${name}`, '1', 'EX', TOUCH_INTERVAL_S, 'NX').catch(() => null);
-    if (set !== 'OK') return false;
-    if (this.touchedAt.size >= MAX_REMEMBERED_TOUCHES) this.touchedAt.clear();
-    this.touchedAt.set(name, now);
-    return true;
+    const set = await this.redis.set(`auth:seen:${name}`, '1', 'EX', TOUCH_INTERVAL_S, 'NX').catch(() => undefined);
+    // Remembered whichever gateway won (NX answers null when another did), so a credential another gateway touched is not asked about on every request either.
+    if (set !== undefined) {
+      if (this.touchedAt.size >= MAX_REMEMBERED_TOUCHES) this.touchedAt.clear();
+      this.touchedAt.set(name, now);
+    }
+    return set === 'OK';
   }
 }

@@ -24,8 +24,11 @@ import { createdTaskBody, taskBody, type CreatedTaskBody } from './task-answers.
 /** Room for dispatch to answer before the gateway stops waiting; work past the deadline is refused. */
 const DEADLINE_MARGIN_MS = 1_000;
 
-/** The contract's 503s that are refusals, not failures: dispatch answers them only for a task it did not store. */
-const REFUSALS_ANSWERED_503: ReadonlySet<string> = new Set(['no_active_gateway']);
+/**
+ * The answers of dispatch that leave a create's outcome open: it may have stored the task before
+ * failing. Every other contract error (`no_active_gateway` included) is a refusal of a task it did not store.
+ */
+const OPEN_OUTCOME_CODES: ReadonlySet<string> = new Set(['unavailable', 'internal_error']);
 
 @Injectable()
 export class ClientTasksService {
@@ -79,8 +82,7 @@ export class ClientTasksService {
       const created = await this.dispatch.send<TaskCreated>(Patterns.dispatch.taskCreate, command, { timeoutMs: this.config.createTimeoutMs });
       return createdTaskBody(created, this.config.profile);
     } catch (error) {
-      // A refusal is final; anything else (no answer, or dispatch's own 5xx, which may come after the insert) leaves the outcome open.
-      if (error instanceof DomainError && (error.status < 500 || REFUSALS_ANSWERED_503.has(error.code))) throw error;
+      if (error instanceof DomainError && !OPEN_OUTCOME_CODES.has(error.code)) throw error;
       return createdTaskBody(await this.settle(clientId, taskKey), this.config.profile);
     }
   }

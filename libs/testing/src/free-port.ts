@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 
+/** A port nothing listens on right now, for a process the test or the bench starts. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import swc from 'unplugin-swc';
@@ -6,10 +6,14 @@ import { defineConfig } from 'vitest/config';
 
 const root = dirname(fileURLToPath(import.meta.url));
 
-/** Tests read the libraries' sources, never their build output. */
-const libraryAliases = Object.fromEntries(
-  readdirSync(join(root, 'libs')).map((name) => [`@smsq/${name}`, join(root, 'libs', name, 'src', 'index.ts')]),
-);
+/** Tests read the libraries' sources, never their build output: each package's entry points, exactly. */
+const libraryAliases = readdirSync(join(root, 'libs')).flatMap((name) => {
+  const exports = JSON.parse(readFileSync(join(root, 'libs', name, 'package.json'), 'utf8')).exports as Record<string, { '@smsq/source': string }>;
+  return Object.entries(exports).map(([subpath, entry]) => ({
+    find: new RegExp(`^@smsq/${name}${subpath === '.' ? '' : subpath.slice(1)}$`),
+    replacement: join(root, 'libs', name, entry['@smsq/source']),
+  }));
+});
 
 export function projectTestConfig(options: { testTimeout?: number; include?: string[]; maxWorkers?: number } = {}) {
   return defineConfig({

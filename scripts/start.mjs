@@ -47,7 +47,7 @@ if (demo) {
     supervisor.start('gateway-sim', ['apps/gateway-sim/dist/main.js'], { GATEWAY_SIM_WORKER_TOKEN: seeded.sim_token, GATEWAY_SIM_REPLY_RATE: env.GATEWAY_SIM_REPLY_RATE ?? '0.3', SMSQ_BASE_URL: baseUrl });
     // The worker's first delivery must find the simulator listening.
     await waitForReady(`${simUrl}/readyz`);
-    supervisor.start('worker', ['apps/worker/dist/main.js'], { WORKER_TOKEN: seeded.worker_token, SMSQ_BASE_URL: baseUrl });
+    supervisor.start('worker', ['apps/worker/dist/smsq-worker.mjs', 'run'], { WORKER_TOKEN: seeded.worker_token, SMSQ_BASE_URL: baseUrl });
   }
 }
 log(`ready: the API at ${baseUrl}, the dashboard at ${dashboardUrl}  (Ctrl-C stops everything)`);

@@ -6,6 +6,8 @@ import amqplib from 'amqplib';
 import { dropDatabase, eventually, freePort, TEST_SERVER_URL } from '@smsq/testing';
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -72,7 +74,9 @@ export class Stack {
   launch(service: ServiceName, extraEnv: Record<string, string> = {}): void {
     const env = { ...this.env, ...(this.extraEnv.get(service) ?? {}), ...extraEnv };
     this.extraEnv.set(service, { ...(this.extraEnv.get(service) ?? {}), ...extraEnv });
-    const child = spawn(process.execPath, [join(ROOT, 'apps', service, 'dist', 'main.js')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The worker runs as users run it: the one bundled file.
+    const entry = service === 'worker' ? [join(ROOT, 'apps', 'worker', 'dist', 'smsq-worker.mjs'), 'run'] : [join(ROOT, 'apps', service, 'dist', 'main.js')];
+    const child = spawn(process.execPath, entry, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines = this.logs.get(service) ?? [];
     this.logs.set(service, lines);
     const keep = (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
@@ -116,8 +120,9 @@ export class Stack {
     return url;
   }
 
+  /** The reference worker with a token (or, with `WORKER_TOKEN: ''`, the phone paired in `WORKER_STATE_DIR`); its state in a folder of its own. */
   startWorker(workerToken: string, env: Record<string, string> = {}): void {
-    this.launch('worker', { WORKER_TOKEN: workerToken, WORKER_WAIT_S: '5', ...env });
+    this.launch('worker', { WORKER_TOKEN: workerToken, WORKER_WAIT_S: '5', WORKER_STATE_DIR: mkdtempSync(join(tmpdir(), 'smsq-worker-')), ...env });
   }
 
   /** The process id of a running service, to tell a service that stayed up from one that was restarted. */

@@ -1,5 +1,8 @@
-import { ConfigError, loadConfig } from '@smsq/platform';
+import { ConfigError, loadConfig } from '@smsq/platform/env';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { PairedPhone } from '../pairing/paired-phone.js';
 import { DEFAULT_RETRY_TIMINGS, readWorkerConfig } from './worker-config.js';
 
 describe(readWorkerConfig.name, () => {
@@ -12,7 +15,38 @@ describe(readWorkerConfig.name, () => {
       sendTimeoutMs: 10_000,
       logFormat: 'text',
       timings: DEFAULT_RETRY_TIMINGS,
+      driver: 'http',
+      stateDir: join(homedir(), '.smsq-worker'),
+      pacing: { perMinute: 0, jitterMs: 0 },
+      simNumber: undefined,
+      gatewayUrl: undefined,
+      smsgate: { user: '', password: '', deliveryReports: true, webhook: undefined },
+      healthIntervalMs: 300_000,
+      stopGraceMs: 10_000,
     });
+  });
+
+  it('takes smsq\'s address, the token and the driver from the paired phone, and paces a phone by default', () => {
+    const paired: PairedPhone = { baseUrl: 'https://sms.example', workerToken: 'smsq_wkr_paired', phoneId: 3, deviceId: 'd', name: 'p', driver: 'smsgate', gatewayUrl: 'http://192.168.1.20:8080', pairedAt: '2026-11-23T10:00:00.000Z' };
+
+    const config = loadConfig((env) => readWorkerConfig(env, paired), { SMSGATE_USER: 'sms', SMSGATE_PASSWORD: 'pw' });
+
+    expect(config).toMatchObject({ baseUrl: 'https://sms.example', token: 'smsq_wkr_paired', driver: 'smsgate', gatewayUrl: 'http://192.168.1.20:8080', pacing: { perMinute: 12, jitterMs: 2000 }, smsgate: { user: 'sms', password: 'pw' } });
+  });
+
+  it('lets the environment override the paired phone', () => {
+    const paired: PairedPhone = { baseUrl: 'https://sms.example', workerToken: 'smsq_wkr_paired', phoneId: 3, deviceId: 'd', name: 'p', driver: 'termux', gatewayUrl: null, pairedAt: '2026-11-23T10:00:00.000Z' };
+
+    const config = loadConfig((env) => readWorkerConfig(env, paired), { WORKER_TOKEN: 'smsq_wkr_env', SMSQ_BASE_URL: 'http://10.0.0.2:3000', WORKER_SENDS_PER_MINUTE: '20', WORKER_SIM: '2' });
+
+    expect(config).toMatchObject({ baseUrl: 'http://10.0.0.2:3000', token: 'smsq_wkr_env', driver: 'termux', pacing: { perMinute: 20 }, simNumber: 2 });
+  });
+
+  it('needs SMSGate\'s login for the smsgate driver, and names both variables', () => {
+    const read = (): unknown => loadConfig(readWorkerConfig, { WORKER_TOKEN: 't', WORKER_DRIVER: 'smsgate' });
+
+    expect(read).toThrow('SMSGATE_USER is required');
+    expect(read).toThrow('SMSGATE_PASSWORD is required');
   });
 
   it('reads every variable and drops a trailing slash from the base URL', () => {

@@ -1,4 +1,5 @@
-import type { EnvReader } from '@smsq/platform';
+import type { EnvReader } from '@smsq/platform/env';
+import { defaultStateDir, DRIVERS, type DriverName, type PairedPhone } from '../pairing/paired-phone.js';
 
 /** Backoff between retries: the first delay, doubled each time up to the cap. */
 export interface BackoffRange {
@@ -31,6 +32,15 @@ export const DEFAULT_RETRY_TIMINGS: RetryTimings = {
   reportTimeoutMs: 10_000,
 };
 
+/** SMSGate's Local Server (docs/phones.md): its login stays here, never in smsq. */
+export interface SmsGateSettings {
+  user: string;
+  password: string;
+  deliveryReports: boolean;
+  /** Where the app's webhooks reach this worker; undefined when no receiver runs (replies are then pulled). */
+  webhook: { listenHost: string; listenPort: number; publicUrl: string; signingKey: string | undefined } | undefined;
+}
+
 export interface WorkerConfig {
   /** smsq's public base address, without a trailing slash. */
   baseUrl: string;
@@ -40,23 +50,71 @@ export interface WorkerConfig {
   waitS: number;
   /** Poll loops running side by side, each delivering one task at a time. */
   concurrency: number;
-  /** One send to a gateway. */
+  /** One send to a generic HTTP gateway, or one request to a phone. */
   sendTimeoutMs: number;
   logFormat: 'json' | 'text';
   timings: RetryTimings;
+  /** How this worker reaches its phone. */
+  driver: DriverName;
+  /** Where the paired phone and the drivers' cursors are kept. */
+  stateDir: string;
+  /** Sends per phone per minute (0: unpaced) plus up to `jitterMs` of random spacing. */
+  pacing: { perMinute: number; jitterMs: number };
+  /** The SIM to send from (1-based), or the phone's default. */
+  simNumber: number | undefined;
+  /** The phone's own address for replies and health, when the worker is not on the phone. */
+  gatewayUrl: string | undefined;
+  smsgate: SmsGateSettings;
+  /** How often the phone's battery and connection are reported to smsq (0: never). */
+  healthIntervalMs: number;
+  /** After a stop, how long a phone may still take to settle the SMS in hand before it is left to the lease. */
+  stopGraceMs: number;
 }
 
-export function readWorkerConfig(env: EnvReader): WorkerConfig {
-  const token = env.string('WORKER_TOKEN');
+/** Well under Android's limit of 30 SMS a minute per app, so the phone never asks its user for permission. */
+const PHONE_SENDS_PER_MINUTE = 12;
+
+export function readWorkerConfig(env: EnvReader, paired?: PairedPhone): WorkerConfig {
+  const token = env.optionalString('WORKER_TOKEN') ?? paired?.workerToken ?? '';
+  env.require(token !== '', 'WORKER_TOKEN is required (or pair this worker first: smsq-worker pair \'<QR text>\')');
   // The value itself stays out of the message: it is a secret.
   env.require(token === '' || /^[\x21-\x7e]+$/.test(token), 'WORKER_TOKEN must be printable ASCII without spaces');
+  const driver = env.oneOf('WORKER_DRIVER', DRIVERS, paired?.driver ?? 'http');
+  const onPhone = driver !== 'http';
+  const webhookPort = env.optionalString('SMSGATE_WEBHOOK_PORT') === undefined ? undefined : env.port('SMSGATE_WEBHOOK_PORT', 0);
+  const smsgate: SmsGateSettings = {
+    user: driver === 'smsgate' ? env.string('SMSGATE_USER') : (env.optionalString('SMSGATE_USER') ?? ''),
+    password: driver === 'smsgate' ? env.string('SMSGATE_PASSWORD') : (env.optionalString('SMSGATE_PASSWORD') ?? ''),
+    deliveryReports: env.bool('SMSGATE_DELIVERY_REPORTS', true),
+    webhook:
+      webhookPort === undefined
+        ? undefined
+        : {
+            listenHost: env.string('SMSGATE_WEBHOOK_HOST', '127.0.0.1'),
+            listenPort: webhookPort,
+            publicUrl: env.url('SMSGATE_WEBHOOK_URL', `http://127.0.0.1:${webhookPort}`, ['http', 'https']).replace(/\/+$/, ''),
+            signingKey: env.optionalString('SMSGATE_WEBHOOK_SIGNING_KEY'),
+          },
+  };
+  const simNumber = env.optionalString('WORKER_SIM') === undefined ? undefined : env.int('WORKER_SIM', 1, { min: 1, max: 8 });
   return {
-    baseUrl: env.url('SMSQ_BASE_URL', 'http://127.0.0.1:3000', ['http', 'https']).replace(/\/+$/, ''),
+    baseUrl: env.url('SMSQ_BASE_URL', paired?.baseUrl ?? 'http://127.0.0.1:3000', ['http', 'https']).replace(/\/+$/, ''),
     token,
     waitS: env.int('WORKER_WAIT_S', 25, { min: 0, max: 30 }),
     concurrency: env.int('WORKER_CONCURRENCY', 1, { min: 1, max: 32 }),
     sendTimeoutMs: env.int('WORKER_SEND_TIMEOUT_MS', 10_000, { min: 100, max: 300_000 }),
     logFormat: env.oneOf('SMSQ_LOG_FORMAT', ['json', 'text'] as const, process.env['NODE_ENV'] === 'production' ? 'json' : 'text'),
     timings: DEFAULT_RETRY_TIMINGS,
+    driver,
+    stateDir: env.string('WORKER_STATE_DIR', defaultStateDir({})),
+    pacing: {
+      perMinute: env.int('WORKER_SENDS_PER_MINUTE', onPhone ? PHONE_SENDS_PER_MINUTE : 0, { min: 0, max: 600 }),
+      jitterMs: env.int('WORKER_SEND_JITTER_MS', onPhone ? 2_000 : 0, { min: 0, max: 600_000 }),
+    },
+    simNumber,
+    gatewayUrl: env.optionalUrl('SMSGATE_URL', ['http', 'https']) ?? paired?.gatewayUrl ?? undefined,
+    smsgate,
+    healthIntervalMs: env.int('WORKER_HEALTH_INTERVAL_S', 300, { min: 0, max: 86_400 }) * 1000,
+    stopGraceMs: env.int('WORKER_STOP_GRACE_S', 10, { min: 0, max: 600 }) * 1000,
   };
 }

@@ -32,7 +32,7 @@ describe(DeliveryWorker.name, () => {
     expect(sut.logger.lines).toEqual(
       expect.arrayContaining([
         'log claimed loop=1 task=7 attempt=1 phone=3 client=2 scheduled_at="2026-05-04 10:00:00"',
-        'log delivered loop=1 task=7 message_id=msg-1',
+        'log sent loop=1 task=7 message_id=msg-1',
         'log reported task=7 status=sent attempt=1',
       ]),
     );

@@ -1,29 +1,39 @@
 import type { RetryTimings } from '../config/worker-config.js';
-import type { GatewayClient } from '../gateway/gateway-client.js';
+import type { OutgoingSms, PhoneDriver } from '../drivers/phone-driver.js';
 import type { WorkerLog } from '../logging/worker-log.js';
 import type { PendingTask } from '../smsq/pending-task.js';
 import type { PollAnswer, SmsqClient } from '../smsq/smsq-client.js';
 import { Backoff, sleep } from './backoff.js';
+import type { SendPacer } from './send-pacer.js';
 import type { TaskReporter } from './task-reporter.js';
 
 export interface DeliveryWorkerOptions {
   concurrency: number;
   timings: RetryTimings;
+  pacer: Pick<SendPacer, 'waitTurn'>;
+  /** After `stop()`, how long the phone may still take to settle an SMS in hand before it is left to the lease. */
+  stopGraceMs: number;
   random?: () => number;
 }
 
+/** How long a delivery report is still worth reporting after the send. */
+const DELIVERY_REPORT_WINDOW_MS = 15 * 60_000;
+
 /**
- * The delivery loop: each of `concurrency` loops long-polls smsq for one task, sends it through
- * its gateway and reports the outcome, then polls again. `stop()` ends polling at once (an idle
- * long poll is aborted) while every task already received is still delivered and reported.
+ * The delivery loop: each of `concurrency` loops long-polls smsq for one task, waits for its phone's
+ * pacing slot, hands it to the phone and reports the outcome, then polls again; a delivery report
+ * the phone receives later is reported as it comes. `stop()` ends polling at once (an idle long poll
+ * is aborted) while every task already received is still delivered and reported, within the grace.
  */
 export class DeliveryWorker {
   private readonly stopping = new AbortController();
+  private readonly giveUp = new AbortController();
+  private readonly deliveryFollows = new Set<Promise<void>>();
   private tasksInHand = 0;
 
   constructor(
     private readonly smsq: Pick<SmsqClient, 'pollPendingTask'>,
-    private readonly gateway: Pick<GatewayClient, 'send'>,
+    private readonly driver: PhoneDriver,
     private readonly reporter: Pick<TaskReporter, 'report'>,
     private readonly log: WorkerLog,
     private readonly options: DeliveryWorkerOptions,
@@ -32,6 +42,8 @@ export class DeliveryWorker {
   /** Runs until `stop()` and every task in hand is reported. */
   async run(): Promise<void> {
     await Promise.all(Array.from({ length: this.options.concurrency }, (_, index) => this.pollLoop(index + 1)));
+    this.giveUp.abort();
+    await Promise.all(this.deliveryFollows);
     this.log.info('stopped');
   }
 
@@ -39,6 +51,7 @@ export class DeliveryWorker {
     if (this.stopping.signal.aborted) return;
     this.log.info('stopping', { tasks_in_hand: this.tasksInHand });
     this.stopping.abort();
+    setTimeout(() => this.giveUp.abort(), this.options.stopGraceMs).unref();
   }
 
   get isStopping(): boolean {
@@ -90,17 +103,47 @@ export class DeliveryWorker {
     this.tasksInHand++;
     try {
       this.log.info('claimed', { loop, task: task.id, attempt: numberOrString(task.attempt), phone: numberOrString(task.phoneId), client: numberOrString(task.clientId), scheduled_at: numberOrString(task.scheduledAt) });
-      const outcome = await this.gateway.send(task);
-      if (outcome.status === 'sent') this.log.info('delivered', { loop, task: task.id, message_id: outcome.messageId });
-      else this.log.warn('delivery failed', { loop, task: task.id, error: outcome.error });
-      const report = outcome.status === 'sent' ? { id: task.id, status: 'sent' as const } : { id: task.id, status: 'failed' as const, error: outcome.error };
-      await this.reporter.report(report, task.claimDeadline);
+      await this.options.pacer.waitTurn(task.gatewayUrl ?? 'this phone');
+      const sms: OutgoingSms = { taskId: task.id, recipient: task.recipient, message: task.message, gatewayUrl: task.gatewayUrl, claimDeadline: task.claimDeadline };
+      const outcome = await this.driver.send(sms, this.giveUp.signal);
+      switch (outcome.status) {
+        case 'sent': {
+          this.log.info('sent', { loop, task: task.id, message_id: outcome.messageId, delivered: outcome.delivered || undefined });
+          const reported = await this.reporter.report({ id: task.id, status: outcome.delivered ? 'delivered' : 'sent' }, task.claimDeadline);
+          if (reported && !outcome.delivered) this.awaitDeliveryReport(sms);
+          break;
+        }
+        case 'failed':
+          this.log.warn('send failed', { loop, task: task.id, error: outcome.error });
+          await this.reporter.report({ id: task.id, status: 'failed', error: outcome.error }, task.claimDeadline);
+          break;
+        case 'unknown':
+          this.log.warn('outcome unknown', { loop, task: task.id, reason: outcome.reason, note: 'not reported: the lease returns the task and its next claim asks the phone again' });
+          break;
+      }
     } catch (error) {
       // Nothing above should throw; if something does, the loop lives on and the lease returns the task.
       this.log.error('delivery crashed', { loop, task: task.id, reason: error instanceof Error ? error.message : String(error) });
     } finally {
       this.tasksInHand--;
     }
+  }
+
+  /** Follows a sent SMS until the phone has its delivery report, without holding up the next task. */
+  private awaitDeliveryReport(sms: OutgoingSms): void {
+    const follow = this.driver.followDelivery;
+    if (!follow) return;
+    const following = (async () => {
+      try {
+        if (await follow.call(this.driver, sms, this.giveUp.signal)) {
+          await this.reporter.report({ id: sms.taskId, status: 'delivered' }, Date.now() + DELIVERY_REPORT_WINDOW_MS);
+        }
+      } catch (error) {
+        this.log.error('delivery report lost', { task: sms.taskId, reason: error instanceof Error ? error.message : String(error) });
+      }
+    })();
+    this.deliveryFollows.add(following);
+    void following.finally(() => this.deliveryFollows.delete(following));
   }
 
   private async settle(id: number, report: { status: 'failed'; error: string }, claimDeadline: number): Promise<void> {

@@ -1,7 +1,9 @@
-import type { LoggerService } from '@nestjs/common';
 
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
 type Level = 'log' | 'warn' | 'error';
+
+/** Where lines go: the console in production (console-sink.ts), a recorder in tests. */
+export type LogSink = Record<Level, (message: unknown, context: string) => void>;
 
 /**
  * One line per event (`claimed`, `delivered`, `reported`, …) with its fields: `key=value` pairs in
@@ -9,7 +11,7 @@ type Level = 'log' | 'warn' | 'error';
  */
 export class WorkerLog {
   constructor(
-    private readonly logger: LoggerService,
+    private readonly logger: LogSink,
     private readonly format: 'json' | 'text',
     private readonly context = 'worker',
   ) {}

@@ -1,4 +1,5 @@
 import type { WorkerConfig } from '../config/worker-config.js';
+import type { PhoneHealth, ReceivedSms } from '../drivers/phone-driver.js';
 import { describeErrorBody, describeFetchFailure, parseBody, retryAfterMs } from '../http/http-answers.js';
 import { parsePendingTask, type ParsedPoll } from './pending-task.js';
 
@@ -20,7 +21,8 @@ export type PollAnswer = ParsedPoll | Refusal | Unreachable | { kind: 'cancelled
 
 export interface TaskStatusReport {
   id: number;
-  status: 'sent' | 'failed';
+  /** `delivered`: sent, and the phone has the carrier's delivery report. */
+  status: 'sent' | 'failed' | 'delivered';
   error?: string;
 }
 
@@ -29,7 +31,7 @@ export type ReportAnswer = { kind: 'accepted' } | Refusal | Unreachable;
 /** The report's `error` is kept short; the contract allows more, a log line does not need it. */
 const MAX_ERROR_LENGTH = 500;
 
-/** smsq's worker endpoints (DESIGN.md §3): long-poll `pending-tasks`, report `task-status`. */
+/** smsq's worker endpoints (DESIGN.md §3): long-poll `pending-tasks`, report `task-status`, sync `inbound`, `phone-health`. */
 export class SmsqClient {
   constructor(private readonly config: Pick<WorkerConfig, 'baseUrl' | 'token' | 'waitS' | 'timings'>) {}
 
@@ -65,12 +67,25 @@ export class SmsqClient {
   }
 
   /** One attempt at reporting a task's outcome; retrying is the caller's decision. */
-  async reportTaskStatus(report: TaskStatusReport): Promise<ReportAnswer> {
-    const timeoutMs = this.config.timings.reportTimeoutMs;
+  reportTaskStatus(report: TaskStatusReport): Promise<ReportAnswer> {
     const body: TaskStatusReport = { id: report.id, status: report.status };
     if (report.error !== undefined) body.error = report.error.slice(0, MAX_ERROR_LENGTH);
+    return this.post('/smsapi/task-status', body);
+  }
+
+  /** One attempt at storing replies; smsq keeps each `external_id` once, so offering them again is safe. */
+  postInbound(replies: ReceivedSms[]): Promise<ReportAnswer> {
+    return this.post('/smsapi/inbound', { messages: replies.map((reply) => ({ from: reply.from, message: reply.message, received_at: reply.receivedAt, external_id: reply.externalId })) });
+  }
+
+  postPhoneHealth(health: PhoneHealth): Promise<ReportAnswer> {
+    return this.post('/smsapi/phone-health', { battery_percent: health.batteryPercent, charging: health.charging, connection: health.connection });
+  }
+
+  private async post(path: string, body: unknown): Promise<ReportAnswer> {
+    const timeoutMs = this.config.timings.reportTimeoutMs;
     try {
-      const response = await fetch(`${this.config.baseUrl}/smsapi/task-status`, {
+      const response = await fetch(`${this.config.baseUrl}${path}`, {
         method: 'POST',
         headers: { ...this.headers(), 'content-type': 'application/json' },
         body: JSON.stringify(body),

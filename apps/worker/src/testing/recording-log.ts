@@ -1,9 +1,8 @@
 import { EventEmitter } from 'node:events';
-import type { LoggerService } from '@nestjs/common';
-import { WorkerLog } from '../logging/worker-log.js';
+import { WorkerLog, type LogSink } from '../logging/worker-log.js';
 
 /** A logger that keeps the worker's lines (`level message`) for tests to read and wait on. */
-export class RecordingLogger implements LoggerService {
+export class RecordingLogger implements LogSink {
   readonly lines: string[] = [];
   private readonly events = new EventEmitter();
 

@@ -1,7 +1,7 @@
-import { loadConfig } from '@smsq/platform';
+import { loadConfig } from '@smsq/platform/env';
 import { readWorkerConfig, type RetryTimings, type WorkerConfig } from '../config/worker-config.js';
 import { createWorker } from '../delivery/create-worker.js';
-import type { DeliveryWorker } from '../delivery/delivery-worker.js';
+import type { Worker } from '../delivery/create-worker.js';
 import type { WorkerLog } from '../logging/worker-log.js';
 import { recordingLog, type RecordingLogger } from './recording-log.js';
 import { StandInServer, type Answer, type Handler } from './stand-in-server.js';
@@ -56,7 +56,7 @@ export function pollAnswers(...answers: Answer[]): Handler {
 export interface Harness {
   smsq: StandInServer;
   gateway: StandInServer;
-  worker: DeliveryWorker;
+  worker: Worker;
   logger: RecordingLogger;
   log: WorkerLog;
   config: WorkerConfig;

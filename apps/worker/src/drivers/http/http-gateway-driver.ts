@@ -1,28 +1,29 @@
-import { describeErrorBody, describeFetchFailure, parseBody } from '../http/http-answers.js';
-import type { PendingTask } from '../smsq/pending-task.js';
-
-export type DeliveryOutcome = { status: 'sent'; messageId?: string } | { status: 'failed'; error: string };
+import { describeErrorBody, describeFetchFailure, parseBody } from '../../http/http-answers.js';
+import type { OutgoingSms, PhoneDriver, SendOutcome } from '../phone-driver.js';
 
 /**
- * Hands one SMS to the phone or gateway that will send it: `POST {gateway_url}/send` with
+ * A generic HTTP gateway (docs/phones.md, setup 3): `POST {gateway_url}/send` with
  * `{id, recipient, message}`. A 2xx answer means sent; anything else, or no answer in time, failed.
+ * gateway-sim speaks it, and so can any small bridge to another SMS provider.
  */
-export class GatewayClient {
+export class HttpGatewayDriver implements PhoneDriver {
+  readonly name = 'http';
+
   constructor(private readonly sendTimeoutMs: number) {}
 
-  async send(task: Pick<PendingTask, 'id' | 'recipient' | 'message' | 'gatewayUrl'>): Promise<DeliveryOutcome> {
-    if (task.gatewayUrl === null) return { status: 'failed', error: 'the phone has no gateway URL' };
-    const url = sendUrl(task.gatewayUrl);
+  async send(sms: OutgoingSms): Promise<SendOutcome> {
+    if (sms.gatewayUrl === null) return { status: 'failed', error: 'the phone has no gateway URL' };
+    const url = sendUrl(sms.gatewayUrl);
     if (url === undefined) return { status: 'failed', error: 'the gateway URL is not a usable http(s) URL' };
     try {
       const response = await fetch(url, {
         method: 'POST',
         headers: { accept: 'application/json', 'content-type': 'application/json' },
-        body: JSON.stringify({ id: task.id, recipient: task.recipient, message: task.message }),
+        body: JSON.stringify({ id: sms.taskId, recipient: sms.recipient, message: sms.message }),
         signal: AbortSignal.timeout(this.sendTimeoutMs),
       });
       const body = parseBody(await response.text());
-      if (response.ok) return { status: 'sent', ...messageIdOf(body) };
+      if (response.ok) return { status: 'sent', delivered: false, ...messageIdOf(body) };
       const reason = describeErrorBody(body);
       return { status: 'failed', error: `gateway answered ${response.status}${reason ? `: ${reason}` : ''}` };
     } catch (error) {

@@ -1,0 +1,123 @@
+import { parseArgs } from 'node:util';
+import { loadConfigOrExit } from '@smsq/platform/env';
+import { readWorkerConfig } from '../config/worker-config.js';
+import { Worker } from '../delivery/create-worker.js';
+import { consoleSink } from '../logging/console-sink.js';
+import { WorkerLog } from '../logging/worker-log.js';
+import { defaultStateDir, DRIVERS, readPairedPhone, type DriverName } from '../pairing/paired-phone.js';
+import { pairPhone, PairingError } from '../pairing/pair-phone.js';
+import { stopOnSignals } from '../shutdown/stop-on-signals.js';
+
+type Env = Record<string, string | undefined>;
+interface Output {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const USAGE = `smsq-worker: delivers smsq's SMS through a phone (docs/phones.md)
+
+  smsq-worker pair '<text of the dashboard QR code>' --driver smsgate --gateway-url http://192.168.1.20:8080 [--name "Office phone"]
+  smsq-worker pair '<text of the dashboard QR code>' --driver termux          (on the phone, in Termux)
+  smsq-worker run                                                              (the default command)
+
+pair options: --driver smsgate|termux|http, --gateway-url URL, --name NAME, --device-id ID,
+              --base-url URL --api-key KEY (instead of the QR text), --state-dir DIR
+run reads the paired phone from the state folder (WORKER_STATE_DIR, default ~/.smsq-worker), or
+WORKER_TOKEN and SMSQ_BASE_URL; SMSGate's login from SMSGATE_USER and SMSGATE_PASSWORD.`;
+
+/** `pair`, `run` or `help`; resolves with the exit code. */
+export async function runWorkerCli(argv: string[], env: Env, io: Output = consoleOutput): Promise<number> {
+  const [command = 'run', ...rest] = argv;
+  switch (command) {
+    case 'pair':
+      return pair(rest, env, io);
+    case 'run':
+      return run(rest, env, io);
+    case 'help':
+    case '--help':
+    case '-h':
+      io.out(USAGE);
+      return 0;
+    default:
+      io.err(`unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
+      return 64;
+  }
+}
+
+async function pair(argv: string[], env: Env, io: Output): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { driver: { type: 'string' }, 'gateway-url': { type: 'string' }, name: { type: 'string' }, 'device-id': { type: 'string' }, 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, 'state-dir': { type: 'string' } },
+    });
+  } catch (error) {
+    io.err(`${(error as Error).message}\n\n${USAGE}`);
+    return 64;
+  }
+  const { values, positionals } = parsed;
+  const driver = (values.driver ?? env['WORKER_DRIVER'] ?? (isTermux(env) ? 'termux' : 'smsgate')) as DriverName;
+  if (!DRIVERS.includes(driver)) {
+    io.err(`--driver must be one of ${DRIVERS.join(', ')}`);
+    return 64;
+  }
+  const stateDir = values['state-dir'] ?? defaultStateDir(env);
+  try {
+    const paired = await pairPhone({
+      ...(positionals.length > 0 ? { code: positionals.join(' ') } : {}),
+      ...optional('baseUrl', values['base-url']),
+      ...optional('apiKey', values['api-key']),
+      ...optional('name', values.name),
+      ...optional('gatewayUrl', values['gateway-url']),
+      ...optional('deviceId', values['device-id']),
+      driver,
+      stateDir,
+    });
+    for (const warning of paired.warnings) io.err(`warning: ${warning}`);
+    const { phone } = paired;
+    io.out(`Paired with smsq at ${phone.baseUrl}: phone ${phone.phoneId} "${phone.name}" (device ${phone.deviceId}), driver ${phone.driver}.`);
+    io.out(`The worker token is in ${paired.file}, readable by you only. Pairing again rotates it.`);
+    io.out(`Start delivering: ${phone.driver === 'smsgate' ? 'SMSGATE_USER=… SMSGATE_PASSWORD=… ' : ''}node smsq-worker.mjs run${values['state-dir'] ? ` (with WORKER_STATE_DIR=${stateDir})` : ''}`);
+    return 0;
+  } catch (error) {
+    io.err(`pairing failed: ${error instanceof PairingError || error instanceof Error ? error.message : String(error)}`);
+    return error instanceof PairingError ? 1 : 70;
+  }
+}
+
+async function run(argv: string[], env: Env, io: Output): Promise<number> {
+  if (argv.length > 0) {
+    io.err(`run takes no arguments; it is configured by the environment\n\n${USAGE}`);
+    return 64;
+  }
+  let paired;
+  try {
+    paired = env['WORKER_TOKEN'] ? undefined : readPairedPhone(defaultStateDir(env));
+  } catch (error) {
+    io.err((error as Error).message);
+    return 78;
+  }
+  const config = loadConfigOrExit((reader) => readWorkerConfig(reader, paired), env);
+  const log = new WorkerLog(consoleSink(config.logFormat), config.logFormat);
+  const worker = new Worker(config, log);
+  const removeHandlers = stopOnSignals(worker, log);
+  log.info('started', { ...worker.describe(), ...(paired ? { phone: paired.phoneId } : {}) });
+  await worker.run();
+  removeHandlers();
+  return 0;
+}
+
+function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
+}
+
+/** Termux sets PREFIX to its own folder. */
+function isTermux(env: Env): boolean {
+  return (env['PREFIX'] ?? '').includes('com.termux');
+}
+
+const consoleOutput: Output = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};

@@ -1,14 +1,23 @@
+import { join } from 'node:path';
 import type { WorkerConfig } from '../config/worker-config.js';
 import type { WorkerLog } from '../logging/worker-log.js';
 import { HttpGatewayDriver } from './http/http-gateway-driver.js';
 import type { PhoneDriver } from './phone-driver.js';
+import { TERMUX_DEFAULTS, TermuxDriver } from './termux/termux-driver.js';
 
 /** The driver `WORKER_DRIVER` (or the paired phone) names. */
 export function createDriver(config: WorkerConfig, log: WorkerLog): PhoneDriver {
-  void log;
   switch (config.driver) {
     case 'http':
       return new HttpGatewayDriver(config.sendTimeoutMs);
+    case 'termux':
+      return new TermuxDriver({
+        ...TERMUX_DEFAULTS,
+        // Termux:API counts SIM slots from 0; smsq's WORKER_SIM counts from 1, as the phone's settings do.
+        ...(config.simNumber === undefined ? {} : { simSlot: config.simNumber - 1 }),
+        stateFile: join(config.stateDir, 'termux-replies.json'),
+        log,
+      });
     default:
       throw new Error(`the ${config.driver} driver is not built in yet`);
   }

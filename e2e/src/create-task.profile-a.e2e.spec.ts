@@ -42,8 +42,10 @@ describe('POST /smsapi/create-task, Profile A', () => {
         message: SMS.message,
         attempts: 0,
         sent_at: null,
+        delivered_at: null,
         failed_at: null,
         error: null,
+        segments: 1,
       });
     });
 

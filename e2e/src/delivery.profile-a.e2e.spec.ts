@@ -183,7 +183,7 @@ describe('the delivery path, Profile A', () => {
       const api = workerApi(stack, client.token);
       expect((await api.report(created.body.id, 'sent')).status).toBe(404);
       expect((await api.report(999_999, 'sent')).status).toBe(404);
-      expect((await api.report(created.body.id, 'delivered')).body.error).toBe('invalid_request');
+      expect((await api.report(created.body.id, 'read')).body.error).toBe('invalid_request');
     });
   });
 

@@ -17,6 +17,7 @@ import {
   nonJsonText,
   oddIds,
   pathSegment,
+  phoneHealthBody,
   registerPhoneBody,
   sizeNearLimit,
   taskStatusBody,
@@ -38,6 +39,7 @@ const RUNS = {
   pendingTasks: 200,
   taskStatus: 300,
   inbound: 300,
+  phoneHealth: 200,
   routing: 200,
   contentType: 150,
   badUrl: 100,
@@ -406,12 +408,31 @@ describe('fuzzing the public API (Profile A)', () => {
     await fc.assert(fc.asyncProperty(arbitrary.map(described), check), params(RUNS.inbound));
   }, 120_000);
 
+  it('POST /smsapi/phone-health answers only contract statuses and error bodies', async () => {
+    const credentials = { good: workerToken, revoked: revokedToken, wrongKind: payer.apiKey };
+    const arbitrary = postCase('phone-health', '/smsapi/phone-health', workerAuth(credentials), postBody(phoneHealthBody, 'connection')).map(
+      (testCase): Case => ({
+        ...testCase,
+        meta: {
+          ...testCase.meta,
+          expect: (answer) => {
+            if (answer.status !== 200) return undefined;
+            if (answer.text !== '{"ok":true}') return `a 200 body is not {ok: true}: ${answer.text.slice(0, 200)}`;
+            return undefined;
+          },
+        },
+      }),
+    );
+    await fc.assert(fc.asyncProperty(arbitrary.map(described), check), params(RUNS.phoneHealth));
+  }, 120_000);
+
   it('wrong methods answer 405 and odd or unknown paths 404, always as contract error bodies', async () => {
     const known: [string, string][] = [
       ['/smsapi/create-task', 'POST'],
       ['/smsapi/register-phone', 'POST'],
       ['/smsapi/task-status', 'POST'],
       ['/smsapi/inbound', 'POST'],
+      ['/smsapi/phone-health', 'POST'],
       ['/smsapi/pending-tasks', 'GET'],
       ['/smsapi/tasks/1', 'GET'],
     ];
@@ -446,12 +467,13 @@ describe('fuzzing the public API (Profile A)', () => {
       ['register-phone', '/smsapi/register-phone', apiKeyAuth({ good: pairer.apiKey, revoked: revokedKey, wrongKind: workerToken })],
       ['task-status', '/smsapi/task-status', workerAuth({ good: workerToken, revoked: revokedToken, wrongKind: payer.apiKey })],
       ['inbound', '/smsapi/inbound', workerAuth({ good: workerToken, revoked: revokedToken, wrongKind: payer.apiKey })],
+      ['phone-health', '/smsapi/phone-health', workerAuth({ good: workerToken, revoked: revokedToken, wrongKind: payer.apiKey })],
     ];
     const contentTypeCase = fc
       .tuple(fc.constantFrom(...endpoints.keys()), malformedContentTypes)
       .chain(([index, contentType]) => {
         const [endpoint, path, auth] = endpoints[index]!;
-        return postCase(endpoint, path, auth, postBody(fc.constant('{"recipient":"+381641234567","message":"m","name":"n","id":1,"status":"sent","from":"+381641234567"}'), 'message')).map(
+        return postCase(endpoint, path, auth, postBody(fc.constant('{"recipient":"+381641234567","message":"m","name":"n","id":1,"status":"sent","from":"+381641234567","charging":true}'), 'message')).map(
           (testCase): Case => ({ ...testCase, request: { ...testCase.request, headers: [...testCase.request.headers.filter(([name]) => name !== 'Content-Type'), ['Content-Type', contentType]] } }),
         );
       });

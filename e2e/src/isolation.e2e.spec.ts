@@ -1,4 +1,4 @@
-import { domainErrorFrom, Patterns } from '@smsq/contracts';
+import { domainErrorFrom, Patterns, type PhoneDetails } from '@smsq/contracts';
 import type { ServiceClient } from '@smsq/platform';
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
@@ -146,6 +146,9 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
 
   const taskOfA = async () => (await stack.http('GET', `/smsapi/tasks/${a.claimedTaskId}`, { headers: { 'x-api-key': a.apiKey } })).body;
   const phonesOfA = async () => (await a.dashboard.send('GET', '/api/phones')).body as Array<{ id: number; name: string; active: boolean }>;
+  /** A phone's health as the phone list (the dashboard's source) shows it. */
+  const healthOf = async (clientId: number, phoneId: number) =>
+    (await stack.serviceClients().dispatch.send<PhoneDetails[]>(Patterns.dispatch.phoneList, { clientId })).find((phone) => phone.id === phoneId)?.health ?? null;
 
   /** Public API and dashboard routes. */
   const HTTP_CASES: Record<string, IsolationCase> = {
@@ -156,6 +159,7 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
     'POST /smsapi/task-status': {
       intrude: async () => {
         expectNotFound(await workerApi(stack, b.workerToken).report(a.claimedTaskId, 'failed', 'not mine'), "A's claimed task reported by B's token");
+        expectNotFound(await workerApi(stack, b.workerToken).report(a.claimedTaskId, 'delivered'), "A's claimed task reported delivered by B's token");
         expect((await taskOfA()).status).toBe('claimed');
       },
       own: async () => expect((await workerApi(stack, b.workerToken).report(b.claimedTaskId, 'sent')).status).toBe(200),
@@ -189,6 +193,14 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
         expect((await workerApi(stack, a.workerToken).poll(0)).status).toBe(200);
         expect((await phonesOfA()).map((phone) => phone.name)).toEqual(['a phone']);
       },
+    },
+    'POST /smsapi/phone-health': {
+      // The phone comes from the token: B's token can only report B's phone.
+      intrude: async () => {
+        expect((await workerApi(stack, b.workerToken).health({ battery_percent: 11, connection: 'reported by b' })).status).toBe(200);
+        expect((await healthOf(a.clientId, a.phoneId))?.connection).not.toBe('reported by b');
+      },
+      own: async () => expect(await healthOf(b.clientId, b.phoneId)).toMatchObject({ batteryPercent: 11, connection: 'reported by b' }),
     },
     'POST /smsapi/inbound': {
       // The phone comes from the token: B's token can only store replies as B's.
@@ -396,6 +408,7 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
     [Patterns.dispatch.gatewayCreate]: 'admin command',
     [Patterns.dispatch.taskClaim]: 'internal: the token comes from the authenticated worker; GET /smsapi/pending-tasks case above',
     [Patterns.dispatch.replyOwner]: 'internal: finds the owner of a reply for the gateway',
+    [Patterns.dispatch.phoneHealthReport]: 'internal: the phone comes from the authenticated worker token; POST /smsapi/phone-health case above',
     [Patterns.dispatch.systemStats]: 'admin only (GET /api/admin/system)',
     [Patterns.dashboard.adminCreate]: 'admin command',
     [Patterns.inbox.messagesStore]: 'internal: the gateway stores replies under the owner dispatch named',
@@ -476,6 +489,7 @@ describe('tenant isolation, Profile B: pooled gateways', () => {
 
     expectNotFound(await stack.http('GET', `/smsapi/tasks/${ofA.body.id}`, { headers: { 'x-api-key': b.apiKey } }), "A's task with B's key");
     expectNotFound(await workerApi(stack, sharedToken).report(ofA.body.id, 'failed', 'not my claim'), "A's task reported by another gateway's token");
+    expectNotFound(await workerApi(stack, sharedToken).report(ofA.body.id, 'delivered'), "A's task reported delivered by another gateway's token");
     expect((await stack.http('GET', `/smsapi/tasks/${ofA.body.id}`, { headers: { 'x-api-key': a.apiKey } })).body.status).toBe('claimed');
     expect((await workerApi(stack, vipToken).report(ofA.body.id, 'sent')).status).toBe(200);
   });

@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { ClientProxyFactory, MessagePattern, Payload } from '@nestjs/microservices';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
+  countSegments,
   Patterns,
   type DebitCommand,
   type DailyTaskCount,
@@ -192,8 +193,37 @@ describe(AppModule.name, () => {
     ['system stats over more than a day of minutes', Patterns.dispatch.systemStats, { minutes: 1441 }],
     ['a phone list of an unknown kind', Patterns.dispatch.phoneList, { kind: 'satellite' }],
     ['a rename to an empty name', Patterns.dispatch.phoneRename, { phoneId: 1, name: '' }],
+    ['a health report of a battery over 100%', Patterns.dispatch.phoneHealthReport, { phoneId: 1, batteryPercent: 101 }],
+    ['a health report of a fractional battery', Patterns.dispatch.phoneHealthReport, { phoneId: 1, batteryPercent: 50.5 }],
+    ['a health report charging "yes"', Patterns.dispatch.phoneHealthReport, { phoneId: 1, charging: 'yes' }],
+    ['a health report of a connection with a control character', Patterns.dispatch.phoneHealthReport, { phoneId: 1, connection: 'wi\nfi' }],
+    ['a health report of a connection over 40 characters', Patterns.dispatch.phoneHealthReport, { phoneId: 1, connection: 'x'.repeat(41) }],
+    ['a health report that says nothing', Patterns.dispatch.phoneHealthReport, { phoneId: 1 }],
+    ['a delivery report of an unknown status', Patterns.dispatch.taskReport, { tokenId: 1, id: 1, status: 'read' }],
   ])('refuses %s as invalid_request', async (_, pattern, payload) => {
     await expect(dispatch.send(pattern, payload)).rejects.toMatchObject({ code: 'invalid_request' });
+  });
+
+  it('records a phone’s health and shows it, with its last poll, in the phone list over the broker', async () => {
+    await expect(dispatch.send(Patterns.dispatch.phoneHealthReport, { phoneId, batteryPercent: 42, charging: true, connection: 'wifi' })).resolves.toEqual({ ok: true });
+    await dispatch.send(Patterns.dispatch.taskClaim, { tokenId: 77, phoneId });
+
+    const [phone] = await dispatch.send<PhoneDetails[]>(Patterns.dispatch.phoneList, { clientId: CLIENT });
+    expect(phone).toMatchObject({ id: phoneId, health: { batteryPercent: 42, charging: true, connection: 'wifi', reportedAt: expect.any(String) }, lastSeenAt: expect.any(String) });
+    await expect(dispatch.send(Patterns.dispatch.phoneHealthReport, { phoneId: 4242, charging: true })).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('records a delivery report over the broker and shows it in the task with its segments', async () => {
+    await createTask();
+    // The phone's earliest due task, which may be one an earlier case left pending.
+    const claim = await dispatch.send<TaskClaim>(Patterns.dispatch.taskClaim, { tokenId: 78, phoneId });
+    if (!claim.claimed) throw new Error('nothing to claim');
+    const { id } = claim.task;
+
+    await expect(dispatch.send(Patterns.dispatch.taskReport, { tokenId: 78, id, status: 'delivered' })).resolves.toEqual({ id, status: 'sent' });
+
+    const view = await taskOf(id);
+    expect(view).toMatchObject({ status: 'sent', sentAt: expect.any(String), deliveredAt: expect.any(String), segments: countSegments(view.message) });
   });
 
   it('answers the contract’s errors for a worker token that cannot claim', async () => {

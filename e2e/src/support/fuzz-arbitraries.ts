@@ -167,7 +167,7 @@ export function taskStatusBody(taskIds: () => number[]): fc.Arbitrary<string> {
       fc.nat({ max: 100 }).map((n) => String(taskIds()[n % Math.max(1, taskIds().length)] ?? 1)),
       fc.integer().map(String),
     ),
-    status: str(fc.oneof(fc.constantFrom('sent', 'failed', 'SENT', 'pending', 'claimed', 'sent ', ''), nastyString)),
+    status: str(fc.oneof(fc.constantFrom('sent', 'failed', 'delivered', 'SENT', 'pending', 'claimed', 'sent ', ''), nastyString)),
     error: str(nastyString),
   });
 }
@@ -184,6 +184,12 @@ export const inboundBody: fc.Arbitrary<string> = fc.oneof(
   fc.array(inboundItem, { maxLength: 4 }).map((items) => `{"messages":[${items.join(',')}]}`),
   fc.constantFrom('{"messages":[]}', '{"messages":{}}', '{"messages":null}', `{"messages":[${Array.from({ length: 501 }, () => '{"from":"+381641234567","message":"m"}').join(',')}]}`),
 );
+
+export const phoneHealthBody: fc.Arbitrary<string> = shapedObject({
+  battery_percent: fc.oneof(fc.integer({ min: 0, max: 100 }).map(String), fc.constantFrom('-1', '101', '50.5', '1e2', '"50"', 'null', 'true')),
+  charging: fc.constantFrom('true', 'false', 'null', '"true"', '1', '0'),
+  connection: str(fc.oneof(fc.constantFrom('wifi', 'LTE', '5G 📶', 'x'.repeat(40), 'x'.repeat(41), '', ' ', 'wi\nfi', '\u202e'), nastyString)),
+});
 
 /** Bodies that are not JSON, half JSON, or JSON nested deep enough to hurt a recursive parser. */
 export const nonJsonText: fc.Arbitrary<string> = fc.oneof(

@@ -24,7 +24,7 @@ export const CONTRACT_CODES: Readonly<Record<string, number>> = ERROR_STATUS;
 /** Statuses a public endpoint may answer with when nothing is broken (500 is never acceptable). */
 export const ALLOWED_ERROR_STATUSES = new Set([400, 401, 402, 403, 404, 405, 409, 413, 429, 503]);
 
-export type Endpoint = 'create-task' | 'get-task' | 'register-phone' | 'pending-tasks' | 'task-status' | 'inbound' | 'other';
+export type Endpoint = 'create-task' | 'get-task' | 'register-phone' | 'pending-tasks' | 'task-status' | 'inbound' | 'phone-health' | 'other';
 
 /** The success status of each endpoint; `other` (unknown paths, wrong methods) has none. */
 export const SUCCESS_STATUS: Record<Endpoint, number | undefined> = {
@@ -34,6 +34,7 @@ export const SUCCESS_STATUS: Record<Endpoint, number | undefined> = {
   'pending-tasks': 200,
   'task-status': 200,
   inbound: 201,
+  'phone-health': 200,
   other: undefined,
 };
 

@@ -8,6 +8,7 @@ export function workerApi(stack: Stack, token: string) {
     report: (id: number, status: string, error?: string): Promise<HttpAnswer> =>
       stack.http('POST', '/smsapi/task-status', { headers, body: error === undefined ? { id, status } : { id, status, error } }),
     inbound: (body: unknown): Promise<HttpAnswer> => stack.http('POST', '/smsapi/inbound', { headers, body }),
+    health: (body: unknown): Promise<HttpAnswer> => stack.http('POST', '/smsapi/phone-health', { headers, body }),
   };
 }
 

@@ -10,4 +10,5 @@ export * from './validation.js';
 export * from './ok.js';
 export * from './inbox/index.js';
 export * from './due-signal.js';
+export * from './sms-segments.js';
 export * from './dashboard/admin-create.js';

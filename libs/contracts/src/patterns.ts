@@ -38,6 +38,7 @@ export const Patterns = {
     systemStats: 'dispatch.system.stats.v1',
     phoneList: 'dispatch.phone.list.v1',
     phoneRename: 'dispatch.phone.rename.v1',
+    phoneHealthReport: 'dispatch.phone.health-report.v1',
   },
   dashboard: {
     adminCreate: 'dashboard.admin.create.v1',

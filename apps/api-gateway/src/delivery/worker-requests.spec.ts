@@ -31,6 +31,10 @@ describe(parseStatusReport.name, () => {
     expect(parseStatusReport({ id: 4, status: 'failed', error: 'no signal' })).toEqual({ id: 4, status: 'failed', error: 'no signal' });
   });
 
+  it('reads a delivery report', () => {
+    expect(parseStatusReport({ id: 4, status: 'delivered' })).toEqual({ id: 4, status: 'delivered', error: undefined });
+  });
+
   it('keeps at most 1000 characters of the error', () => {
     expect(parseStatusReport({ id: 1, status: 'failed', error: 'x'.repeat(5000) }).error).toHaveLength(1000);
   });
@@ -41,7 +45,9 @@ describe(parseStatusReport.name, () => {
     [{ status: 'sent' }, 'invalid_request'],
     [{ id: '4', status: 'sent' }, 'invalid_request'],
     [{ id: 0, status: 'sent' }, 'invalid_request'],
-    [{ id: 4, status: 'delivered' }, 'invalid_request'],
+    [{ id: 4, status: 'read' }, 'invalid_request'],
+    [{ id: 4, status: 'DELIVERED' }, 'invalid_request'],
+    [{ id: 4, status: 'claimed' }, 'invalid_request'],
     [{ id: 4, status: 'failed', error: 42 }, 'invalid_request'],
   ])('answers %j with %s', (body, code) => {
     expect(codeOf(() => parseStatusReport(body))).toBe(code);

@@ -16,11 +16,11 @@ export interface StatusReport {
   error: string | undefined;
 }
 
-/** The task-status body: `{"id": n, "status": "sent" | "failed", "error": "<optional text>"}`. */
+/** The task-status body: `{"id": n, "status": "sent" | "failed" | "delivered", "error": "<optional text>"}`. */
 export function parseStatusReport(body: unknown): StatusReport {
   const { id, status, error } = jsonObjectOf(body, 'a JSON object with id and status');
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) throw new InvalidRequestError('id must be a positive integer');
-  if (typeof status !== 'string' || !(REPORTED_STATUSES as readonly string[]).includes(status)) throw new InvalidRequestError('status must be "sent" or "failed"');
+  if (typeof status !== 'string' || !(REPORTED_STATUSES as readonly string[]).includes(status)) throw new InvalidRequestError(`status must be one of ${REPORTED_STATUSES.map((name) => `"${name}"`).join(', ')}`);
   if (error !== undefined && error !== null && typeof error !== 'string') throw new InvalidRequestError('error must be a string');
   const text = typeof error === 'string' ? error.replace(/\u0000/g, '').slice(0, 1000) : undefined;
   return { id, status: status as ReportedStatus, error: text === '' ? undefined : text };

@@ -53,7 +53,7 @@ export class WorkerTasksService {
     }
   }
 
-  async report(holder: WorkerTokenHolder, report: StatusReport): Promise<{ ok: true; id: number; status: string }> {
+  async report(holder: WorkerTokenHolder, report: StatusReport): Promise<{ ok: true; id: number; status: TaskReported['status'] }> {
     const command: TaskReportCommand = { tokenId: holder.tokenId, id: report.id, status: report.status, error: report.error };
     const reported = await this.dispatch.send<TaskReported>(Patterns.dispatch.taskReport, command);
     return { ok: true, id: reported.id, status: reported.status };

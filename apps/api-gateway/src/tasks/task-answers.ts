@@ -26,7 +26,7 @@ export function createdTaskBody(created: TaskCreated, profile: Profile): Created
   };
 }
 
-/** GET /smsapi/tasks/{id}: the specification's task fields plus its delivery state. */
+/** GET /smsapi/tasks/{id}: the specification's task fields plus its delivery state and what it costs the phone in SMS. */
 export function taskBody(task: TaskView) {
   return {
     id: task.id,
@@ -38,7 +38,9 @@ export function taskBody(task: TaskView) {
     message: task.message,
     attempts: task.attempts,
     sent_at: task.sentAt,
+    delivered_at: task.deliveredAt,
     failed_at: task.failedAt,
     error: task.error,
+    segments: task.segments,
   };
 }

@@ -42,8 +42,10 @@ function taskViewFor(taskKey: string): TaskView {
     scheduledAt: '2026-03-01 10:00:00',
     attempts: 0,
     sentAt: null,
+    deliveredAt: null,
     failedAt: null,
     error: null,
+    segments: 1,
     createdAt: new Date().toISOString(),
   };
 }

@@ -1,5 +1,6 @@
 import { DomainError, type Profile } from '@smsq/contracts';
 import type { PhoneKind } from '../generated/prisma/client.js';
+import { PHONE_KIND_OF_PROFILE } from '../phones/phone-kind.js';
 
 /** The tasks a worker token may claim: those of one phone or gateway, or (`null`) of any active gateway. */
 export interface ClaimScope {
@@ -17,8 +18,6 @@ export interface ClaimingPhone {
 /** A poll records the phone as seen only when its last record is older than this, so polling stays read-only. */
 export const LAST_SEEN_RESOLUTION_MS = 10_000;
 
-const PHONE_KIND: Record<Profile, PhoneKind> = { A: 'own', B: 'gateway' };
-
 /** Profile A tokens always belong to a phone; only Profile B has unbound workers. */
 export function scopeOfUnboundToken(profile: Profile): ClaimScope {
   if (profile === 'A') throw new DomainError('unauthorized', 'a worker token must belong to a phone');
@@ -27,7 +26,7 @@ export function scopeOfUnboundToken(profile: Profile): ClaimScope {
 
 /** A bound token's phone must exist (as the profile's kind) and be active. */
 export function scopeOfBoundToken(profile: Profile, phone: ClaimingPhone | null): ClaimScope {
-  if (!phone || phone.kind !== PHONE_KIND[profile]) throw new DomainError('unauthorized', 'the phone of this worker token does not exist');
+  if (!phone || phone.kind !== PHONE_KIND_OF_PROFILE[profile]) throw new DomainError('unauthorized', 'the phone of this worker token does not exist');
   if (!phone.active) throw new DomainError('phone_disabled', profile === 'A' ? 'this phone is disabled' : 'this gateway is disabled');
   return { phoneId: phone.id };
 }

@@ -7,6 +7,7 @@ export interface ReportedTask {
   taskKey: string;
   status: TaskStatus;
   claimedByTokenId: number | null;
+  deliveredAt: Date | null;
 }
 
 export type ReportDecision = { apply: ReportedStatus; taskKey: string } | { repeat: TaskReported };
@@ -17,6 +18,9 @@ export type ReportDecision = { apply: ReportedStatus; taskKey: string } | { repe
  * A task keeps the token that last held it until the next claim: a report after the lease ran
  * out still counts, and on a final task that token's retry of the same outcome is answered as the
  * first was, while a contradicting outcome is a conflict. A released claim has no holder.
+ *
+ * `delivered` is `sent` with the carrier's delivery report: it sends a task still held, adds the
+ * report to a sent task once (the first report's time stands), and contradicts a failed one.
  */
 export function decideReport(task: ReportedTask | null, tokenId: number, status: ReportedStatus): ReportDecision {
   if (!task || task.claimedByTokenId !== tokenId) throw new NotFoundError('task');
@@ -26,10 +30,18 @@ export function decideReport(task: ReportedTask | null, tokenId: number, status:
     case 'pending':
       return { apply: status, taskKey: task.taskKey };
     case 'sent':
+      if (status === 'failed') throw new ConflictError(`task ${task.id} is already sent`);
+      if (status === 'delivered' && task.deliveredAt === null) return { apply: 'delivered', taskKey: task.taskKey };
+      return { repeat: { id: task.id, status: 'sent' } };
     case 'failed':
-      if (task.status !== status) throw new ConflictError(`task ${task.id} is already ${task.status}`);
-      return { repeat: { id: task.id, status } };
+      if (status !== 'failed') throw new ConflictError(`task ${task.id} is already failed`);
+      return { repeat: { id: task.id, status: 'failed' } };
     default:
       throw new NotFoundError('task');
   }
+}
+
+/** The state a report leaves its task in. */
+export function outcomeOf(status: ReportedStatus): TaskReported['status'] {
+  return status === 'failed' ? 'failed' : 'sent';
 }

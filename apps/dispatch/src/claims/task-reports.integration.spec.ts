@@ -146,4 +146,94 @@ describe(`${TaskReportsService.name} on Postgres`, () => {
     await expect(dispatch.reports.report({ tokenId: HOLDER, id: task.id, status: 'sent' })).resolves.toEqual({ id: task.id, status: 'sent' });
     await expect(dispatch.leases.sweepOnce()).resolves.toEqual({ returned: 0, failed: 0 });
   });
+
+  describe('delivered', () => {
+    it('sends a claimed task and records its delivery report at once', async () => {
+      const task = await claimedBy(HOLDER);
+
+      await expect(dispatch.reports.report({ tokenId: HOLDER, id: task.id, status: 'delivered' })).resolves.toEqual({ id: task.id, status: 'sent' });
+
+      const row = await stored(task.id);
+      expect(row).toMatchObject({ status: 'sent', claimExpiresAt: null, failedAt: null });
+      expect(row.sentAt).toBeInstanceOf(Date);
+      expect(row.deliveredAt).toEqual(row.sentAt);
+      expect(await outboxRows()).toEqual([]);
+    });
+
+    it('adds the delivery report to a sent task once; a repeat keeps the first time', async () => {
+      const task = await claimedBy(HOLDER);
+      await dispatch.reports.report({ tokenId: HOLDER, id: task.id, status: 'sent' });
+      const { sentAt } = await stored(task.id);
+
+      await expect(dispatch.reports.report({ tokenId: HOLDER, id: task.id, status: 'delivered' })).resolves.toEqual({ id: task.id, status: 'sent' });
+      const { deliveredAt } = await stored(task.id);
+      expect(deliveredAt).toBeInstanceOf(Date);
+      await expect(dispatch.reports.report({ tokenId: HOLDER, id: task.id, status: 'delivered' })).resolves.toEqual({ id: task.id, status: 'sent' });
+      await expect(dispatch.reports.report({ tokenId: HOLDER, id: task.id, status: 'sent' })).resolves.toEqual({ id: task.id, status: 'sent' });
+
+      expect(await stored(task.id)).toMatchObject({ status: 'sent', sentAt, deliveredAt });
+    });
+
+    it('records one delivery time however many reports race', async () => {
+      const task = await claimedBy(HOLDER);
+
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => dispatch.reports.report({ tokenId: HOLDER, id: task.id, status: i % 2 === 0 ? 'delivered' : 'sent' })),
+      );
+
+      expect(answers).toEqual(Array(6).fill({ id: task.id, status: 'sent' }));
+      const row = await stored(task.id);
+      expect(row.status).toBe('sent');
+      expect(row.deliveredAt).toBeInstanceOf(Date);
+    });
+
+    it('is a conflict on a failed task, which stays failed without a delivery time', async () => {
+      const task = await claimedBy(HOLDER);
+      await dispatch.reports.report({ tokenId: HOLDER, id: task.id, status: 'failed' });
+
+      await expect(dispatch.reports.report({ tokenId: HOLDER, id: task.id, status: 'delivered' })).rejects.toMatchObject({ code: 'conflict' });
+      expect(await stored(task.id)).toMatchObject({ status: 'failed', sentAt: null, deliveredAt: null });
+      expect(await outboxRows()).toHaveLength(1);
+    });
+
+    it('makes a later failure a conflict', async () => {
+      const task = await claimedBy(HOLDER);
+      await dispatch.reports.report({ tokenId: HOLDER, id: task.id, status: 'delivered' });
+
+      await expect(dispatch.reports.report({ tokenId: HOLDER, id: task.id, status: 'failed' })).rejects.toMatchObject({ code: 'conflict' });
+      expect(await outboxRows()).toEqual([]);
+    });
+
+    it('answers not_found to a token that does not hold the task, claimed or sent, and changes nothing', async () => {
+      const task = await claimedBy(HOLDER);
+
+      await expect(dispatch.reports.report({ tokenId: OTHER, id: task.id, status: 'delivered' })).rejects.toMatchObject({ code: 'not_found' });
+      expect(await stored(task.id)).toMatchObject({ status: 'claimed', deliveredAt: null });
+      await dispatch.reports.report({ tokenId: HOLDER, id: task.id, status: 'sent' });
+      await expect(dispatch.reports.report({ tokenId: OTHER, id: task.id, status: 'delivered' })).rejects.toMatchObject({ code: 'not_found' });
+      expect((await stored(task.id)).deliveredAt).toBeNull();
+    });
+
+    it('takes the old holder’s delivery report while its expired task waits to be claimed again', async () => {
+      const task = await claimedBy(HOLDER);
+      await dispatch.db.task.update({ where: { id: task.id }, data: { claimExpiresAt: new Date(Date.now() - 1_000) } });
+      await dispatch.leases.sweepOnce();
+
+      await expect(dispatch.reports.report({ tokenId: HOLDER, id: task.id, status: 'delivered' })).resolves.toEqual({ id: task.id, status: 'sent' });
+      expect(await stored(task.id)).toMatchObject({ status: 'sent', deliveredAt: expect.any(Date) });
+      await expect(dispatch.claims.claim({ tokenId: OTHER, phoneId })).resolves.toMatchObject({ claimed: false });
+    });
+
+    it('shows in the owner’s task view with the time it came', async () => {
+      const task = await claimedBy(HOLDER);
+      await dispatch.reports.report({ tokenId: HOLDER, id: task.id, status: 'delivered' });
+      const row = await stored(task.id);
+
+      await expect(dispatch.lookup.get({ clientId: row.clientId, id: task.id })).resolves.toMatchObject({
+        status: 'sent',
+        sentAt: row.sentAt!.toISOString(),
+        deliveredAt: row.deliveredAt!.toISOString(),
+      });
+    });
+  });
 });

@@ -11,7 +11,7 @@ export class TaskReportsRepository {
   underTaskLock<T>(id: number, work: (task: ReportedTask | null, tx: DbTransaction) => Promise<T>): Promise<T> {
     return inTransaction(this.db, async (tx) => {
       const rows = await tx.$queryRaw<ReportedTask[]>`
-        SELECT id, task_key AS "taskKey", status::text AS status, claimed_by_token_id AS "claimedByTokenId"
+        SELECT id, task_key AS "taskKey", status::text AS status, claimed_by_token_id AS "claimedByTokenId", delivered_at AS "deliveredAt"
           FROM "dispatch"."tasks" WHERE id = ${id}
            FOR UPDATE`;
       return work(rows[0] ?? null, tx);
@@ -31,9 +31,30 @@ export class TaskReportsRepository {
     return changed === 1;
   }
 
+  /**
+   * The usual delivery report, as one statement like `markSentIfHeld`: by its holder, on a task
+   * still held (sent now as well) or sent without a delivery report yet. False otherwise.
+   */
+  async markDeliveredIfHeld(id: number, tokenId: number): Promise<boolean> {
+    const changed = await this.db.$executeRaw`
+      UPDATE "dispatch"."tasks"
+         SET status = 'sent', sent_at = COALESCE(sent_at, now()), delivered_at = now(), claim_expires_at = NULL
+       WHERE id = ${id} AND claimed_by_token_id = ${tokenId}
+         AND (status IN ('claimed', 'pending') OR (status = 'sent' AND delivered_at IS NULL))`;
+    return changed === 1;
+  }
+
   async markSent(id: number, tx: DbTransaction): Promise<void> {
     await tx.$executeRaw`
       UPDATE "dispatch"."tasks" SET status = 'sent', sent_at = now(), claim_expires_at = NULL WHERE id = ${id}`;
+  }
+
+  /** Sends the task if it was not sent yet; the first delivery report's time stands. */
+  async markDelivered(id: number, tx: DbTransaction): Promise<void> {
+    await tx.$executeRaw`
+      UPDATE "dispatch"."tasks"
+         SET status = 'sent', sent_at = COALESCE(sent_at, now()), delivered_at = COALESCE(delivered_at, now()), claim_expires_at = NULL
+       WHERE id = ${id}`;
   }
 
   async markFailed(id: number, error: string, tx: DbTransaction): Promise<void> {

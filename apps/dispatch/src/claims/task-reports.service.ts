@@ -3,7 +3,7 @@ import { NotFoundError, type TaskReportCommand, type TaskReported } from '@smsq/
 import { isStoredId } from '../database/stored-id.js';
 import { OutboxRepository } from '../outbox/outbox.repository.js';
 import { refundOfFailedTask } from '../outbox/refund-message.js';
-import { decideReport } from './report-decision.js';
+import { decideReport, outcomeOf } from './report-decision.js';
 import { TaskReportsRepository } from './task-reports.repository.js';
 
 /** The error of a task its worker reported failed without saying why. */
@@ -13,6 +13,7 @@ export const UNEXPLAINED_FAILURE = 'the worker reported the send as failed';
  * A worker's outcome for the task it holds. `failed` owes the client its credit back: the refund
  * is written to the outbox in the transaction that fails the task, so it exists exactly when the
  * failure does and is delivered exactly once whatever is retried, redelivered or restarted.
+ * `delivered` records the carrier's delivery report and leaves the task `sent`.
  */
 @Injectable()
 export class TaskReportsService {
@@ -23,17 +24,30 @@ export class TaskReportsService {
 
   async report(command: TaskReportCommand): Promise<TaskReported> {
     if (!isStoredId(command.id) || !isStoredId(command.tokenId)) throw new NotFoundError('task');
-    if (command.status === 'sent' && (await this.reports.markSentIfHeld(command.id, command.tokenId))) return { id: command.id, status: 'sent' };
+    if (await this.appliedInOneStatement(command)) return { id: command.id, status: 'sent' };
     return this.reports.underTaskLock(command.id, async (task, tx) => {
       const decision = decideReport(task, command.tokenId, command.status);
       if ('repeat' in decision) return decision.repeat;
-      if (decision.apply === 'sent') {
-        await this.reports.markSent(command.id, tx);
-      } else {
-        await this.reports.markFailed(command.id, command.error?.trim() || UNEXPLAINED_FAILURE, tx);
-        await this.outbox.enqueue(tx, [refundOfFailedTask(decision.taskKey)]);
+      switch (decision.apply) {
+        case 'sent':
+          await this.reports.markSent(command.id, tx);
+          break;
+        case 'delivered':
+          await this.reports.markDelivered(command.id, tx);
+          break;
+        case 'failed':
+          await this.reports.markFailed(command.id, command.error?.trim() || UNEXPLAINED_FAILURE, tx);
+          await this.outbox.enqueue(tx, [refundOfFailedTask(decision.taskKey)]);
+          break;
       }
-      return { id: command.id, status: decision.apply };
+      return { id: command.id, status: outcomeOf(decision.apply) };
     });
+  }
+
+  /** The common reports of the holder, `sent` and `delivered`, without the locked path; false when they do not apply as such. */
+  private async appliedInOneStatement(command: TaskReportCommand): Promise<boolean> {
+    if (command.status === 'sent') return this.reports.markSentIfHeld(command.id, command.tokenId);
+    if (command.status === 'delivered') return this.reports.markDeliveredIfHeld(command.id, command.tokenId);
+    return false;
   }
 }

@@ -4,6 +4,7 @@ import {
   GatewayCreateCommand,
   Patterns,
   PhoneGetQuery,
+  PhoneHealthReportCommand,
   PhoneListQuery,
   PhoneRegisterCommand,
   PhoneRenameCommand,
@@ -13,11 +14,15 @@ import {
   type PhoneRegistered,
   type PhoneView,
 } from '@smsq/contracts';
+import { PhoneHealthService } from './phone-health.service.js';
 import { PhonesService } from './phones.service.js';
 
 @Controller()
 export class PhonesController {
-  constructor(private readonly phones: PhonesService) {}
+  constructor(
+    private readonly phones: PhonesService,
+    private readonly health: PhoneHealthService,
+  ) {}
 
   @MessagePattern(Patterns.dispatch.phoneRegister)
   register(@Payload() command: PhoneRegisterCommand): Promise<PhoneRegistered> {
@@ -47,5 +52,10 @@ export class PhonesController {
   @MessagePattern(Patterns.dispatch.phoneRename)
   rename(@Payload() command: PhoneRenameCommand): Promise<PhoneView> {
     return this.phones.rename(command);
+  }
+
+  @MessagePattern(Patterns.dispatch.phoneHealthReport)
+  reportHealth(@Payload() command: PhoneHealthReportCommand): Promise<Ok> {
+    return this.health.record(command);
   }
 }

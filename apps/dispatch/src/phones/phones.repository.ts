@@ -12,6 +12,13 @@ export interface NewPhone {
   deviceId: string | null;
 }
 
+/** A health report; null where the phone did not say. */
+export interface ReportedHealth {
+  batteryPercent: number | null;
+  charging: boolean | null;
+  connection: string | null;
+}
+
 @Injectable()
 export class PhonesRepository {
   constructor(private readonly db: DispatchDatabase) {}
@@ -58,6 +65,16 @@ export class PhonesRepository {
   async rename(id: number, name: string, clientId?: number): Promise<Phone | null> {
     const { count } = await this.db.phone.updateMany({ where: { id, ...ofClient(clientId) }, data: { name } });
     return count > 0 ? this.findById(id) : null;
+  }
+
+  /** Replaces the health of the phone of that id and kind, reported now; false when there is no such phone. */
+  async recordHealth(id: number, kind: PhoneKind, health: ReportedHealth): Promise<boolean> {
+    const changed = await this.db.$executeRaw`
+      UPDATE "dispatch"."phones"
+         SET battery_percent = ${health.batteryPercent}::smallint, charging = ${health.charging}::boolean,
+             connection = ${health.connection}::text, health_reported_at = now()
+       WHERE id = ${id} AND kind = ${kind}::"dispatch"."phone_kind"`;
+    return changed === 1;
   }
 
   list(filter: { clientId?: number; kind?: PhoneKind }): Promise<Phone[]> {

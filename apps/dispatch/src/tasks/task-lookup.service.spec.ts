@@ -26,7 +26,21 @@ describe(TaskLookupService.name, () => {
   });
 
   it('shows the client its own task with the local scheduled time', async () => {
-    await expect(sut.get({ clientId: 1, id: taskId })).resolves.toMatchObject({ id: taskId, status: 'pending', scheduledAt: '2026-03-01 10:00:00', sentAt: null });
+    await expect(sut.get({ clientId: 1, id: taskId })).resolves.toMatchObject({ id: taskId, status: 'pending', scheduledAt: '2026-03-01 10:00:00', sentAt: null, deliveredAt: null });
+  });
+
+  it('shows when the delivery report came, and how many SMS the message costs', async () => {
+    const task = store.tasks.find((candidate) => candidate.id === taskId)!;
+    Object.assign(task, { status: 'sent', sentAt: new Date('2026-03-01T09:00:05Z'), deliveredAt: new Date('2026-03-01T09:00:09Z'), message: 'x'.repeat(400) });
+
+    await expect(sut.get({ clientId: 1, id: taskId })).resolves.toMatchObject({
+      status: 'sent',
+      sentAt: '2026-03-01T09:00:05.000Z',
+      deliveredAt: '2026-03-01T09:00:09.000Z',
+      segments: 3,
+    });
+    task.message = 'Привет';
+    await expect(sut.get({ clientId: 1, id: taskId })).resolves.toMatchObject({ segments: 1 });
   });
 
   it.each([

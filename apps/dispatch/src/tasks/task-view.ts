@@ -1,4 +1,4 @@
-import type { TaskView } from '@smsq/contracts';
+import { countSegments, type TaskView } from '@smsq/contracts';
 import type { Task } from '../generated/prisma/client.js';
 
 /** A task as its owner sees it: scheduledAt is the local time the client was answered with. */
@@ -13,8 +13,10 @@ export function toTaskView(task: Task): TaskView {
     scheduledAt: task.scheduledLocal,
     attempts: task.attempts,
     sentAt: task.sentAt?.toISOString() ?? null,
+    deliveredAt: task.deliveredAt?.toISOString() ?? null,
     failedAt: task.failedAt?.toISOString() ?? null,
     error: task.error,
     createdAt: task.createdAt.toISOString(),
+    segments: countSegments(task.message),
   };
 }

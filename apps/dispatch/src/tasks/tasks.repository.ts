@@ -7,7 +7,7 @@ import { Prisma, type Task } from '../generated/prisma/client.js';
 /** A task row under the names of Prisma's `Task`, for statements written in SQL. */
 const TASK_COLUMNS = Prisma.sql`id, task_key AS "taskKey", client_id AS "clientId", phone_id AS "phoneId", recipient, message, status::text AS status,
   scheduled_at AS "scheduledAt", scheduled_local AS "scheduledLocal", attempts, claimed_by_token_id AS "claimedByTokenId",
-  claim_expires_at AS "claimExpiresAt", sent_at AS "sentAt", failed_at AS "failedAt", error, created_at AS "createdAt"`;
+  claim_expires_at AS "claimExpiresAt", sent_at AS "sentAt", delivered_at AS "deliveredAt", failed_at AS "failedAt", error, created_at AS "createdAt"`;
 
 export interface TaskKeyState {
   stored: boolean;

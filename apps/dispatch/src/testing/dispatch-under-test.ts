@@ -14,6 +14,7 @@ import { LeaseExpiry } from '../leases/lease-expiry.js';
 import { LeasesRepository } from '../leases/leases.repository.js';
 import { OutboxRelay } from '../outbox/outbox-relay.js';
 import { OutboxRepository } from '../outbox/outbox.repository.js';
+import { PhoneHealthService } from '../phones/phone-health.service.js';
 import { PhonesRepository } from '../phones/phones.repository.js';
 import { PhonesService } from '../phones/phones.service.js';
 import { RepliesRepository } from '../replies/replies.repository.js';
@@ -58,6 +59,7 @@ export interface DispatchUnderTest {
   resend: TaskResendService;
   stats: TaskStatsService;
   phones: PhonesService;
+  health: PhoneHealthService;
   claims: TaskClaimsService;
   reports: TaskReportsService;
   leases: LeaseExpiry;
@@ -106,6 +108,7 @@ export async function dispatchUnderTest(databaseUrl: string, profile: Profile, o
     resend: new TaskResendService(tasks, creation),
     stats: new TaskStatsService(new StatsRepository(db)),
     phones: new PhonesService(config, new PhonesRepository(db), signals),
+    health: new PhoneHealthService(config, new PhonesRepository(db)),
     claims: new TaskClaimsService(config, new ClaimsRepository(db), signals),
     reports: new TaskReportsService(new TaskReportsRepository(db), outbox),
     leases: new LeaseExpiry(db, new LeasesRepository(), outbox, signals, config),

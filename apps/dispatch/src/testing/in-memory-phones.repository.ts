@@ -1,6 +1,6 @@
 import type { DbTransaction } from '../database/db-transaction.js';
 import type { Phone, PhoneKind } from '../generated/prisma/client.js';
-import type { NewPhone, PhonesRepository } from '../phones/phones.repository.js';
+import type { NewPhone, PhonesRepository, ReportedHealth } from '../phones/phones.repository.js';
 import { FakeTransactions } from './fake-transaction.js';
 import type { PublicOf } from './stand-in.js';
 import type { InMemoryStore } from './in-memory-store.js';
@@ -47,6 +47,12 @@ export class InMemoryPhonesRepository implements PublicOf<PhonesRepository> {
     const phone = this.store.phones.find((candidate) => candidate.id === id && ofClient(candidate, clientId));
     if (phone) phone.name = name;
     return phone ?? null;
+  }
+
+  async recordHealth(id: number, kind: PhoneKind, health: ReportedHealth): Promise<boolean> {
+    const phone = this.store.phones.find((candidate) => candidate.id === id && candidate.kind === kind);
+    if (phone) Object.assign(phone, health, { healthReportedAt: this.store.now() });
+    return phone !== undefined;
   }
 
   async list(filter: { clientId?: number; kind?: PhoneKind }): Promise<Phone[]> {

@@ -20,13 +20,17 @@ export class InMemoryStore {
       lastAssignedAt: null,
       lastSeenAt: null,
       createdAt: this.now(),
+      batteryPercent: null,
+      charging: null,
+      connection: null,
+      healthReportedAt: null,
       ...phone,
     };
     this.phones.push(row);
     return row;
   }
 
-  addTask(task: Omit<Task, 'id' | 'status' | 'attempts' | 'claimedByTokenId' | 'claimExpiresAt' | 'sentAt' | 'failedAt' | 'error' | 'createdAt'>): Task {
+  addTask(task: Omit<Task, 'id' | 'status' | 'attempts' | 'claimedByTokenId' | 'claimExpiresAt' | 'sentAt' | 'deliveredAt' | 'failedAt' | 'error' | 'createdAt'>): Task {
     const row: Task = {
       id: this.nextTaskId++,
       status: 'pending',
@@ -34,6 +38,7 @@ export class InMemoryStore {
       claimedByTokenId: null,
       claimExpiresAt: null,
       sentAt: null,
+      deliveredAt: null,
       failedAt: null,
       error: null,
       createdAt: this.now(),

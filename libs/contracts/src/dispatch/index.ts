@@ -1,5 +1,6 @@
 export * from './gateway-create.js';
 export * from './phone-get.js';
+export * from './phone-health.js';
 export * from './phone-register.js';
 export * from './phone-set-active.js';
 export * from './phone-view.js';

@@ -9,8 +9,6 @@ export class PhoneListQuery {
 }
 
 export interface PhoneDetails extends PhoneView {
-  /** Its last poll for tasks. */
-  lastSeenAt: string | null;
   lastAssignedAt: string | null;
   /** Tasks it reported sent since the start of today (UTC). */
   sentToday: number;

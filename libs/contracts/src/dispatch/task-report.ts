@@ -1,8 +1,15 @@
 import { IsIn, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
 import { IsEntityId } from '../validation.js';
 
-export const REPORTED_STATUSES = ['sent', 'failed'] as const;
+/**
+ * What a worker may report of the task it holds: `sent` (handed to the carrier), `failed`, or
+ * `delivered` (the carrier's delivery report came back; the task is then `sent` with delivered_at).
+ */
+export const REPORTED_STATUSES = ['sent', 'failed', 'delivered'] as const;
 export type ReportedStatus = (typeof REPORTED_STATUSES)[number];
+
+/** The final state a report leaves a task in: a delivered task is `sent`. */
+export type ReportedOutcome = 'sent' | 'failed';
 
 /**
  * The outcome of a claimed task, from the token that holds the claim. `failed` refunds the
@@ -17,5 +24,5 @@ export class TaskReportCommand {
 
 export interface TaskReported {
   id: number;
-  status: ReportedStatus;
+  status: ReportedOutcome;
 }

@@ -12,7 +12,11 @@ export interface TaskView {
   scheduledAt: string;
   attempts: number;
   sentAt: string | null;
+  /** When the phone reported the carrier's delivery report; the task stays `sent`. */
+  deliveredAt: string | null;
   failedAt: string | null;
   error: string | null;
   createdAt: string;
+  /** How many SMS the message costs the phone (see `countSegments`). */
+  segments: number;
 }

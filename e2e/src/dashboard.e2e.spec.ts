@@ -10,6 +10,25 @@ import { registerPhone, workerApi } from './support/worker-api.js';
 /** Set to a folder (docs/screenshots) to keep pictures of the main pages. */
 const SCREENSHOTS = process.env['SMSQ_SCREENSHOTS_DIR'];
 const PASSWORD = 'correct horse battery staple';
+/** New clients get SMSQ_TIMEZONE's zone; the browser is elsewhere, so a time shown in the browser's zone would show. */
+const CLIENT_ZONE = 'Europe/Belgrade';
+const BROWSER_ZONE = 'America/New_York';
+const LOOPBACK_WARNING = 'a phone cannot reach this address; set DASHBOARD_PUBLIC_API_URL to an address the phone can reach (for example http://192.168.1.10:3000)';
+
+/** "2026-11-23 12:04:05 (Europe/Belgrade)" → the wall-clock time's milliseconds, compared only with another of the same zone. */
+function wallClockMs(text: string): number {
+  const match = /(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) \(([^)]+)\)/.exec(text);
+  if (!match) throw new Error(`no labelled time in ${JSON.stringify(text)}`);
+  expect(match[3]).toBe(CLIENT_ZONE);
+  return Date.parse(`${match[1]}T${match[2]}Z`);
+}
+
+/** Now in the client's zone, worked out here rather than by the page under test. */
+function wallClockNowInClientZone(): string {
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: CLIENT_ZONE, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(new Date());
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((candidate) => candidate.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}:${part('second')} (${CLIENT_ZONE})`;
+}
 
 describe('the dashboard in a real browser, Profile A', () => {
   let stack: Stack;
@@ -34,7 +53,7 @@ describe('the dashboard in a real browser, Profile A', () => {
   }
 
   async function signUp(): Promise<{ context: BrowserContext; page: Page; email: string }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, timezoneId: BROWSER_ZONE });
     const page = await context.newPage();
     const email = `user-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`;
     await page.goto(`${dashboardUrl}/signup`);
@@ -60,6 +79,8 @@ describe('the dashboard in a real browser, Profile A', () => {
     const qr = page.getByRole('img', { name: 'Pairing QR code' });
     await qr.waitFor();
     expect(await qr.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(50);
+    expect(await page.getByTestId('pairing-guide').textContent()).toContain('SMS Gateway for Android (SMSGate)');
+    expect(await page.getByTestId('pair-command').textContent()).toContain(`"api_key":"${apiKey}"`);
     await snap(page, 'api-keys');
     await page.reload();
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
@@ -69,6 +90,14 @@ describe('the dashboard in a real browser, Profile A', () => {
     const phone = await registerPhone(stack, apiKey, { name: 'Browser test phone', device_id: 'browser', url: simUrl });
     const created = await stack.createTask(apiKey, { recipient: '+381641234567', message: 'Sent from the browser test' });
     expect(created.status).toBe(201);
+    await page.goto(`${dashboardUrl}/tasks`);
+    await page.getByRole('cell', { name: 'Sent from the browser test' }).waitFor();
+    expect(await page.getByTestId(`task-row-${created.body.id}`).textContent()).toContain(`${created.body.scheduled_at} (${CLIENT_ZONE})`);
+    // Sent at once: created and scheduled are the same moment, both in the client's zone (not an hour apart).
+    await page.goto(`${dashboardUrl}/tasks/${created.body.id}`);
+    const createdAt = wallClockMs((await page.locator('.timeline li', { hasText: 'Created' }).textContent())!);
+    const scheduledAt = wallClockMs((await page.locator('.timeline li', { hasText: 'Scheduled' }).textContent())!);
+    expect(Math.abs(createdAt - scheduledAt)).toBeLessThan(5_000);
     await page.goto(`${dashboardUrl}/tasks`);
     await page.getByRole('cell', { name: 'Sent from the browser test' }).waitFor();
     stack.startWorker(phone.body.worker_token);
@@ -82,11 +111,55 @@ describe('the dashboard in a real browser, Profile A', () => {
     await workerApi(stack, phone.body.worker_token).inbound({ from: '+381 64 123 4567', message: 'Got it, thanks!', external_id: 'browser-1' });
     await page.goto(`${dashboardUrl}/inbox`);
     await page.getByText('Got it, thanks!').waitFor();
+    expect(await page.locator('.message-meta').first().textContent()).toContain(`(${CLIENT_ZONE})`);
     await snap(page, 'inbox');
     await page.goto(dashboardUrl);
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     expect(await page.getByTestId('credits-remaining').textContent()).toContain('29');
     await snap(page, 'overview');
+    await context.close();
+  });
+
+  it('pairs a phone from the Phones page with an API key: SMSGate or Termux, the pair command, the loopback warning, then the first contact', async () => {
+    const { context, page } = await signUp();
+    await page.goto(`${dashboardUrl}/phones`);
+    // The stack's public API is http://127.0.0.1:<port>, as a default installation's is localhost.
+    expect(await page.getByTestId('loopback-warning').textContent()).toContain(LOOPBACK_WARNING);
+
+    await page.getByRole('button', { name: 'Create an API key to pair a phone' }).click();
+    const apiKey = (await page.getByTestId('new-api-key').textContent())!.trim();
+    const guide = page.getByTestId('pairing-guide');
+    expect(await guide.textContent()).toContain('SMSGate');
+    expect(await guide.getByTestId('loopback-warning').textContent()).toContain(LOOPBACK_WARNING);
+    await guide.getByLabel('SMSGate’s Local Server address').fill('http://192.168.1.20:8080');
+    await guide.getByLabel('Phone name').fill('Kitchen phone');
+    const pairText = (await page.getByTestId('pair-command').textContent())!;
+    expect(pairText).toMatch(/^node smsq-worker\.mjs pair '\{"base_url":"http:\/\/127\.0\.0\.1:\d+","api_key":"smsq_key_\w+"\}' --driver smsgate --gateway-url http:\/\/192\.168\.1\.20:8080 --name 'Kitchen phone'$/);
+    expect(pairText).toContain(apiKey);
+    expect(await page.getByTestId('run-command').textContent()).toContain('SMSGATE_USER=');
+    await page.getByRole('img', { name: 'Pairing QR code' }).waitFor();
+    await snap(page, 'phones-pairing');
+    await guide.getByLabel('Termux + Termux:API').check();
+    expect(await guide.textContent()).toContain('Termux:API');
+    expect(await page.getByTestId('pair-command').textContent()).toContain(`--driver termux --name 'Kitchen phone'`);
+    expect(await page.getByTestId('run-command').textContent()).toBe('node smsq-worker.mjs run');
+
+    // One kind of key: the pairing key is an ordinary API key, listed under API keys.
+    await page.goto(`${dashboardUrl}/keys`);
+    await page.getByRole('row').filter({ hasText: apiKey.slice(0, 13) }).waitFor();
+
+    const phone = await registerPhone(stack, apiKey, { name: 'Kitchen phone', device_id: 'pairing-page' });
+    expect(phone.status).toBe(201);
+    await page.goto(`${dashboardUrl}/phones`);
+    const row = page.getByTestId(`phone-row-${phone.body.phone_id}`);
+    expect(await row.getByTestId('last-contact').textContent()).toBe('Not connected yet: start the worker (see pairing)');
+
+    expect((await workerApi(stack, phone.body.worker_token).poll()).status).toBe(200);
+    await page.reload();
+    const lastContact = (await row.getByTestId('last-contact').textContent())!;
+    expect(lastContact).toContain('just now');
+    await snap(page, 'phones');
+    expect(Math.abs(wallClockMs(lastContact) - wallClockMs(wallClockNowInClientZone()))).toBeLessThan(60_000);
     await context.close();
   });
 

@@ -2,7 +2,9 @@
  * The dashboard's JSON API between its web front end and its back end (`apps/dashboard`), under
  * `/api`. Types only, so the browser bundle and the server share them.
  *
- * Conventions: JSON in and out; times are ISO 8601 instants; errors are `{ error, detail }` with
+ * Conventions: JSON in and out; times are ISO 8601 instants, except a task's `scheduledAt` (the
+ * client's local wall-clock time); a row that carries times also names the IANA `timeZone` they
+ * are to be shown in (its client's, or the service's default for what belongs to no client); errors are `{ error, detail }` with
  * the codes of the public API (401 `unauthorized` when not signed in, 403 `forbidden`-like cases
  * answer 404 `not_found` so nothing reveals another client's data); every POST, PUT, PATCH and
  * DELETE carries the header `X-CSRF-Token` with the token from `GET /api/auth/session`; the
@@ -27,6 +29,10 @@ export interface SessionAnswer {
   profile: 'A' | 'B';
   /** The public API's base URL, e.g. for the pairing QR code. */
   apiBaseUrl: string;
+  /** True when apiBaseUrl names the server's own machine (localhost, 127.0.0.0/8, ::1, 0.0.0.0), which no phone can reach. */
+  apiBaseUrlIsLoopback: boolean;
+  /** Where this dashboard offers the reference worker (`smsq-worker.mjs`) for download; null when it is not built. */
+  workerDownloadUrl: string | null;
 }
 
 /** POST /api/auth/signup → 201 SessionAnswer; POST /api/auth/signin → 200 SessionAnswer; POST /api/auth/signout → 204. */
@@ -48,6 +54,8 @@ export interface Overview {
   periodEndsAt: string | null;
   /** Last 30 days in the client's time zone, oldest first. */
   days: Array<{ day: string; sent: number; failed: number; pending: number }>;
+  /** The client's IANA time zone. */
+  timeZone: string;
 }
 
 /** GET /api/keys → ApiKeyRow[]; POST /api/keys → 201 CreatedApiKey; DELETE /api/keys/:id → 204. */
@@ -68,14 +76,28 @@ export interface CreatedApiKey {
   pairingPayload: string | null;
 }
 
+/** What a phone's worker last reported about the phone itself. */
+export interface PhoneHealth {
+  batteryPercent: number | null;
+  charging: boolean | null;
+  /** e.g. `wifi`, `cellular`, as the worker names it. */
+  connection: string | null;
+  reportedAt: string;
+}
+
 /** GET /api/phones → PhoneRow[]; PATCH /api/phones/:id { name?, active? } → PhoneRow. */
 export interface PhoneRow {
   id: number;
   name: string;
   active: boolean;
+  /** Its last poll for tasks; null when it has not polled since it was registered. */
   lastSeenAt: string | null;
+  /** Null until its worker reports any. */
+  health: PhoneHealth | null;
   sentToday: number;
   url: string | null;
+  /** The owning client's time zone. */
+  timeZone: string;
 }
 
 export type TaskStatus = 'pending' | 'claimed' | 'sent' | 'failed';
@@ -88,12 +110,19 @@ export interface TaskRow {
   recipient: string;
   message: string;
   status: TaskStatus;
+  /** The client's local wall-clock time in `timeZone`, `YYYY-MM-DD HH:MM:SS`: not an instant. */
   scheduledAt: string;
   attempts: number;
   sentAt: string | null;
+  /** When the phone reported the carrier's delivery report; the status stays `sent`. */
+  deliveredAt: string | null;
   failedAt: string | null;
   error: string | null;
   createdAt: string;
+  /** How many SMS the message takes. */
+  segments: number;
+  /** The client's time zone: scheduledAt is in it, and the other times are shown in it. */
+  timeZone: string;
 }
 
 export interface Page<T> {
@@ -110,6 +139,8 @@ export interface InboxRow {
   message: string;
   receivedAt: string;
   phoneId: number | null;
+  /** The client's time zone. */
+  timeZone: string;
 }
 
 /** Admin: GET /api/admin/clients?search=&page= → Page<ClientRow>; POST /api/admin/clients { name, plan?, timezone?, email?, password? } → 201 ClientRow. */
@@ -148,6 +179,8 @@ export interface GatewayRow {
   active: boolean;
   lastAssignedAt: string | null;
   lastSeenAt: string | null;
+  /** The VIP client's time zone; the service's default for a gateway of the shared pool. */
+  timeZone: string;
 }
 
 /** Admin: GET /api/admin/worker-tokens → WorkerTokenRow[]; POST { phoneId? } → 201 { id, prefix, workerToken }; DELETE /api/admin/worker-tokens/:id → 204. */

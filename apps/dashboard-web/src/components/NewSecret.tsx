@@ -1,7 +1,8 @@
 import { CopyButton } from './CopyButton';
+import { PairingGuide } from './PairingGuide';
 import { QrCode } from './QrCode';
 
-/** A secret shown once (a raw API key or worker token), with Copy and, for pairing, a QR code. */
+/** A secret shown once (a raw API key or worker token), with Copy and, for pairing, the QR code and the steps. */
 export function NewSecret({ title, secret, testId, qrPayload, onDone, note }: { title: string; secret: string; testId: string; qrPayload?: string | null; onDone: () => void; note?: string }) {
   return (
     <section className="card secret-card">
@@ -17,13 +18,7 @@ export function NewSecret({ title, secret, testId, qrPayload, onDone, note }: { 
             </code>
             <CopyButton text={secret} />
           </div>
-          {qrPayload ? (
-            <ol className="steps">
-              <li>Install and open the smsq gateway app on the Android phone.</li>
-              <li>Tap “Pair” and scan this QR code.</li>
-              <li>Start the gateway and keep the phone online and charging.</li>
-            </ol>
-          ) : null}
+          {qrPayload ? <PairingGuide qrText={qrPayload} /> : null}
           <button type="button" className="btn btn-ghost" onClick={onDone}>
             I have saved it
           </button>
@@ -31,7 +26,7 @@ export function NewSecret({ title, secret, testId, qrPayload, onDone, note }: { 
         {qrPayload ? (
           <div className="secret-qr">
             <QrCode value={qrPayload} />
-            <p className="muted small">Scan with the gateway app</p>
+            <p className="muted small">Pairing QR code: the API address and this key</p>
           </div>
         ) : null}
       </div>

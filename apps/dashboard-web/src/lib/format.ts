@@ -27,6 +27,34 @@ export function formatDateTime(iso: string | null | undefined, fallback = 'Never
   }).format(date);
 }
 
+/**
+ * "2026-11-23 12:04:05" — an instant as the wall-clock time of a time zone (a client's, not the
+ * browser's); null when it is not a time or the zone is unknown.
+ */
+export function wallClockIn(iso: string, timeZone: string): string | null {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return null;
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(date);
+  } catch {
+    return null;
+  }
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((candidate) => candidate.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}:${part('second')}`;
+}
+
+/** "2026-11-23 12:04:05 (Europe/Belgrade)" — an instant in a time zone, labelled with it. */
+export function formatInZone(iso: string | null | undefined, timeZone: string, fallback = '–'): string {
+  const wallClock = iso ? wallClockIn(iso, timeZone) : null;
+  return wallClock === null ? fallback : `${wallClock} (${timeZone})`;
+}
+
+/** A local wall-clock time (a task's scheduledAt) labelled with its zone; shown as written, never converted. */
+export function formatLocalTime(local: string | null | undefined, timeZone: string, fallback = '–'): string {
+  return local ? `${local} (${timeZone})` : fallback;
+}
+
 /** "May 3" — a calendar day given as YYYY-MM-DD (no time zone shift: the day is already local). */
 export function formatDay(day: string, locale = 'en-US'): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);

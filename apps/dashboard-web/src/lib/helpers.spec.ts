@@ -2,7 +2,7 @@ import type { InboxRow } from '@smsq/dashboard-api';
 import { describe, expect, it } from 'vitest';
 import { buildQuery, parsePage } from '../api/query';
 import { fillDays, niceScale, sumDays } from './chart';
-import { formatCredits, formatDateTime, formatDay, formatRelative, humanizeCode, truncate } from './format';
+import { formatCredits, formatDateTime, formatDay, formatInZone, formatLocalTime, formatRelative, humanizeCode, truncate, wallClockIn } from './format';
 import { groupByNumber } from './inbox';
 
 describe('buildQuery', () => {
@@ -72,6 +72,20 @@ describe('formatting', () => {
     expect(formatDateTime(null)).toBe('Never');
     expect(formatDateTime('not a date', '–')).toBe('–');
   });
+  it('shows an instant in the client’s zone, labelled with it, whatever the browser’s zone', () => {
+    expect(formatInZone('2026-11-23T11:04:05.000Z', 'Europe/Belgrade')).toBe('2026-11-23 12:04:05 (Europe/Belgrade)');
+    expect(formatInZone('2026-07-01T10:00:00Z', 'Europe/Belgrade')).toBe('2026-07-01 12:00:00 (Europe/Belgrade)');
+    expect(formatInZone('2026-11-23T00:30:00Z', 'America/New_York')).toBe('2026-11-22 19:30:00 (America/New_York)');
+    expect(formatInZone('2026-11-23T23:59:59Z', 'Asia/Tokyo')).toBe('2026-11-24 08:59:59 (Asia/Tokyo)');
+    expect(formatInZone(null, 'Europe/Belgrade')).toBe('–');
+    expect(formatInZone('not a date', 'Europe/Belgrade', 'Never')).toBe('Never');
+    expect(wallClockIn('2026-11-23T11:04:05Z', 'Not/A_Zone')).toBeNull();
+  });
+  it('shows a task scheduled at once at the same time it was created: scheduledAt is already local and is never converted', () => {
+    // A Belgrade client's task sent at once: created 11:04:05 UTC, scheduled 12:04:05 local.
+    expect(formatLocalTime('2026-11-23 12:04:05', 'Europe/Belgrade')).toBe(formatInZone('2026-11-23T11:04:05.000Z', 'Europe/Belgrade'));
+    expect(formatLocalTime('2026-11-23 12:04:05', 'Europe/Belgrade')).toBe('2026-11-23 12:04:05 (Europe/Belgrade)');
+  });
   it('formats a calendar day without shifting it', () => {
     expect(formatDay('2025-03-01')).toBe('Mar 1');
   });
@@ -93,7 +107,7 @@ describe('formatting', () => {
 });
 
 describe('groupByNumber', () => {
-  const row = (id: number, from: string, receivedAt: string): InboxRow => ({ id, from, message: `m${id}`, receivedAt, phoneId: null });
+  const row = (id: number, from: string, receivedAt: string): InboxRow => ({ id, from, message: `m${id}`, receivedAt, phoneId: null, timeZone: 'Europe/Belgrade' });
   it('groups by number, newest conversation and newest message first', () => {
     const groups = groupByNumber([
       row(1, '+38160111', '2025-01-01T10:00:00Z'),

@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError, Patterns, pingPattern, UnavailableError } from '@smsq/contracts';
+import { ConflictError, NotFoundError, Patterns, pingPattern, UnavailableError, type PhoneDetails } from '@smsq/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDashboard, type TestDashboard } from '../testing/dashboard-harness.js';
 import type { TestBrowser } from '../testing/test-browser.js';
@@ -126,5 +126,41 @@ describe(AdminAreaController.name, () => {
         { name: 'inbox', ready: true, detail: 'ok' },
       ],
     });
+  });
+});
+
+/** Profile B: pooled gateways, each shown in its VIP client's time zone, a shared one in the service's. */
+describe(`${AdminAreaController.name} in Profile B`, () => {
+  let dashboard: TestDashboard;
+  let admin: TestBrowser;
+
+  function gateway(id: number, clientId: number | null): PhoneDetails {
+    return { id, kind: 'gateway', clientId, name: `gw ${id}`, url: `http://gw${id}.test`, deviceId: null, active: true, createdAt: '2026-11-22T09:00:00.000Z', lastSeenAt: '2026-11-22T10:00:00.000Z', health: null, lastAssignedAt: null, sentToday: 0 };
+  }
+
+  beforeAll(async () => {
+    dashboard = await startTestDashboard('dashboard_admin_area_b', { profile: 'B', defaultTimeZone: 'Asia/Tokyo' });
+    const email = `root-b-${Date.now()}@example.test`;
+    await dashboard.app.get(AdminUsersController).createAdmin({ email, password: ADMIN_PASSWORD });
+    admin = dashboard.browser();
+    await admin.signIn(email, ADMIN_PASSWORD);
+  });
+
+  afterAll(async () => {
+    await dashboard?.close();
+  });
+
+  it('lists gateways with the time zone their times are shown in', async () => {
+    const { body: client } = await admin.send('POST', '/api/admin/clients', { name: 'VIP Co', timezone: 'America/New_York' });
+    dashboard.services.dispatch.on(Patterns.dispatch.phoneList, () => [gateway(1, client.id), gateway(2, null), gateway(3, 999)]);
+
+    const response = await admin.get('/api/admin/gateways');
+
+    expect(response.status).toBe(200);
+    expect(response.body.map((row: { id: number; timeZone: string }) => [row.id, row.timeZone])).toEqual([
+      [1, 'America/New_York'],
+      [2, 'Asia/Tokyo'],
+      [3, 'Asia/Tokyo'],
+    ]);
   });
 });

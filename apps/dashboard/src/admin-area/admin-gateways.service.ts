@@ -3,6 +3,7 @@ import { NotFoundError, Patterns, type GatewayCreateCommand, type PhoneDetails, 
 import type { GatewayRow } from '@smsq/dashboard-api';
 import { ServiceClient, serviceClientToken } from '@smsq/platform';
 import { DashboardConfig } from '../config/dashboard-config.js';
+import { ClientDirectory } from '../shared/client-directory.js';
 import { gatewayRowOf } from '../shared/views.js';
 import type { GatewayCreateBody } from './dto/admin.bodies.js';
 
@@ -11,18 +12,20 @@ import type { GatewayCreateBody } from './dto/admin.bodies.js';
 export class AdminGatewaysService {
   constructor(
     private readonly config: DashboardConfig,
+    private readonly directory: ClientDirectory,
     @Inject(serviceClientToken('dispatch')) private readonly dispatch: ServiceClient,
   ) {}
 
   async list(): Promise<GatewayRow[]> {
-    return (await this.gateways()).map(gatewayRowOf);
+    return this.rowsOf(await this.gateways());
   }
 
   async create(body: GatewayCreateBody): Promise<GatewayRow> {
     this.requireProfileB();
     const command: GatewayCreateCommand = { name: body.name, url: body.url, ...(body.clientId === undefined ? {} : { clientId: body.clientId }) };
     const created = await this.dispatch.send<PhoneView>(Patterns.dispatch.gatewayCreate, command);
-    return { id: created.id, name: created.name, url: created.url, clientId: created.clientId, active: created.active, lastAssignedAt: null, lastSeenAt: null };
+    const [row] = await this.rowsOf([{ ...created, lastAssignedAt: null, sentToday: 0 }]);
+    return row!;
   }
 
   async setActive(phoneId: number, active: boolean): Promise<GatewayRow> {
@@ -31,7 +34,24 @@ export class AdminGatewaysService {
     await this.dispatch.send(Patterns.dispatch.phoneSetActive, command);
     const gateway = (await this.gateways()).find((candidate) => candidate.id === phoneId);
     if (!gateway) throw new NotFoundError('gateway');
-    return gatewayRowOf(gateway);
+    const [row] = await this.rowsOf([gateway]);
+    return row!;
+  }
+
+  /** Each row in its VIP client's time zone; a shared gateway's, or one whose client is gone, in the service's. */
+  private async rowsOf(gateways: PhoneDetails[]): Promise<GatewayRow[]> {
+    const clientIds = [...new Set(gateways.flatMap((gateway) => (gateway.clientId === null ? [] : [gateway.clientId])))];
+    const zones = new Map(await Promise.all(clientIds.map(async (clientId) => [clientId, await this.zoneOf(clientId)] as const)));
+    return gateways.map((gateway) => gatewayRowOf(gateway, (gateway.clientId === null ? undefined : zones.get(gateway.clientId)) ?? this.config.defaultTimeZone));
+  }
+
+  private async zoneOf(clientId: number): Promise<string> {
+    try {
+      return await this.directory.timeZoneOf(clientId);
+    } catch (error) {
+      if (error instanceof NotFoundError) return this.config.defaultTimeZone;
+      throw error;
+    }
   }
 
   private gateways(): Promise<PhoneDetails[]> {

@@ -24,7 +24,14 @@ describe(AuthController.name, () => {
     const response = await browser.get('/api/auth/session');
 
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ user: null, csrfToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), profile: 'A', apiBaseUrl: 'https://sms.example.test' });
+    expect(response.body).toEqual({
+      user: null,
+      csrfToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      profile: 'A',
+      apiBaseUrl: 'https://sms.example.test',
+      apiBaseUrlIsLoopback: false,
+      workerDownloadUrl: null,
+    });
     const setCookie = response.headers.getSetCookie();
     expect(setCookie).toEqual([expect.stringMatching(new RegExp(`^${dashboard.config.namespace}_pre=[A-Za-z0-9_-]{43}; Path=/; HttpOnly; SameSite=Strict$`))]);
   });

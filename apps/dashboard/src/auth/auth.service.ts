@@ -4,6 +4,7 @@ import type { SessionAnswer, SessionUser } from '@smsq/dashboard-api';
 import { DashboardConfig } from '../config/dashboard-config.js';
 import { normaliseEmail } from '../users/email.js';
 import { sessionUserOf, UsersService } from '../users/users.service.js';
+import { WORKER_DOWNLOAD_PATH, workerFileExists } from '../web/worker-download.js';
 import { csrfTokenFor } from './csrf-token.js';
 import type { SignInBody, SignUpBody } from './dto/credentials.body.js';
 import { SessionStore } from './session-store.js';
@@ -53,9 +54,16 @@ export class AuthService {
     if (sessionId !== undefined) await this.sessions.destroy(sessionId);
   }
 
-  /** What the front end learns about this browser: who is signed in and the CSRF token tied to its cookie. */
+  /** What the front end learns about this browser: who is signed in and the CSRF token tied to its cookie; and where the public API is. */
   answer(user: SessionUser | null, browserId: string): SessionAnswer {
-    return { user, csrfToken: csrfTokenFor(this.config.secret, browserId), profile: this.config.profile, apiBaseUrl: this.config.publicApiUrl };
+    return {
+      user,
+      csrfToken: csrfTokenFor(this.config.secret, browserId),
+      profile: this.config.profile,
+      apiBaseUrl: this.config.publicApiUrl,
+      apiBaseUrlIsLoopback: this.config.publicApiUrlIsLoopback,
+      workerDownloadUrl: workerFileExists(this.config.workerFile) ? WORKER_DOWNLOAD_PATH : null,
+    };
   }
 
   /** Always a new id, so an id planted before sign-in is worth nothing after it. */

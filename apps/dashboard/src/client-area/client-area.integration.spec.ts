@@ -5,11 +5,11 @@ import type { TestBrowser } from '../testing/test-browser.js';
 import { ClientAreaController } from './client-area.controller.js';
 
 function task(id: number, clientId: number, status: TaskView['status'] = 'failed'): TaskView {
-  return { id, clientId, phoneId: 7, recipient: '+381641234567', message: 'hello', status, scheduledAt: '2026-11-22 10:00:00', attempts: 1, sentAt: null, failedAt: '2026-11-22T09:01:00.000Z', error: 'no signal', createdAt: '2026-11-22T09:00:00.000Z' };
+  return { id, clientId, phoneId: 7, recipient: '+381641234567', message: 'hello', status, scheduledAt: '2026-11-22 10:00:00', attempts: 1, sentAt: null, deliveredAt: null, failedAt: '2026-11-22T09:01:00.000Z', error: 'no signal', createdAt: '2026-11-22T09:00:00.000Z', segments: 1 };
 }
 
 function phone(id: number, clientId: number): PhoneDetails {
-  return { id, kind: 'own', clientId, name: `phone ${id}`, url: null, deviceId: null, active: true, createdAt: '2026-11-22T09:00:00.000Z', lastSeenAt: null, lastAssignedAt: null, sentToday: 3 };
+  return { id, kind: 'own', clientId, name: `phone ${id}`, url: null, deviceId: null, active: true, createdAt: '2026-11-22T09:00:00.000Z', lastSeenAt: null, health: null, lastAssignedAt: null, sentToday: 3 };
 }
 
 /** A client user reaches only its own client's rows: every call carries its client id, and another client's ids are 404. */
@@ -31,6 +31,7 @@ describe(ClientAreaController.name, () => {
     bobClient = (await bob.signUp(`bob-${Date.now()}@example.test`)).body.user.clientId;
     tasks.set(1, task(1, aliceClient)).set(2, task(2, bobClient));
     phones.set(11, phone(11, aliceClient)).set(12, phone(12, bobClient));
+    phones.set(13, { ...phone(13, aliceClient), lastSeenAt: '2026-11-22T11:04:05.000Z', health: { batteryPercent: 81, charging: true, connection: 'wifi', reportedAt: '2026-11-22T11:03:00.000Z' } });
     keys.set(21, aliceClient).set(22, bobClient);
     const owned = <T extends { clientId: number | null }>(row: T | undefined, clientId: number, what: string): T => {
       if (!row || row.clientId !== clientId) throw new NotFoundError(what);
@@ -75,7 +76,7 @@ describe(ClientAreaController.name, () => {
     const response = await alice.get('/api/overview');
 
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ clientId: aliceClient, plan: 'free', dailyAllowance: 30, creditsRemaining: 30, periodEndsAt: expect.any(String) });
+    expect(response.body).toMatchObject({ clientId: aliceClient, plan: 'free', dailyAllowance: 30, creditsRemaining: 30, periodEndsAt: expect.any(String), timeZone: 'Europe/Belgrade' });
     expect(response.body.days).toHaveLength(30);
     expect(dashboard.services.dispatch.payloadsOf(Patterns.dispatch.taskDailyStats).at(-1)).toEqual({ clientId: aliceClient, days: 30, timeZone: 'Europe/Belgrade' });
   });
@@ -86,7 +87,7 @@ describe(ClientAreaController.name, () => {
     const nonsense = await alice.get('/api/tasks/abc');
 
     expect(own.status).toBe(200);
-    expect(own.body).toEqual(task(1, aliceClient));
+    expect(own.body).toEqual({ ...task(1, aliceClient), timeZone: 'Europe/Belgrade' });
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual({ error: 'not_found', detail: 'task not found' });
     expect(nonsense.status).toBe(404);
@@ -96,7 +97,7 @@ describe(ClientAreaController.name, () => {
     const response = await alice.get('/api/tasks?status=failed&from=2026-11-01&to=2026-11-22&recipient=&page=2');
 
     expect(response.status).toBe(200);
-    expect(response.body.items.map((row: TaskView) => row.id)).toEqual([1]);
+    expect(response.body.items).toEqual([{ ...task(1, aliceClient), timeZone: 'Europe/Belgrade' }]);
     expect(dashboard.services.dispatch.payloadsOf(Patterns.dispatch.taskList).at(-1)).toEqual({
       clientId: aliceClient,
       status: 'failed',
@@ -114,7 +115,7 @@ describe(ClientAreaController.name, () => {
     const foreign = await alice.send('POST', '/api/tasks/2/resend');
 
     expect(own.status).toBe(201);
-    expect(own.body).toMatchObject({ id: 101, status: 'pending', clientId: aliceClient });
+    expect(own.body).toMatchObject({ id: 101, status: 'pending', clientId: aliceClient, timeZone: 'Europe/Belgrade' });
     expect(foreign.status).toBe(404);
     const [first, second] = dashboard.services.dispatch.payloadsOf(Patterns.dispatch.taskResend);
     expect(first).toEqual({ clientId: aliceClient, id: 1, taskKey: expect.stringMatching(/^[0-9a-f-]{36}$/), deadline: expect.any(String) });
@@ -124,15 +125,27 @@ describe(ClientAreaController.name, () => {
     expect(deadlineIn).toBeLessThanOrEqual(8_000);
   });
 
-  it('lists and changes its own phones, and another client’s phone is not found', async () => {
+  it('lists and changes its own phones, with their last contact, health and the client’s zone; another client’s phone is not found', async () => {
     const list = await alice.get('/api/phones');
     const renamed = await alice.send('PATCH', '/api/phones/11', { name: ' Kitchen ', active: false });
     const foreign = await alice.send('PATCH', '/api/phones/12', { active: false });
     const empty = await alice.send('PATCH', '/api/phones/11', {});
 
-    expect(list.body).toEqual([{ id: 11, name: 'phone 11', active: true, lastSeenAt: null, sentToday: 3, url: null }]);
+    expect(list.body).toEqual([
+      { id: 11, name: 'phone 11', active: true, lastSeenAt: null, health: null, sentToday: 3, url: null, timeZone: 'Europe/Belgrade' },
+      {
+        id: 13,
+        name: 'phone 13',
+        active: true,
+        lastSeenAt: '2026-11-22T11:04:05.000Z',
+        health: { batteryPercent: 81, charging: true, connection: 'wifi', reportedAt: '2026-11-22T11:03:00.000Z' },
+        sentToday: 3,
+        url: null,
+        timeZone: 'Europe/Belgrade',
+      },
+    ]);
     expect(renamed.status).toBe(200);
-    expect(renamed.body).toEqual({ id: 11, name: 'Kitchen', active: false, lastSeenAt: null, sentToday: 3, url: null });
+    expect(renamed.body).toEqual({ id: 11, name: 'Kitchen', active: false, lastSeenAt: null, health: null, sentToday: 3, url: null, timeZone: 'Europe/Belgrade' });
     expect(foreign.status).toBe(404);
     expect(phones.get(12)!.active).toBe(true);
     expect(empty.status).toBe(400);
@@ -160,7 +173,7 @@ describe(ClientAreaController.name, () => {
   it('lists its inbox by its own client id, 50 a page', async () => {
     const response = await alice.get('/api/inbox?search=yes');
 
-    expect(response.body).toEqual({ items: [{ id: 5, from: '+381641111111', message: 'yes', receivedAt: '2026-11-22T10:00:00.000Z', phoneId: 11 }], total: 1, page: 1, pageSize: 50 });
+    expect(response.body).toEqual({ items: [{ id: 5, from: '+381641111111', message: 'yes', receivedAt: '2026-11-22T10:00:00.000Z', phoneId: 11, timeZone: 'Europe/Belgrade' }], total: 1, page: 1, pageSize: 50 });
     expect(dashboard.services.inbox.payloadsOf(Patterns.inbox.messagesList).at(-1)).toEqual({ clientId: aliceClient, page: 1, pageSize: 50, search: 'yes' });
   });
 

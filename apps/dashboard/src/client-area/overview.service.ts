@@ -19,6 +19,7 @@ export class OverviewService {
       creditsRemaining: account.creditsRemaining,
       periodEndsAt: account.periodEndsAt,
       days: await this.directory.chart(client.id, client.timezone),
+      timeZone: client.timezone,
     };
   }
 }

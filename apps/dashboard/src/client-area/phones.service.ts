@@ -2,16 +2,21 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InvalidRequestError, NotFoundError, Patterns, type PhoneDetails, type PhoneListQuery, type PhoneRenameCommand, type PhoneSetActiveCommand } from '@smsq/contracts';
 import type { PhoneRow } from '@smsq/dashboard-api';
 import { ServiceClient, serviceClientToken } from '@smsq/platform';
+import { ClientDirectory } from '../shared/client-directory.js';
 import { phoneRowOf } from '../shared/views.js';
 import type { PhoneUpdateBody } from './dto/phone-update.body.js';
 
 /** A client's own phones (Profile A); dispatch checks ownership of every change. */
 @Injectable()
 export class PhonesService {
-  constructor(@Inject(serviceClientToken('dispatch')) private readonly dispatch: ServiceClient) {}
+  constructor(
+    private readonly directory: ClientDirectory,
+    @Inject(serviceClientToken('dispatch')) private readonly dispatch: ServiceClient,
+  ) {}
 
   async list(clientId: number): Promise<PhoneRow[]> {
-    return (await this.ownPhones(clientId)).map(phoneRowOf);
+    const [phones, timeZone] = await Promise.all([this.ownPhones(clientId), this.directory.timeZoneOf(clientId)]);
+    return phones.map((phone) => phoneRowOf(phone, timeZone));
   }
 
   async update(clientId: number, phoneId: number, change: PhoneUpdateBody): Promise<PhoneRow> {
@@ -26,9 +31,9 @@ export class PhonesService {
       const setActive: PhoneSetActiveCommand = { phoneId, clientId, kind: 'own', active: change.active };
       await this.dispatch.send(Patterns.dispatch.phoneSetActive, setActive);
     }
-    const phone = (await this.ownPhones(clientId)).find((candidate) => candidate.id === phoneId);
+    const phone = (await this.list(clientId)).find((candidate) => candidate.id === phoneId);
     if (!phone) throw new NotFoundError('phone');
-    return phoneRowOf(phone);
+    return phone;
   }
 
   private ownPhones(clientId: number): Promise<PhoneDetails[]> {

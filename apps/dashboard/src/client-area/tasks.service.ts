@@ -48,7 +48,8 @@ export class TasksService {
     if (filter.status !== undefined && !(TASK_STATUSES as readonly string[]).includes(filter.status)) {
       throw new InvalidRequestError(`status must be one of ${TASK_STATUSES.join(', ')}`);
     }
-    const range = filter.from !== undefined || filter.to !== undefined ? instantsOfLocalDays(filter, (await this.directory.details(clientId)).client.timezone) : {};
+    const timeZone = await this.directory.timeZoneOf(clientId);
+    const range = instantsOfLocalDays(filter, timeZone);
     const query: TaskListQuery = {
       clientId,
       status: filter.status as TaskStatus | undefined,
@@ -59,13 +60,14 @@ export class TasksService {
       pageSize: TASK_PAGE_SIZE,
     };
     const page = await this.dispatch.send<TaskPage>(Patterns.dispatch.taskList, withoutUndefined(query));
-    return { items: page.items.map(taskRowOf), total: page.total, page: page.page, pageSize: page.pageSize };
+    return { items: page.items.map((task) => taskRowOf(task, timeZone)), total: page.total, page: page.page, pageSize: page.pageSize };
   }
 
   /** Dispatch answers not_found for another client's task, exactly as for an unknown one. */
   async get(clientId: number, id: number): Promise<TaskRow> {
     const query: TaskGetQuery = { clientId, id };
-    return taskRowOf(await this.dispatch.send<TaskView>(Patterns.dispatch.taskGet, query));
+    const [task, timeZone] = await Promise.all([this.dispatch.send<TaskView>(Patterns.dispatch.taskGet, query), this.directory.timeZoneOf(clientId)]);
+    return taskRowOf(task, timeZone);
   }
 
   /**
@@ -74,13 +76,14 @@ export class TasksService {
    * about a task that exists.
    */
   async resend(clientId: number, id: number): Promise<TaskRow> {
+    const timeZone = await this.directory.timeZoneOf(clientId);
     const command: TaskResendCommand = { clientId, id, taskKey: randomUUID(), deadline: new Date(Date.now() + RESEND_DEADLINE_MS).toISOString() };
     try {
       const created = await this.dispatch.send<TaskCreated>(Patterns.dispatch.taskResend, command, { timeoutMs: RESEND_TIMEOUT_MS });
-      return taskRowOf(created.task);
+      return taskRowOf(created.task, timeZone);
     } catch (error) {
       if (!(error instanceof UnavailableError)) throw error;
-      return taskRowOf(await this.settle(command.taskKey));
+      return taskRowOf(await this.settle(command.taskKey), timeZone);
     }
   }
 

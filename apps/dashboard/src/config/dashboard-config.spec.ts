@@ -14,7 +14,7 @@ describe(readDashboardConfig.name, () => {
 
     const sut = loadConfig(readDashboardConfig, {});
 
-    expect(sut).toMatchObject({ port: 3001, publicApiUrl: 'http://localhost:3000', sessionIdleS: 43_200 });
+    expect(sut).toMatchObject({ port: 3001, publicApiUrl: 'http://localhost:3000', publicApiUrlIsLoopback: true, defaultTimeZone: 'Europe/Belgrade', sessionIdleS: 43_200 });
     expect(sut.secret).toHaveLength(43);
     expect(sut.webDir).toMatch(/apps[\\/]dashboard-web[\\/]dist$/);
     expect(loadConfig(readDashboardConfig, {}).secret).not.toBe(sut.secret);
@@ -23,6 +23,23 @@ describe(readDashboardConfig.name, () => {
   it('takes the public API URL from DASHBOARD_PUBLIC_API_URL, else SMSQ_BASE_URL', () => {
     expect(loadConfig(readDashboardConfig, { SMSQ_BASE_URL: 'https://api.example.test/' }).publicApiUrl).toBe('https://api.example.test');
     expect(loadConfig(readDashboardConfig, { SMSQ_BASE_URL: 'https://a.test', DASHBOARD_PUBLIC_API_URL: 'https://b.test' }).publicApiUrl).toBe('https://b.test');
+  });
+
+  it('falls back to the gateway on this machine at its own PORT, not always 3000', () => {
+    expect(loadConfig(readDashboardConfig, { PORT: '8080' }).publicApiUrl).toBe('http://localhost:8080');
+    expect(loadConfig(readDashboardConfig, { PORT: '8080', SMSQ_BASE_URL: 'http://192.168.1.10:3000' }).publicApiUrl).toBe('http://192.168.1.10:3000');
+    expect(() => loadConfig(readDashboardConfig, { PORT: 'eighty' })).toThrow(/PORT must be an integer/);
+  });
+
+  it('tells whether phones can reach the public API URL: not at a loopback address', () => {
+    expect(loadConfig(readDashboardConfig, {}).publicApiUrlIsLoopback).toBe(true);
+    expect(loadConfig(readDashboardConfig, { SMSQ_BASE_URL: 'http://127.0.0.1:3000' }).publicApiUrlIsLoopback).toBe(true);
+    expect(loadConfig(readDashboardConfig, { DASHBOARD_PUBLIC_API_URL: 'http://192.168.1.10:3000' }).publicApiUrlIsLoopback).toBe(false);
+  });
+
+  it('takes the default time zone from SMSQ_TIMEZONE and refuses one that is not a zone', () => {
+    expect(loadConfig(readDashboardConfig, { SMSQ_TIMEZONE: 'America/New_York' }).defaultTimeZone).toBe('America/New_York');
+    expect(() => loadConfig(readDashboardConfig, { SMSQ_TIMEZONE: 'Mars/Olympus' })).toThrow(/SMSQ_TIMEZONE must be an IANA time zone/);
   });
 
   it('requires DASHBOARD_SECRET in production, and a long one anywhere', () => {

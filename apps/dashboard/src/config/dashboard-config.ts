@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { CommonConfig, readCommonConfig, type EnvReader } from '@smsq/platform';
+import { isLoopbackUrl } from './loopback-address.js';
 
 /** Where the front end's build lands: `apps/dashboard-web/dist`, found from this file in `src/` and in `dist/` alike. */
 const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../../dashboard-web/dist', import.meta.url));
+/** The reference worker's single-file build, offered for download when it exists. */
+const DEFAULT_WORKER_FILE = fileURLToPath(new URL('../../../worker/dist/smsq-worker.mjs', import.meta.url));
 
 export class DashboardConfig extends CommonConfig {
   /** DASHBOARD_DATABASE_URL: the service's own database user, for when DATABASE_URL's user cannot create roles. */
@@ -13,6 +16,12 @@ export class DashboardConfig extends CommonConfig {
   secret!: string;
   /** The public API's base URL, shown to users and put into the pairing QR code. */
   publicApiUrl!: string;
+  /** Whether that URL names this machine itself, which no phone can reach. */
+  publicApiUrlIsLoopback!: boolean;
+  /** SMSQ_TIMEZONE: the zone of clients created without one, and of times that belong to no client. */
+  defaultTimeZone!: string;
+  /** DASHBOARD_WORKER_FILE: the reference worker offered for download, when the file exists. */
+  workerFile!: string;
   /** The built front end served for every non-API GET. */
   webDir!: string;
   /** A session ends after this long without a request. */
@@ -24,13 +33,18 @@ export class DashboardConfig extends CommonConfig {
 export function readDashboardConfig(env: EnvReader): DashboardConfig {
   const production = process.env['NODE_ENV'] === 'production';
   const secret = env.optionalString('DASHBOARD_SECRET');
-  const publicApiUrl = env.optionalString('DASHBOARD_PUBLIC_API_URL') ?? env.optionalString('SMSQ_BASE_URL') ?? 'http://localhost:3000';
+  // The gateway listens on PORT (3000 by default); PORT is read only when no URL is given.
+  const publicApiUrl = env.optionalString('DASHBOARD_PUBLIC_API_URL') ?? env.optionalString('SMSQ_BASE_URL') ?? `http://localhost:${env.port('PORT', 3000)}`;
+  const defaultTimeZone = env.string('SMSQ_TIMEZONE', 'Europe/Belgrade');
   const config = Object.assign(new DashboardConfig(), {
     ...readCommonConfig(env),
     serviceDatabaseUrl: env.optionalUrl('DASHBOARD_DATABASE_URL', ['postgres', 'postgresql']),
     port: env.port('DASHBOARD_PORT', 3001),
     secret: secret ?? randomBytes(32).toString('base64url'),
     publicApiUrl: publicApiUrl.replace(/\/+$/, ''),
+    publicApiUrlIsLoopback: isLoopbackUrl(publicApiUrl),
+    defaultTimeZone,
+    workerFile: env.optionalString('DASHBOARD_WORKER_FILE') ?? DEFAULT_WORKER_FILE,
     webDir: env.optionalString('DASHBOARD_WEB_DIR') ?? DEFAULT_WEB_DIR,
     sessionIdleS: env.int('DASHBOARD_SESSION_IDLE_S', 12 * 3600, { min: 60, max: 30 * 86_400 }),
     sessionMaxS: env.int('DASHBOARD_SESSION_MAX_S', 7 * 86_400, { min: 60, max: 90 * 86_400 }),
@@ -38,7 +52,17 @@ export function readDashboardConfig(env: EnvReader): DashboardConfig {
   env.require(!production || secret !== undefined, 'DASHBOARD_SECRET is required in production (at least 32 characters)');
   env.require(secret === undefined || secret.length >= 32, 'DASHBOARD_SECRET must be at least 32 characters');
   env.require(isHttpUrl(publicApiUrl), `DASHBOARD_PUBLIC_API_URL (or SMSQ_BASE_URL) must be an http or https URL, got ${JSON.stringify(publicApiUrl)}`);
+  env.require(isTimeZone(defaultTimeZone), `SMSQ_TIMEZONE must be an IANA time zone, got ${JSON.stringify(defaultTimeZone)}`);
   return config;
+}
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isHttpUrl(value: string): boolean {

@@ -2,6 +2,7 @@ import type { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fa
 import { createHttpAdapter, readBodiesAsJson } from '@smsq/platform';
 import type { DashboardConfig } from '../config/dashboard-config.js';
 import { serveWebApp } from '../web/web-app.js';
+import { serveWorkerDownload } from '../web/worker-download.js';
 import { checkCsrfTokens } from './csrf-check.js';
 import { BODY_LIMIT_BYTES } from './json-body.js';
 import { sendSecurityHeaders } from './security-headers.js';
@@ -16,7 +17,11 @@ export function dashboardFastify(config: DashboardConfig): FastifyAdapter {
   return adapter;
 }
 
-/** After Nest's own routes: the built front end for every other GET. */
+/** After Nest's own routes: the worker's download, and the built front end for every other GET. */
 export function configureDashboardHttp(config: DashboardConfig): (app: NestFastifyApplication) => void {
-  return (app) => serveWebApp(app.getHttpAdapter().getInstance(), config.webDir);
+  return (app) => {
+    const fastify = app.getHttpAdapter().getInstance();
+    serveWorkerDownload(fastify, config.workerFile);
+    serveWebApp(fastify, config.webDir);
+  };
 }

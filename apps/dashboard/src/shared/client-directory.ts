@@ -23,6 +23,11 @@ export class ClientDirectory {
     return this.gateway.send<ClientDetails>(Patterns.gateway.clientShow, query);
   }
 
+  /** The zone the client's times are shown in, and its scheduled times are written in. */
+  async timeZoneOf(clientId: number): Promise<string> {
+    return (await this.details(clientId)).client.timezone;
+  }
+
   async chart(clientId: number, timeZone: string): Promise<Overview['days']> {
     const query: TaskDailyStatsQuery = { clientId, days: CHART_DAYS, timeZone };
     return daysOf(await this.dispatch.send<DailyTaskCount[]>(Patterns.dispatch.taskDailyStats, query));

@@ -1,5 +1,5 @@
 import type { DailyTaskCount, InboxMessageView, KeyCreated, KeyView, PhoneDetails, Profile, TaskView, WorkerTokenCreated, WorkerTokenView, ClientView } from '@smsq/contracts';
-import type { ApiKeyRow, ClientRow, CreatedApiKey, CreatedWorkerToken, GatewayRow, InboxRow, Overview, PhoneRow, TaskRow, WorkerTokenRow } from '@smsq/dashboard-api';
+import type { ApiKeyRow, ClientRow, CreatedApiKey, CreatedWorkerToken, GatewayRow, InboxRow, Overview, PhoneHealth, PhoneRow, TaskRow, WorkerTokenRow } from '@smsq/dashboard-api';
 
 // The services' views mapped field by field, so nothing they add later leaks to the browser unasked.
 
@@ -7,7 +7,7 @@ export function apiKeyRowOf(key: KeyView): ApiKeyRow {
   return { id: key.id, prefix: key.prefix, createdAt: key.createdAt, lastUsedAt: key.lastUsedAt, revokedAt: key.revokedAt };
 }
 
-/** Profile A: the QR code of the gateway app carries where the API is and the key. */
+/** Profile A: the pairing QR code carries where the API is and the key; the worker's `pair` command reads this text. */
 export function createdApiKeyOf(key: KeyCreated, profile: Profile, apiBaseUrl: string): CreatedApiKey {
   return {
     id: key.keyId,
@@ -17,11 +17,16 @@ export function createdApiKeyOf(key: KeyCreated, profile: Profile, apiBaseUrl: s
   };
 }
 
-export function phoneRowOf(phone: PhoneDetails): PhoneRow {
-  return { id: phone.id, name: phone.name, active: phone.active, lastSeenAt: phone.lastSeenAt, sentToday: phone.sentToday, url: phone.url };
+export function phoneRowOf(phone: PhoneDetails, timeZone: string): PhoneRow {
+  return { id: phone.id, name: phone.name, active: phone.active, lastSeenAt: phone.lastSeenAt, health: healthOf(phone.health), sentToday: phone.sentToday, url: phone.url, timeZone };
 }
 
-export function gatewayRowOf(gateway: PhoneDetails): GatewayRow {
+function healthOf(health: PhoneDetails['health'] | undefined): PhoneHealth | null {
+  if (!health) return null;
+  return { batteryPercent: health.batteryPercent, charging: health.charging, connection: health.connection, reportedAt: health.reportedAt };
+}
+
+export function gatewayRowOf(gateway: PhoneDetails, timeZone: string): GatewayRow {
   return {
     id: gateway.id,
     name: gateway.name,
@@ -30,10 +35,11 @@ export function gatewayRowOf(gateway: PhoneDetails): GatewayRow {
     active: gateway.active,
     lastAssignedAt: gateway.lastAssignedAt,
     lastSeenAt: gateway.lastSeenAt,
+    timeZone,
   };
 }
 
-export function taskRowOf(task: TaskView): TaskRow {
+export function taskRowOf(task: TaskView, timeZone: string): TaskRow {
   return {
     id: task.id,
     clientId: task.clientId,
@@ -44,14 +50,17 @@ export function taskRowOf(task: TaskView): TaskRow {
     scheduledAt: task.scheduledAt,
     attempts: task.attempts,
     sentAt: task.sentAt,
+    deliveredAt: task.deliveredAt,
     failedAt: task.failedAt,
     error: task.error,
     createdAt: task.createdAt,
+    segments: task.segments,
+    timeZone,
   };
 }
 
-export function inboxRowOf(message: InboxMessageView): InboxRow {
-  return { id: message.id, from: message.from, message: message.message, receivedAt: message.receivedAt, phoneId: message.phoneId };
+export function inboxRowOf(message: InboxMessageView, timeZone: string): InboxRow {
+  return { id: message.id, from: message.from, message: message.message, receivedAt: message.receivedAt, phoneId: message.phoneId, timeZone };
 }
 
 export function clientRowOf(client: ClientView): ClientRow {

@@ -38,7 +38,8 @@ describe(serveWebApp.name, () => {
     writeFileSync(join(webDir, '.env'), 'SECRET=hidden');
     writeFileSync(join(root, 'secret.txt'), 'outside the web root');
     symlinkSync(join(root, 'secret.txt'), join(webDir, 'linked.txt'));
-    dashboard = await startTestDashboard('dashboard_web', { webDir });
+    writeFileSync(join(root, 'smsq-worker.mjs'), '#!/usr/bin/env node\nconsole.log("worker")\n');
+    dashboard = await startTestDashboard('dashboard_web', { webDir, workerFile: join(root, 'smsq-worker.mjs') });
     unbuilt = await startTestDashboard('dashboard_web_unbuilt', { webDir: join(root, 'missing') });
   });
 
@@ -107,6 +108,26 @@ describe(serveWebApp.name, () => {
 
     expect(response.status).toBe(200);
     expect(response.body).toContain('<div id="root">');
+  });
+
+  it('offers the built worker for download, and says so in the session answer', async () => {
+    const response = await fetch(new URL('/downloads/smsq-worker.mjs', dashboard.baseUrl));
+    const session = await dashboard.browser().session();
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="smsq-worker.mjs"');
+    expect(await response.text()).toContain('console.log("worker")');
+    expect(session.workerDownloadUrl).toBe('/downloads/smsq-worker.mjs');
+  });
+
+  it('answers 404 for the worker while it is not built, and offers no download', async () => {
+    const response = await fetch(new URL('/downloads/smsq-worker.mjs', unbuilt.baseUrl));
+    const session = await unbuilt.browser().session();
+
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: 'not_found', detail: expect.stringContaining('worker:build') });
+    expect(session.workerDownloadUrl).toBeNull();
   });
 
   it('says how to build the front end when it is not built', async () => {

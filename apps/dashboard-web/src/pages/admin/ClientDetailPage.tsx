@@ -141,7 +141,7 @@ export function ClientDetailPage() {
       {loaded.loading && !d ? <Loading /> : null}
       {d ? (
         <>
-          <CreditStats plan={d.plan} dailyAllowance={d.dailyAllowance} dailyRemaining={d.dailyRemaining} bonusRemaining={d.bonusRemaining} creditsRemaining={d.creditsRemaining} periodEndsAt={d.periodEndsAt} phoneLimit={d.phoneLimit} />
+          <CreditStats plan={d.plan} dailyAllowance={d.dailyAllowance} dailyRemaining={d.dailyRemaining} bonusRemaining={d.bonusRemaining} creditsRemaining={d.creditsRemaining} periodEndsAt={d.periodEndsAt} phoneLimit={d.phoneLimit} timeZone={d.client.timezone} />
           <div className="two-col">
             <Card title="Plan">
               <PlanForm detail={d} onSaved={setDetail} />

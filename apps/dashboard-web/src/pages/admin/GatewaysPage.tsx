@@ -7,7 +7,7 @@ import { useSession } from '../../auth/session';
 import { Alert, ErrorAlert } from '../../components/Alert';
 import { EmptyState } from '../../components/EmptyState';
 import { Badge, Card, Field, Loading, PageHeader } from '../../components/ui';
-import { formatDateTime, formatRelative } from '../../lib/format';
+import { formatInZone, formatRelative } from '../../lib/format';
 
 function CreateGatewayForm({ onCreated }: { onCreated: (gateway: GatewayRow) => void }) {
   const [form, setForm] = useState({ name: '', url: '', clientId: '' });
@@ -119,7 +119,7 @@ export function GatewaysPage() {
                       </td>
                       <td>{gateway.clientId !== null ? <Link to={`/admin/clients/${gateway.clientId}`}>VIP · client #{gateway.clientId}</Link> : 'Shared'}</td>
                       <td>{gateway.active ? <Badge tone="green">active</Badge> : <Badge tone="gray">disabled</Badge>}</td>
-                      <td className="nowrap" title={`Last used ${formatDateTime(gateway.lastAssignedAt)}; last seen ${formatDateTime(gateway.lastSeenAt)}`}>
+                      <td className="nowrap" title={`Last used ${formatInZone(gateway.lastAssignedAt, gateway.timeZone, 'never')}; last seen ${formatInZone(gateway.lastSeenAt, gateway.timeZone, 'never')}`}>
                         {formatRelative(gateway.lastAssignedAt)}
                       </td>
                       <td className="actions-cell">

@@ -6,8 +6,9 @@ import { useApi } from '../../api/useApi';
 import { ErrorAlert } from '../../components/Alert';
 import { EmptyState } from '../../components/EmptyState';
 import { Pager } from '../../components/Pager';
+import { ZonedTime } from '../../components/Time';
 import { Card, Loading, PageHeader } from '../../components/ui';
-import { formatDateTime, formatRelative } from '../../lib/format';
+import { formatRelative } from '../../lib/format';
 import { groupByNumber } from '../../lib/inbox';
 
 export function InboxPage() {
@@ -70,7 +71,7 @@ export function InboxPage() {
                 <li key={message.id} className="message">
                   <p className="message-text">{message.message}</p>
                   <p className="message-meta">
-                    <time dateTime={message.receivedAt}>{formatDateTime(message.receivedAt)}</time>
+                    <ZonedTime iso={message.receivedAt} timeZone={message.timeZone} />
                     {message.phoneId !== null ? ` · via phone #${message.phoneId}` : ''}
                   </p>
                 </li>

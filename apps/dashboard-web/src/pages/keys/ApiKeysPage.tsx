@@ -60,7 +60,7 @@ export function ApiKeysPage() {
           testId="new-api-key"
           qrPayload={session.profile === 'A' ? created.pairingPayload : null}
           onDone={() => setCreated(null)}
-          note={session.profile === 'A' ? 'It will not be shown again. Scan the QR code with the gateway app to pair a phone with this key.' : undefined}
+          note={session.profile === 'A' ? 'It will not be shown again. The same key pairs a phone: the steps and its QR code are below.' : undefined}
         />
       ) : null}
       <Card title="Your keys">

@@ -1,12 +1,13 @@
+import { ZonedTime } from '../../components/Time';
 import { Stat } from '../../components/ui';
-import { formatCredits, formatDateTime, formatRelative } from '../../lib/format';
+import { formatCredits, formatRelative } from '../../lib/format';
 
 export function planLabel(plan: string): string {
   return plan ? plan.charAt(0).toUpperCase() + plan.slice(1) : '–';
 }
 
 /** Credits remaining (daily and bonus apart), plan and when the daily credits refill. */
-export function CreditStats(props: { plan: string; dailyAllowance: number; dailyRemaining: number; bonusRemaining: number; creditsRemaining: number; periodEndsAt: string | null; phoneLimit?: number }) {
+export function CreditStats(props: { plan: string; dailyAllowance: number; dailyRemaining: number; bonusRemaining: number; creditsRemaining: number; periodEndsAt: string | null; phoneLimit?: number; timeZone: string }) {
   const usedPct = props.dailyAllowance > 0 ? Math.min(100, Math.round((props.dailyRemaining / props.dailyAllowance) * 100)) : 0;
   return (
     <div className="stats-grid">
@@ -31,7 +32,7 @@ export function CreditStats(props: { plan: string; dailyAllowance: number; daily
         value={props.periodEndsAt ? formatRelative(props.periodEndsAt, new Date(), '–') : '—'}
         testId="refill-at"
         compact
-        hint={props.periodEndsAt ? <time dateTime={props.periodEndsAt}>{formatDateTime(props.periodEndsAt)}</time> : 'Credits do not refill on this profile.'}
+        hint={props.periodEndsAt ? <ZonedTime iso={props.periodEndsAt} timeZone={props.timeZone} /> : 'Credits do not refill on this profile.'}
       />
     </div>
   );

@@ -17,7 +17,7 @@ export function OverviewPage() {
       {loading && !data ? <Loading /> : null}
       {data ? (
         <>
-          <CreditStats plan={data.plan} dailyAllowance={data.dailyAllowance} dailyRemaining={data.dailyRemaining} bonusRemaining={data.bonusRemaining} creditsRemaining={data.creditsRemaining} periodEndsAt={data.periodEndsAt} />
+          <CreditStats plan={data.plan} dailyAllowance={data.dailyAllowance} dailyRemaining={data.dailyRemaining} bonusRemaining={data.bonusRemaining} creditsRemaining={data.creditsRemaining} periodEndsAt={data.periodEndsAt} timeZone={data.timeZone} />
           <Card title="Messages, last 30 days">
             <DailyChart days={data.days} />
             {sumDays(data.days).total === 0 ? (

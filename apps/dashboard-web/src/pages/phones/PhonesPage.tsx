@@ -1,5 +1,5 @@
-import type { CreatedApiKey, PhoneRow } from '@smsq/dashboard-api';
-import { useState, type FormEvent } from 'react';
+import type { CreatedApiKey, PhoneHealth, PhoneRow } from '@smsq/dashboard-api';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { api } from '../../api/client';
 import { useAction, useApi } from '../../api/useApi';
@@ -7,8 +7,55 @@ import { useSession } from '../../auth/session';
 import { ErrorAlert } from '../../components/Alert';
 import { EmptyState } from '../../components/EmptyState';
 import { NewSecret } from '../../components/NewSecret';
+import { PHONES_GUIDE, UnreachableApiWarning } from '../../components/PairingGuide';
+import { RelativeTime, ZonedTime } from '../../components/Time';
 import { Badge, Card, Loading, PageHeader } from '../../components/ui';
-import { formatCredits, formatDateTime, formatRelative } from '../../lib/format';
+import { formatCredits } from '../../lib/format';
+
+/** How often the list is read again, so a phone that starts polling shows up as connected. */
+const REFRESH_MS = 15_000;
+const PAIRING_CARD_ID = 'pair-a-phone';
+
+/** Its last poll, in the client's zone and relative; a phone that never polled is told how to start. */
+function LastContact({ phone }: { phone: PhoneRow }) {
+  if (phone.lastSeenAt === null) {
+    return (
+      <span className="muted" data-testid="not-connected">
+        Not connected yet: start the worker (see <a href={`#${PAIRING_CARD_ID}`}>pairing</a>)
+      </span>
+    );
+  }
+  return (
+    <span className="cell-lines">
+      <RelativeTime iso={phone.lastSeenAt} timeZone={phone.timeZone} />
+      <span className="small">
+        <ZonedTime iso={phone.lastSeenAt} timeZone={phone.timeZone} />
+      </span>
+    </span>
+  );
+}
+
+function batteryText(health: PhoneHealth): string | null {
+  const charging = health.charging === null ? null : health.charging ? 'charging' : 'not charging';
+  if (health.batteryPercent === null) return charging === null ? null : `Battery ${charging}`;
+  return `Battery ${health.batteryPercent}%${charging === null ? '' : `, ${charging}`}`;
+}
+
+/** Battery and connection as the phone's worker last reported them, and when. */
+function Health({ phone }: { phone: PhoneRow }) {
+  const { health } = phone;
+  if (health === null) return <span className="muted">Not reported</span>;
+  const battery = batteryText(health);
+  return (
+    <span className="cell-lines">
+      {battery !== null ? <span>{battery}</span> : null}
+      {health.connection !== null ? <span>Connection: {health.connection}</span> : null}
+      <span className="muted small">
+        reported <RelativeTime iso={health.reportedAt} timeZone={phone.timeZone} />
+      </span>
+    </span>
+  );
+}
 
 function PhoneNameCell({ phone, onSave, busy }: { phone: PhoneRow; onSave: (name: string) => Promise<boolean>; busy: boolean }) {
   const [editing, setEditing] = useState(false);
@@ -58,6 +105,13 @@ export function PhonesPage() {
   const phones = useApi<PhoneRow[]>(profileA ? '/phones' : null);
   const action = useAction();
   const [pairing, setPairing] = useState<CreatedApiKey | null>(null);
+  const { reload } = phones;
+
+  useEffect(() => {
+    if (!profileA) return;
+    const timer = window.setInterval(reload, REFRESH_MS);
+    return () => window.clearInterval(timer);
+  }, [profileA, reload]);
 
   async function createPairingKey() {
     const answer = await action.run(() => api.post<CreatedApiKey>('/keys'));
@@ -87,25 +141,29 @@ export function PhonesPage() {
     <>
       <PageHeader title="Phones" subtitle="Your own Android phones deliver your messages. Keep at least one active, online and charging." />
       <ErrorAlert error={action.error} onDismiss={() => action.setError(undefined)} />
-      <Card title="Pair a phone">
-        <ol className="steps">
-          <li>Install the smsq gateway app on an Android phone with a SIM that can send SMS.</li>
-          <li>Create a pairing key below and scan its QR code in the app (it also contains your API base URL).</li>
-          <li>Start the gateway in the app. The phone appears in the list once it checks in.</li>
-        </ol>
+      <Card title="Pair a phone" titleId={PAIRING_CARD_ID}>
+        <p className="muted">
+          A phone is paired with an API key: the smsq worker that drives it reads the key’s QR code (or its text), registers the phone and keeps the phone’s own worker token. The phone sends with{' '}
+          <strong>SMS Gateway for Android (SMSGate)</strong> or with <strong>Termux + Termux:API</strong>; the steps for both come with the key. The full guide is {PHONES_GUIDE}.
+        </p>
         {pairing ? (
           <NewSecret
-            title="Pairing key"
+            title="New API key for pairing"
             secret={pairing.apiKey}
             testId="new-api-key"
             qrPayload={pairing.pairingPayload ?? JSON.stringify({ base_url: session.apiBaseUrl, api_key: pairing.apiKey })}
             onDone={() => setPairing(null)}
-            note="This is a new API key; it will not be shown again. It is listed under API keys, where you can revoke it."
+            note="It is an ordinary API key and will not be shown again; it is listed under API keys, where you can revoke it."
           />
         ) : (
-          <button type="button" className="btn btn-primary" onClick={() => void createPairingKey()} disabled={action.busy}>
-            Create a pairing key
-          </button>
+          <>
+            <UnreachableApiWarning />
+            <div>
+              <button type="button" className="btn btn-primary" onClick={() => void createPairingKey()} disabled={action.busy}>
+                Create an API key to pair a phone
+              </button>
+            </div>
+          </>
         )}
       </Card>
       <Card title="Connected devices">
@@ -113,7 +171,7 @@ export function PhonesPage() {
         {phones.loading && !phones.data ? <Loading /> : null}
         {phones.data && phones.data.length === 0 ? (
           <EmptyState title="No phones paired yet" icon="☎">
-            Create a pairing key above and scan it with the gateway app. Until a phone is active, new tasks are refused with 400.
+            Create an API key to pair a phone above and follow its steps. Until a phone is active, new tasks are refused with 400.
           </EmptyState>
         ) : null}
         {phones.data && phones.data.length > 0 ? (
@@ -125,7 +183,8 @@ export function PhonesPage() {
                   <th scope="col">Name</th>
                   <th scope="col">ID</th>
                   <th scope="col">Status</th>
-                  <th scope="col">Last seen</th>
+                  <th scope="col">Last contact</th>
+                  <th scope="col">Battery and connection</th>
                   <th scope="col" className="num">
                     Sent today
                   </th>
@@ -144,7 +203,12 @@ export function PhonesPage() {
                       <code>#{phone.id}</code>
                     </td>
                     <td>{phone.active ? <Badge tone="green">active</Badge> : <Badge tone="gray">disabled</Badge>}</td>
-                    <td title={formatDateTime(phone.lastSeenAt)}>{formatRelative(phone.lastSeenAt)}</td>
+                    <td data-testid="last-contact">
+                      <LastContact phone={phone} />
+                    </td>
+                    <td>
+                      <Health phone={phone} />
+                    </td>
                     <td className="num">{formatCredits(phone.sentToday)}</td>
                     <td className="actions-cell">
                       <button type="button" className={`btn btn-sm ${phone.active ? 'btn-danger-outline' : 'btn-secondary'}`} disabled={action.busy} onClick={() => void update(phone, { active: !phone.active })}>

@@ -5,8 +5,8 @@ import { api } from '../../api/client';
 import { useAction, useApi } from '../../api/useApi';
 import { Alert, ErrorAlert } from '../../components/Alert';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { LocalTime, ZonedTime } from '../../components/Time';
 import { Card, Loading, PageHeader, StatusBadge } from '../../components/ui';
-import { formatDateTime } from '../../lib/format';
 
 export function TaskDetailPage() {
   const { id } = useParams();
@@ -74,6 +74,10 @@ export function TaskDetailPage() {
                 <dt>Attempts</dt>
                 <dd data-testid="task-attempts">{t.attempts}</dd>
               </div>
+              <div>
+                <dt>SMS parts</dt>
+                <dd>{t.segments}</dd>
+              </div>
             </dl>
             {t.error ? (
               <div className="error-box">
@@ -86,22 +90,28 @@ export function TaskDetailPage() {
             <ol className="timeline">
               <li>
                 <span className="timeline-label">Created</span>
-                <time dateTime={t.createdAt}>{formatDateTime(t.createdAt, '–')}</time>
+                <ZonedTime iso={t.createdAt} timeZone={t.timeZone} />
               </li>
               <li>
                 <span className="timeline-label">Scheduled</span>
-                <time dateTime={t.scheduledAt}>{formatDateTime(t.scheduledAt, '–')}</time>
+                <LocalTime value={t.scheduledAt} timeZone={t.timeZone} />
               </li>
               {t.sentAt ? (
                 <li className="timeline-ok">
                   <span className="timeline-label">Sent</span>
-                  <time dateTime={t.sentAt}>{formatDateTime(t.sentAt)}</time>
+                  <ZonedTime iso={t.sentAt} timeZone={t.timeZone} />
+                </li>
+              ) : null}
+              {t.deliveredAt ? (
+                <li className="timeline-ok">
+                  <span className="timeline-label">Delivered</span>
+                  <ZonedTime iso={t.deliveredAt} timeZone={t.timeZone} />
                 </li>
               ) : null}
               {t.failedAt ? (
                 <li className="timeline-bad">
                   <span className="timeline-label">Failed</span>
-                  <time dateTime={t.failedAt}>{formatDateTime(t.failedAt)}</time>
+                  <ZonedTime iso={t.failedAt} timeZone={t.timeZone} />
                 </li>
               ) : null}
               {!t.sentAt && !t.failedAt ? (

@@ -6,8 +6,8 @@ import { useApi } from '../../api/useApi';
 import { ErrorAlert } from '../../components/Alert';
 import { EmptyState } from '../../components/EmptyState';
 import { Pager } from '../../components/Pager';
+import { LocalTime } from '../../components/Time';
 import { Card, Field, Loading, PageHeader, StatusBadge } from '../../components/ui';
-import { formatDateTime } from '../../lib/format';
 
 export const TASK_STATUSES: TaskStatus[] = ['pending', 'claimed', 'sent', 'failed'];
 
@@ -121,7 +121,9 @@ export function TasksPage() {
                       <td>
                         <StatusBadge status={task.status} />
                       </td>
-                      <td className="nowrap">{formatDateTime(task.scheduledAt, '–')}</td>
+                      <td className="nowrap">
+                        <LocalTime value={task.scheduledAt} timeZone={task.timeZone} stacked />
+                      </td>
                       <td className="num">{task.attempts}</td>
                     </tr>
                   ))}

@@ -1,0 +1,6 @@
+import { IsBoolean } from 'class-validator';
+
+export class HoldRequest {
+  /** true: every message stays Pending; false: the phone sends again. */
+  @IsBoolean() hold!: boolean;
+}

@@ -1,0 +1,46 @@
+import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { inboxId, receivedMessageId } from '../inbox/received-sms.js';
+import { InboxService } from '../inbox/inbox.service.js';
+import { SentSmsLog, type SentSms } from '../messages/sent-sms-log.js';
+import { SmsSender } from '../messages/sms-sender.js';
+import { PhoneClock } from '../phone/phone-clock.js';
+import { HoldRequest } from './hold-request.js';
+import { IncomingSmsRequest } from './incoming-sms-request.js';
+import { JsonBodyGuard } from './json-body.guard.js';
+
+/**
+ * What a test does to the phone itself, outside the app's API and without its credentials: slow
+ * it down, make an SMS arrive, and read what it actually sent. Errors here are smsq's shape.
+ */
+@Controller('sim')
+@UseGuards(JsonBodyGuard)
+export class SimControlController {
+  constructor(
+    private readonly clock: PhoneClock,
+    private readonly sender: SmsSender,
+    private readonly inbox: InboxService,
+    private readonly sent: SentSmsLog,
+  ) {}
+
+  @Post('hold')
+  @HttpCode(200)
+  hold(@Body() body: HoldRequest): { hold: boolean } {
+    this.sender.hold(body.hold);
+    return { hold: this.sender.isHeld };
+  }
+
+  /** 201 with the ids the app gives the SMS: `inboxId` in `GET /inbox`, `messageId` in `sms:received`. */
+  @Post('incoming')
+  @HttpCode(201)
+  incoming(@Body() body: IncomingSmsRequest): { inboxId: string; messageId: string; receivedAt: string } {
+    const sms = { sender: body.from, text: body.message, receivedAt: body.receivedAt === undefined ? this.clock.now() : new Date(body.receivedAt), simNumber: body.simNumber ?? null };
+    this.inbox.receive(sms, body.missed ?? false);
+    return { inboxId: inboxId(sms), messageId: receivedMessageId(sms), receivedAt: this.clock.format(sms.receivedAt) };
+  }
+
+  /** Every SMS the phone handed to the radio and the radio took, oldest first. */
+  @Get('sends')
+  sends(): SentSms[] {
+    return this.sent.all();
+  }
+}

@@ -20,7 +20,7 @@ describe(readWorkerConfig.name, () => {
       pacing: { perMinute: 0, jitterMs: 0 },
       simNumber: undefined,
       gatewayUrl: undefined,
-      smsgate: { user: '', password: '', deliveryReports: true, webhook: undefined },
+      smsgate: { user: '', password: '', deliveryReports: true, ttlMarginMs: 30_000, inboxPollIntervalMs: 15_000, webhook: undefined },
       healthIntervalMs: 300_000,
       stopGraceMs: 10_000,
     });

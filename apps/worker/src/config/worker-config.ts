@@ -37,6 +37,10 @@ export interface SmsGateSettings {
   user: string;
   password: string;
   deliveryReports: boolean;
+  /** The app gives up on an SMS (its ttl) this long before smsq's claim lapses. */
+  ttlMarginMs: number;
+  /** Between two reads of the app's inbox for replies. */
+  inboxPollIntervalMs: number;
   /** Where the app's webhooks reach this worker; undefined when no receiver runs (replies are then pulled). */
   webhook: { listenHost: string; listenPort: number; publicUrl: string; signingKey: string | undefined } | undefined;
 }
@@ -86,6 +90,8 @@ export function readWorkerConfig(env: EnvReader, paired?: PairedPhone): WorkerCo
     user: driver === 'smsgate' ? env.string('SMSGATE_USER') : (env.optionalString('SMSGATE_USER') ?? ''),
     password: driver === 'smsgate' ? env.string('SMSGATE_PASSWORD') : (env.optionalString('SMSGATE_PASSWORD') ?? ''),
     deliveryReports: env.bool('SMSGATE_DELIVERY_REPORTS', true),
+    ttlMarginMs: env.int('SMSGATE_TTL_MARGIN_S', 30, { min: 1, max: 3_600 }) * 1000,
+    inboxPollIntervalMs: env.int('SMSGATE_INBOX_POLL_S', 15, { min: 1, max: 3_600 }) * 1000,
     webhook:
       webhookPort === undefined
         ? undefined

@@ -3,6 +3,7 @@ import type { WorkerConfig } from '../config/worker-config.js';
 import type { WorkerLog } from '../logging/worker-log.js';
 import { HttpGatewayDriver } from './http/http-gateway-driver.js';
 import type { PhoneDriver } from './phone-driver.js';
+import { SmsGateDriver } from './smsgate/smsgate-driver.js';
 import { TERMUX_DEFAULTS, TermuxDriver } from './termux/termux-driver.js';
 
 /** The driver `WORKER_DRIVER` (or the paired phone) names. */
@@ -18,7 +19,22 @@ export function createDriver(config: WorkerConfig, log: WorkerLog): PhoneDriver 
         stateFile: join(config.stateDir, 'termux-replies.json'),
         log,
       });
-    default:
-      throw new Error(`the ${config.driver} driver is not built in yet`);
+    case 'smsgate': {
+      const { user, password, deliveryReports, ttlMarginMs, inboxPollIntervalMs, webhook } = config.smsgate;
+      return new SmsGateDriver({
+        user,
+        password,
+        ...(config.gatewayUrl === undefined ? {} : { gatewayUrl: config.gatewayUrl }),
+        ...(config.simNumber === undefined ? {} : { simNumber: config.simNumber }),
+        withDeliveryReport: deliveryReports,
+        ttlMarginMs,
+        inboxPollIntervalMs,
+        pollIntervalMs: 1_000,
+        requestTimeoutMs: config.sendTimeoutMs,
+        ...(webhook === undefined ? {} : { webhook: { listenHost: webhook.listenHost, listenPort: webhook.listenPort, publicUrl: webhook.publicUrl, ...(webhook.signingKey === undefined ? {} : { signingKey: webhook.signingKey }) } }),
+        stateFile: join(config.stateDir, 'smsgate-replies.json'),
+        log,
+      });
+    }
   }
 }

@@ -1,0 +1,173 @@
+import { Patterns, type InboxPage, type PhoneDetails } from '@smsq/contracts';
+import { eventually, freePort } from '@smsq/testing';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, Stack } from './support/stack.js';
+
+/**
+ * The real worker (the bundled file, as users run it) driving SMS Gateway for Android through
+ * gateway-sim's SMSGate mode, which answers as the app's Local Server does.
+ */
+const WORKER_FILE = join(ROOT, 'apps', 'worker', 'dist', 'smsq-worker.mjs');
+const SMSGATE_LOGIN = { user: 'smsq-e2e', password: 'local-server-password' };
+const SIGNING_KEY = 'webhook-signing-key-of-the-app';
+const RECIPIENT = '+381641234567';
+/** Short claims, so a crashed worker's task comes back within the test; the phone's ttl ends 2 s before (18 s, over the 10 s the worker needs). */
+const CLAIM_TIMEOUT_S = 20;
+
+interface SimSend {
+  messageId: string;
+  phoneNumbers: string[];
+  text: string;
+}
+
+describe.each(['A', 'B'] as const)('real phones: the worker drives SMS Gateway for Android, Profile %s', (profile) => {
+  let stack: Stack;
+  let simUrl: string;
+  let stateDir: string;
+  let client: { clientId: number; apiKey: string };
+  let workerEnv: Record<string, string>;
+  let workerToken = '';
+  let phoneId: number;
+
+  async function startPhone(env: Record<string, string> = {}): Promise<void> {
+    await stack.kill('gateway-sim');
+    simUrl = await stack.startGatewaySim({
+      GATEWAY_SIM_MODE: 'smsgate',
+      GATEWAY_SIM_FAILURE_RATE: '0',
+      GATEWAY_SIM_SMSGATE_USER: SMSGATE_LOGIN.user,
+      GATEWAY_SIM_SMSGATE_PASSWORD: SMSGATE_LOGIN.password,
+      GATEWAY_SIM_SMSGATE_SIGNING_KEY: SIGNING_KEY,
+      GATEWAY_SIM_SMSGATE_PENDING_MS: '100',
+      GATEWAY_SIM_SMSGATE_SENT_MS: '100',
+      GATEWAY_SIM_SMSGATE_DELIVERED_MS: '200',
+      ...env,
+    });
+  }
+
+  async function sim<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+    const response = await fetch(`${simUrl}${path}`, {
+      method,
+      headers: { authorization: `Basic ${Buffer.from(`${SMSGATE_LOGIN.user}:${SMSGATE_LOGIN.password}`).toString('base64')}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text === '' ? undefined : JSON.parse(text)) as T };
+  }
+
+  async function sendsOf(taskId: number): Promise<SimSend[]> {
+    return (await sim<SimSend[]>('GET', '/sim/sends')).body.filter((send) => send.messageId === String(taskId));
+  }
+
+  async function taskOf(id: number): Promise<Record<string, unknown>> {
+    return (await stack.http('GET', `/smsapi/tasks/${id}`, { headers: { 'x-api-key': client.apiKey } })).body;
+  }
+
+  function startWorker(): void {
+    stack.startWorker(workerToken, workerEnv);
+  }
+
+  beforeAll(async () => {
+    stack = await Stack.start({ profile, env: { SMSQ_CLAIM_TIMEOUT_S: String(CLAIM_TIMEOUT_S) } });
+    await startPhone();
+    client = await stack.newClient({ phone: false });
+    stateDir = mkdtempSync(join(tmpdir(), 'smsq-phone-'));
+    workerEnv = {
+      WORKER_STATE_DIR: stateDir,
+      SMSGATE_USER: SMSGATE_LOGIN.user,
+      SMSGATE_PASSWORD: SMSGATE_LOGIN.password,
+      SMSGATE_TTL_MARGIN_S: '2',
+      SMSGATE_WEBHOOK_PORT: String(await freePort()),
+      SMSGATE_WEBHOOK_SIGNING_KEY: SIGNING_KEY,
+      SMSGATE_INBOX_POLL_S: '1',
+      WORKER_SENDS_PER_MINUTE: '0',
+    };
+    if (profile === 'A') {
+      // What the dashboard's pairing QR code carries.
+      const qrText = JSON.stringify({ base_url: stack.baseUrl, api_key: client.apiKey });
+      const { stdout } = await promisify(execFile)(process.execPath, [WORKER_FILE, 'pair', qrText, '--driver', 'smsgate', '--gateway-url', simUrl, '--name', 'Office phone'], { env: { ...process.env, WORKER_STATE_DIR: stateDir } });
+      expect(stdout).toMatch(/Paired with smsq at .*: phone \d+ "Office phone"/);
+      expect(statSync(join(stateDir, 'phone.json')).mode & 0o777).toBe(0o600);
+      const [phone] = await stack.serviceClients().dispatch.send<PhoneDetails[]>(Patterns.dispatch.phoneList, { clientId: client.clientId });
+      expect(phone).toMatchObject({ name: 'Office phone', url: simUrl, active: true });
+      phoneId = phone!.id;
+    } else {
+      ({ phone_id: phoneId } = await stack.adminOk('gateway', 'create', '--name', 'office phone', '--url', simUrl, '--client', String(client.clientId)));
+      ({ worker_token: workerToken } = await stack.adminOk('worker-token', 'create', '--phone', String(phoneId)));
+      workerEnv = { ...workerEnv, WORKER_DRIVER: 'smsgate', SMSGATE_URL: simUrl };
+    }
+    startWorker();
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('sends a queued SMS under the task id; the task ends sent, with delivered_at once the carrier confirms', async () => {
+    const created = await stack.createTask(client.apiKey, { recipient: RECIPIENT, message: 'Your code is 4821' });
+    expect(created.status).toBe(201);
+
+    await eventually(async () => expect(await taskOf(created.body.id)).toMatchObject({ status: 'sent', delivered_at: expect.any(String), segments: 1 }), { timeoutMs: 20_000, intervalMs: 200 });
+
+    expect(await sendsOf(created.body.id)).toEqual([expect.objectContaining({ phoneNumbers: [RECIPIENT], text: 'Your code is 4821' })]);
+    const onPhone = await sim<{ state: string }>('GET', `/message/${created.body.id}`);
+    expect(onPhone.body.state).toBe('Delivered');
+  });
+
+  it("shows the phone's battery and connection, as the app reports them", async () => {
+    await eventually(async () => {
+      const phones = await stack.serviceClients().dispatch.send<PhoneDetails[]>(Patterns.dispatch.phoneList, profile === 'A' ? { clientId: client.clientId } : { kind: 'gateway' });
+      const phone = phones.find((candidate) => candidate.id === phoneId);
+      expect(phone?.lastSeenAt).toEqual(expect.any(String));
+      expect(phone?.health).toMatchObject({ batteryPercent: 90, charging: true });
+    }, { timeoutMs: 15_000, intervalMs: 200 });
+  });
+
+  it("stores a reply once, from the app's webhook and its inbox alike", async () => {
+    const before = await stack.serviceClients().inbox.send<InboxPage>(Patterns.inbox.messagesList, { clientId: client.clientId, page: 1, pageSize: 50 });
+    expect((await sim('POST', '/sim/incoming', { from: RECIPIENT, message: 'Thanks, received' })).status).toBe(201);
+
+    await eventually(async () => {
+      const page = await stack.serviceClients().inbox.send<InboxPage>(Patterns.inbox.messagesList, { clientId: client.clientId, page: 1, pageSize: 50 });
+      expect(page.items.filter((item) => item.message === 'Thanks, received')).toHaveLength(1);
+    }, { timeoutMs: 15_000, intervalMs: 200 });
+    // The webhook and at least two pulls of the app's inbox have offered it by now; it is there once.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const after = await stack.serviceClients().inbox.send<InboxPage>(Patterns.inbox.messagesList, { clientId: client.clientId, page: 1, pageSize: 50 });
+    expect(after.total).toBe(before.total + 1);
+    expect(after.items.find((item) => item.message === 'Thanks, received')).toMatchObject({ from: RECIPIENT, phoneId });
+  });
+
+  it('sends no second SMS when the worker is killed between the phone taking the SMS and the report, and the task still ends right', async () => {
+    const balance = await stack.credits(client.clientId);
+    await sim('POST', '/sim/hold', { hold: true });
+    const created = await stack.createTask(client.apiKey, { recipient: RECIPIENT, message: 'Held by a slow phone' });
+    await eventually(async () => expect((await sim('GET', `/message/${created.body.id}`)).status).toBe(200), { timeoutMs: 15_000, intervalMs: 100 });
+
+    await stack.kill('worker', 'SIGKILL');
+    await sim('POST', '/sim/hold', { hold: false });
+    startWorker();
+
+    // The claim lapses, the task is claimed again, and the worker asks the phone before sending anything.
+    await eventually(async () => expect(await taskOf(created.body.id)).toMatchObject({ status: 'sent', attempts: 2 }), { timeoutMs: CLAIM_TIMEOUT_S * 1000 + 20_000, intervalMs: 250 });
+    expect(await sendsOf(created.body.id)).toHaveLength(1);
+    expect(await stack.credits(client.clientId)).toBe(balance - 1);
+  }, 90_000);
+
+  it('reports what the phone says when it fails, and refunds the credit once', async () => {
+    await stack.kill('worker', 'SIGTERM');
+    await startPhone({ GATEWAY_SIM_FAILURE_RATE: '1' });
+    startWorker();
+    const balance = await stack.credits(client.clientId);
+    const created = await stack.createTask(client.apiKey, { recipient: RECIPIENT, message: 'This one will not go out' });
+
+    await eventually(async () => expect(await taskOf(created.body.id)).toMatchObject({ status: 'failed', error: expect.stringContaining('RESULT_ERROR_GENERIC_FAILURE') }), { timeoutMs: 20_000, intervalMs: 200 });
+
+    await eventually(async () => expect(await stack.credits(client.clientId)).toBe(balance));
+    expect(await sendsOf(created.body.id)).toEqual([]);
+  });
+});

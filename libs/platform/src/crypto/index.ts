@@ -1,0 +1,2 @@
+// Secret comparison alone, for programs that must not load the framework (the worker ships as one file).
+export * from './constant-time-equal.js';

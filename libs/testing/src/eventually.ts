@@ -10,3 +10,13 @@ export async function eventually<T>(check: () => Promise<T> | T, options: { time
     }
   }
 }
+
+/** Polls until `condition` holds, for a state to wait for rather than an assertion. */
+export async function until(condition: () => boolean | Promise<boolean>, options: { timeoutMs?: number; intervalMs?: number } = {}): Promise<void> {
+  await eventually(
+    async () => {
+      if (!(await condition())) throw new Error(`still not true after ${options.timeoutMs ?? 10_000} ms: ${condition.toString()}`);
+    },
+    { intervalMs: 20, ...options },
+  );
+}

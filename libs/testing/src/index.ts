@@ -2,3 +2,4 @@ export * from './eventually.js';
 export * from './test-database.js';
 export * from './schema-drift.js';
 export * from './free-port.js';
+export * from './termux/termux-stand-ins.js';

@@ -21,6 +21,7 @@ describe(readWorkerConfig.name, () => {
       simNumber: undefined,
       gatewayUrl: undefined,
       smsgate: { user: '', password: '', deliveryReports: true, ttlMarginMs: 30_000, inboxPollIntervalMs: 15_000, webhook: undefined },
+      termuxTimeoutMs: 20_000,
       healthIntervalMs: 300_000,
       stopGraceMs: 10_000,
     });

@@ -69,6 +69,8 @@ export interface WorkerConfig {
   /** The phone's own address for replies and health, when the worker is not on the phone. */
   gatewayUrl: string | undefined;
   smsgate: SmsGateSettings;
+  /** How long a Termux:API program may take: they hang for ever when the Termux:API app is missing. */
+  termuxTimeoutMs: number;
   /** How often the phone's battery and connection are reported to smsq (0: never). */
   healthIntervalMs: number;
   /** After a stop, how long a phone may still take to settle the SMS in hand before it is left to the lease. */
@@ -120,6 +122,7 @@ export function readWorkerConfig(env: EnvReader, paired?: PairedPhone): WorkerCo
     simNumber,
     gatewayUrl: env.optionalUrl('SMSGATE_URL', ['http', 'https']) ?? paired?.gatewayUrl ?? undefined,
     smsgate,
+    termuxTimeoutMs: env.int('WORKER_TERMUX_TIMEOUT_S', 20, { min: 1, max: 600 }) * 1000,
     healthIntervalMs: env.int('WORKER_HEALTH_INTERVAL_S', 300, { min: 0, max: 86_400 }) * 1000,
     stopGraceMs: env.int('WORKER_STOP_GRACE_S', 10, { min: 0, max: 600 }) * 1000,
   };

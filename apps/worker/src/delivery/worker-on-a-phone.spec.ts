@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '@smsq/platform/env';
 import { readWorkerConfig } from '../config/worker-config.js';
+import { createCommandRunner } from '../drivers/termux/command-runner.js';
 import { TermuxDriver } from '../drivers/termux/termux-driver.js';
 import { recordingLog } from '../testing/recording-log.js';
 import { StandInServer } from '../testing/stand-in-server.js';
-import { eventually, TermuxStandIns } from '../testing/termux/termux-stand-ins.js';
+import { TermuxStandIns, until } from '@smsq/testing';
 import { FAST_TIMINGS, pendingTask, POLL, pollAnswers, REPORT, TOKEN } from '../testing/worker-harness.js';
 import { Worker } from './create-worker.js';
 
@@ -32,7 +33,7 @@ describe('the worker on a phone, through Termux', () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'worker-state-'));
     const config = { ...loadConfig(readWorkerConfig, { WORKER_TOKEN: TOKEN, SMSQ_BASE_URL: smsq.url, WORKER_WAIT_S: '1', WORKER_DRIVER: 'termux', WORKER_STATE_DIR: stateDir, ...env }), timings: FAST_TIMINGS };
     const { log } = recordingLog();
-    const driver = new TermuxDriver({ commandTimeoutMs: 5_000, confirmWindowMs: 2_000, pollIntervalMs: 50, stateFile: join(stateDir, 'termux-replies.json'), log, run: phone.run, ...(config.simNumber ? { simSlot: config.simNumber - 1 } : {}) });
+    const driver = new TermuxDriver({ commandTimeoutMs: 5_000, confirmWindowMs: 2_000, pollIntervalMs: 50, stateFile: join(stateDir, 'termux-replies.json'), log, run: createCommandRunner(phone.env), ...(config.simNumber ? { simSlot: config.simNumber - 1 } : {}) });
     sut = new Worker(config, log, driver, () => 0.5);
     running = sut.run();
   }
@@ -63,14 +64,14 @@ describe('the worker on a phone, through Termux', () => {
     await startWorker({ WORKER_HEALTH_INTERVAL_S: '1' }, 0);
     await smsq.waitForRequest(HEALTH);
     // The first look at the inbox only notes where it ends: the phone's history is not uploaded.
-    await eventually(() => phone.calls('termux-sms-list').length > 0);
+    await until(() => phone.calls('termux-sms-list').length > 0);
     const [id] = await phone.receive({ from: '+381647654321', body: 'Thanks, got it' });
 
     const inbound = await smsq.waitForRequest(INBOUND);
 
     expect(inbound.body).toEqual({ messages: [{ from: '+381647654321', message: 'Thanks, got it', received_at: expect.any(String), external_id: `termux:${id}` }] });
     expect(smsq.requestsTo(HEALTH)[0]?.body).toMatchObject({ battery_percent: expect.any(Number), charging: expect.any(Boolean) });
-    await eventually(() => phone.calls('termux-sms-list').length > 5);
+    await until(() => phone.calls('termux-sms-list').length > 5);
     expect(smsq.requestsTo(INBOUND)).toHaveLength(1);
   });
 });

@@ -14,6 +14,7 @@ export function createDriver(config: WorkerConfig, log: WorkerLog): PhoneDriver 
     case 'termux':
       return new TermuxDriver({
         ...TERMUX_DEFAULTS,
+        commandTimeoutMs: config.termuxTimeoutMs,
         // Termux:API counts SIM slots from 0; smsq's WORKER_SIM counts from 1, as the phone's settings do.
         ...(config.simNumber === undefined ? {} : { simSlot: config.simNumber - 1 }),
         stateFile: join(config.stateDir, 'termux-replies.json'),

@@ -1,13 +1,14 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually, freePort } from '@smsq/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WorkerLog } from '../../logging/worker-log.js';
 import { recordingLog, type RecordingLogger } from '../../testing/recording-log.js';
 import type { OutgoingSms, ReceivedSms, ReplySink } from '../phone-driver.js';
 import { SmsGateDriver, type SmsGateDriverOptions } from './smsgate-driver.js';
 import { CREDENTIALS_REFUSED } from './smsgate-sender.js';
-import { eventually, freePort, SmsGateStandIn, type StandInOptions } from './testing/smsgate-stand-in.js';
+import { SmsGateStandIn, type StandInOptions } from './testing/smsgate-stand-in.js';
 
 const RECIPIENT = '+381641234567';
 const PASSWORD = 'gate-password';

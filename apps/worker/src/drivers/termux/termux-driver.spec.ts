@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recordingLog, type RecordingLogger } from '../../testing/recording-log.js';
-import { eventually, isRunning, TermuxStandIns } from '../../testing/termux/termux-stand-ins.js';
+import { isRunning, TermuxStandIns, until } from '@smsq/testing';
 import type { OutgoingSms, ReceivedSms } from '../phone-driver.js';
 import { createCommandRunner } from './command-runner.js';
 import { REPORT_MARGIN_MS, TermuxDriver, type TermuxDriverOptions } from './termux-driver.js';
@@ -39,7 +39,7 @@ describe(TermuxDriver.name, () => {
   function driver(overrides: Partial<TermuxDriverOptions> = {}): TermuxDriver {
     const recording = recordingLog();
     logger = recording.logger;
-    return new TermuxDriver({ commandTimeoutMs: 5_000, confirmWindowMs: 1_000, pollIntervalMs: 50, stateFile: join(stateDir, 'termux-replies.json'), log: recording.log, run: standIns.run, ...overrides });
+    return new TermuxDriver({ commandTimeoutMs: 5_000, confirmWindowMs: 1_000, pollIntervalMs: 50, stateFile: join(stateDir, 'termux-replies.json'), log: recording.log, run: createCommandRunner(standIns.env), ...overrides });
   }
 
   function outgoing(overrides: Partial<OutgoingSms> = {}): OutgoingSms {
@@ -123,7 +123,7 @@ describe(TermuxDriver.name, () => {
 
       expect(outcome).toEqual({ status: 'failed', error: 'termux-sms-send did not answer within 0.5 s: is the Termux:API app installed and allowed to send SMS?' });
       expect(standIns.hungPids()).toHaveLength(2);
-      await eventually(() => standIns.hungPids().every((pid) => !isRunning(pid)));
+      await until(() => standIns.hungPids().every((pid) => !isRunning(pid)));
     });
 
     it('never runs termux-sms-send twice for one task: a second send confirms from the SMS list', async () => {
@@ -179,15 +179,15 @@ describe(TermuxDriver.name, () => {
       const replies: ReceivedSms[] = [];
       sut = driver();
       watch(sut, async (batch) => void replies.push(...batch));
-      await eventually(() => existsSync(stateFile()));
+      await until(() => existsSync(stateFile()));
 
       const ids = await standIns.receive(
         { from: RECIPIENT, body: 'STOP please', at: new Date('2026-05-04T10:00:01Z') },
         { from: '+38160111222', body: 'Hello again', at: new Date('2026-05-04T10:00:02Z') },
       );
-      await eventually(() => replies.length === 2);
+      await until(() => replies.length === 2);
       const runs = listRuns();
-      await eventually(() => listRuns() >= runs + 3);
+      await until(() => listRuns() >= runs + 3);
 
       expect(replies).toEqual([
         { from: RECIPIENT, message: 'STOP please', receivedAt: '2026-05-04T10:00:01.000Z', externalId: `termux:${ids[0]}` },
@@ -201,9 +201,9 @@ describe(TermuxDriver.name, () => {
     it('resumes after a restart from the state file, handing nothing twice', async () => {
       const replies: ReceivedSms[] = [];
       watch(driver(), async (batch) => void replies.push(...batch));
-      await eventually(() => existsSync(stateFile()));
+      await until(() => existsSync(stateFile()));
       await standIns.receive({ from: RECIPIENT, body: 'STOP please' });
-      await eventually(() => replies.length === 1);
+      await until(() => replies.length === 1);
       const first = watches.pop()!;
       first.stop.abort();
       await first.done;
@@ -211,9 +211,9 @@ describe(TermuxDriver.name, () => {
       await standIns.receive({ from: RECIPIENT, body: 'Hello again' });
       sut = driver();
       watch(sut, async (batch) => void replies.push(...batch));
-      await eventually(() => replies.length === 2);
+      await until(() => replies.length === 2);
       const runs = listRuns();
-      await eventually(() => listRuns() >= runs + 3);
+      await until(() => listRuns() >= runs + 3);
 
       expect(replies.map((reply) => reply.message)).toEqual(['STOP please', 'Hello again']);
     });
@@ -226,17 +226,17 @@ describe(TermuxDriver.name, () => {
         offers.push(batch.map((reply) => reply.externalId));
         if (refusing) throw new Error('smsq unreachable');
       });
-      await eventually(() => existsSync(stateFile()));
+      await until(() => existsSync(stateFile()));
       const cursor = await readFile(stateFile(), 'utf8');
       const ids = await standIns.receive({ from: RECIPIENT, body: 'STOP please' }, { from: RECIPIENT, body: 'Hello again' });
 
-      await eventually(() => offers.length >= 2);
+      await until(() => offers.length >= 2);
       expect(await readFile(stateFile(), 'utf8')).toBe(cursor);
       refusing = false;
-      await eventually(async () => JSON.parse(await readFile(stateFile(), 'utf8')).lastInboxId === ids[1]);
+      await until(async () => JSON.parse(await readFile(stateFile(), 'utf8')).lastInboxId === ids[1]);
       const offered = offers.length;
       const runs = listRuns();
-      await eventually(() => listRuns() >= runs + 3);
+      await until(() => listRuns() >= runs + 3);
 
       expect(offers).toHaveLength(offered);
       expect(new Set(offers.map((offer) => offer.join()))).toEqual(new Set([ids.map((id) => `termux:${id}`).join()]));
@@ -261,7 +261,7 @@ describe(TermuxDriver.name, () => {
       await standIns.control({ battery: 'hang' });
 
       expect(await sut.health!(new AbortController().signal)).toBeUndefined();
-      await eventually(() => standIns.hungPids().every((pid) => !isRunning(pid)));
+      await until(() => standIns.hungPids().every((pid) => !isRunning(pid)));
     });
   });
 });

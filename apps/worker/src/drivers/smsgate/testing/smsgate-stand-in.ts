@@ -220,25 +220,3 @@ export class SmsGateStandIn {
     return { status: 200, body: items };
   }
 }
-
-/** A port nothing listens on now: a server's, just closed. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** Polls until the check passes or the deadline comes; the last failure is the test's failure. */
-export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() >= deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
-}

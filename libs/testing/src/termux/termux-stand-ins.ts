@@ -3,7 +3,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCommandRunner, type CommandRunner } from '../../drivers/termux/command-runner.js';
 
 /** This folder: the stand-in programs, put first on PATH. */
 const PROGRAMS_DIR = dirname(fileURLToPath(import.meta.url));
@@ -56,11 +55,6 @@ export class TermuxStandIns {
     const dir = await mkdtemp(join(tmpdir(), 'termux-stand-in-'));
     const env = { ...process.env, TERMUX_STANDIN_DIR: dir, PATH: [PROGRAMS_DIR, dirname(process.execPath), process.env.PATH ?? ''].join(delimiter) };
     return new TermuxStandIns(dir, env);
-  }
-
-  /** Runs programs with the stand-ins first on PATH. */
-  get run(): CommandRunner {
-    return createCommandRunner(this.env);
   }
 
   async control(control: StandInControl): Promise<void> {
@@ -127,14 +121,5 @@ export function isRunning(pid: number): boolean {
     return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return !existsSync('/proc/self');
-  }
-}
-
-/** Polls `check` until it holds or `timeoutMs` passes; no fixed sleeps in tests. */
-export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`still not true after ${timeoutMs} ms: ${check.toString()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

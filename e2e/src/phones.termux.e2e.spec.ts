@@ -1,0 +1,85 @@
+import { Patterns, type InboxPage } from '@smsq/contracts';
+import { eventually, TermuxStandIns } from '@smsq/testing';
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, Stack } from './support/stack.js';
+
+/**
+ * The real worker (the bundled file) as it runs on a phone under Termux, with Termux:API's
+ * programs imitated on PATH: they record each call and answer in the real programs' formats.
+ */
+const WORKER_FILE = join(ROOT, 'apps', 'worker', 'dist', 'smsq-worker.mjs');
+const RECIPIENT = '+381641234567';
+
+describe.each(['A', 'B'] as const)('real phones: the worker on a phone through Termux, Profile %s', (profile) => {
+  let stack: Stack;
+  let phone: TermuxStandIns;
+  let client: { clientId: number; apiKey: string };
+  let workerEnv: Record<string, string>;
+  let workerToken = '';
+
+  async function taskOf(id: number): Promise<Record<string, unknown>> {
+    return (await stack.http('GET', `/smsapi/tasks/${id}`, { headers: { 'x-api-key': client.apiKey } })).body;
+  }
+
+  beforeAll(async () => {
+    stack = await Stack.start({ profile });
+    phone = await TermuxStandIns.start();
+    client = await stack.newClient({ phone: false });
+    const stateDir = mkdtempSync(join(tmpdir(), 'smsq-termux-'));
+    workerEnv = { WORKER_STATE_DIR: stateDir, PATH: phone.env['PATH'] ?? '', TERMUX_STANDIN_DIR: phone.dir, WORKER_SENDS_PER_MINUTE: '60', WORKER_SEND_JITTER_MS: '0', WORKER_TERMUX_TIMEOUT_S: '3' };
+    if (profile === 'A') {
+      const qrText = JSON.stringify({ base_url: stack.baseUrl, api_key: client.apiKey });
+      const { stdout } = await promisify(execFile)(process.execPath, [WORKER_FILE, 'pair', qrText, '--driver', 'termux', '--name', 'My phone'], { env: { ...process.env, WORKER_STATE_DIR: stateDir } });
+      expect(stdout).toMatch(/phone \d+ "My phone" .*driver termux/);
+    } else {
+      const { phone_id: gatewayId } = await stack.adminOk('gateway', 'create', '--name', 'termux phone', '--url', 'http://termux.invalid', '--client', String(client.clientId));
+      ({ worker_token: workerToken } = await stack.adminOk('worker-token', 'create', '--phone', String(gatewayId)));
+      workerEnv = { ...workerEnv, WORKER_DRIVER: 'termux' };
+    }
+    stack.startWorker(workerToken, workerEnv);
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    await phone?.close();
+  });
+
+  it("sends each SMS with termux-sms-send, the text on standard input, paced, and confirms it from the phone's list", async () => {
+    const ids: number[] = [];
+    for (const message of ['First from the phone', 'Second from the phone']) ids.push((await stack.createTask(client.apiKey, { recipient: RECIPIENT, message })).body.id);
+
+    for (const id of ids) await eventually(async () => expect(await taskOf(id)).toMatchObject({ status: 'sent' }), { timeoutMs: 20_000, intervalMs: 200 });
+
+    const sends = phone.calls('termux-sms-send');
+    expect(sends.map((send) => ({ argv: send.argv, stdin: send.stdin }))).toEqual([
+      { argv: ['-n', RECIPIENT], stdin: 'First from the phone' },
+      { argv: ['-n', RECIPIENT], stdin: 'Second from the phone' },
+    ]);
+    // 60 a minute: a second between the two hand-overs, give or take a program start.
+    expect(sends[1]!.at - sends[0]!.at).toBeGreaterThanOrEqual(850);
+  });
+
+  it("stores a reply from the phone's inbox once", async () => {
+    await phone.receive({ from: RECIPIENT, body: 'Got both, thanks' });
+
+    await eventually(async () => {
+      const page = await stack.serviceClients().inbox.send<InboxPage>(Patterns.inbox.messagesList, { clientId: client.clientId, page: 1, pageSize: 50 });
+      expect(page.items.map((item) => item.message)).toEqual(['Got both, thanks']);
+    }, { timeoutMs: 20_000, intervalMs: 250 });
+  });
+
+  it('reports failed, with the reason, when Termux:API never answers, and refunds the credit', async () => {
+    await phone.control({ send: { outcome: 'hang' } });
+    const balance = await stack.credits(client.clientId);
+    const created = await stack.createTask(client.apiKey, { recipient: RECIPIENT, message: 'Termux:API is missing' });
+
+    await eventually(async () => expect(await taskOf(created.body.id)).toMatchObject({ status: 'failed', error: expect.stringContaining('is the Termux:API app installed') }), { timeoutMs: 20_000, intervalMs: 250 });
+    await eventually(async () => expect(await stack.credits(client.clientId)).toBe(balance));
+    await phone.control({});
+  });
+});

@@ -1,7 +1,7 @@
 import { Patterns, type InboxPage, type PhoneDetails } from '@smsq/contracts';
 import { eventually, freePort } from '@smsq/testing';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -59,8 +59,13 @@ describe.each(['A', 'B'] as const)('real phones: the worker drives SMS Gateway f
     return { status: response.status, body: (text === '' ? undefined : JSON.parse(text)) as T };
   }
 
-  async function sendsOf(taskId: number): Promise<SimSend[]> {
-    return (await sim<SimSend[]>('GET', '/sim/sends')).body.filter((send) => send.messageId === String(taskId));
+  /** How the worker names a task's SMS on the phone: its id and scheduled time. */
+  function messageKeyOf(task: { id: number; scheduled_at: string }): string {
+    return `smsq-${task.id}-${task.scheduled_at.replace(/\D/g, '')}`;
+  }
+
+  async function sendsOf(task: { id: number; scheduled_at: string }): Promise<SimSend[]> {
+    return (await sim<SimSend[]>('GET', '/sim/sends')).body.filter((send) => send.messageId === messageKeyOf(task));
   }
 
   async function taskOf(id: number): Promise<Record<string, unknown>> {
@@ -107,14 +112,14 @@ describe.each(['A', 'B'] as const)('real phones: the worker drives SMS Gateway f
     await stack?.stop();
   });
 
-  it('sends a queued SMS under the task id; the task ends sent, with delivered_at once the carrier confirms', async () => {
+  it("sends a queued SMS named by the task's id and time; the task ends sent, with delivered_at once the carrier confirms", async () => {
     const created = await stack.createTask(client.apiKey, { recipient: RECIPIENT, message: 'Your code is 4821' });
     expect(created.status).toBe(201);
 
     await eventually(async () => expect(await taskOf(created.body.id)).toMatchObject({ status: 'sent', delivered_at: expect.any(String), segments: 1 }), { timeoutMs: 20_000, intervalMs: 200 });
 
-    expect(await sendsOf(created.body.id)).toEqual([expect.objectContaining({ phoneNumbers: [RECIPIENT], text: 'Your code is 4821' })]);
-    const onPhone = await sim<{ state: string }>('GET', `/message/${created.body.id}`);
+    expect(await sendsOf(created.body)).toEqual([expect.objectContaining({ phoneNumbers: [RECIPIENT], text: 'Your code is 4821' })]);
+    const onPhone = await sim<{ state: string }>('GET', `/message/${messageKeyOf(created.body)}`);
     expect(onPhone.body.state).toBe('Delivered');
   });
 
@@ -146,7 +151,7 @@ describe.each(['A', 'B'] as const)('real phones: the worker drives SMS Gateway f
     const balance = await stack.credits(client.clientId);
     await sim('POST', '/sim/hold', { hold: true });
     const created = await stack.createTask(client.apiKey, { recipient: RECIPIENT, message: 'Held by a slow phone' });
-    await eventually(async () => expect((await sim('GET', `/message/${created.body.id}`)).status).toBe(200), { timeoutMs: 15_000, intervalMs: 100 });
+    await eventually(async () => expect((await sim('GET', `/message/${messageKeyOf(created.body)}`)).status).toBe(200), { timeoutMs: 15_000, intervalMs: 100 });
 
     await stack.kill('worker', 'SIGKILL');
     await sim('POST', '/sim/hold', { hold: false });
@@ -154,9 +159,30 @@ describe.each(['A', 'B'] as const)('real phones: the worker drives SMS Gateway f
 
     // The claim lapses, the task is claimed again, and the worker asks the phone before sending anything.
     await eventually(async () => expect(await taskOf(created.body.id)).toMatchObject({ status: 'sent', attempts: 2 }), { timeoutMs: CLAIM_TIMEOUT_S * 1000 + 20_000, intervalMs: 250 });
-    expect(await sendsOf(created.body.id)).toHaveLength(1);
+    expect(await sendsOf(created.body)).toHaveLength(1);
     expect(await stack.credits(client.clientId)).toBe(balance - 1);
   }, 90_000);
+
+  it(profile === 'A' ? 'pairing again from a new address moves the phone there and rotates its token' : 'pairing is refused with advice, since Profile B has no own phones', async () => {
+    const qrText = JSON.stringify({ base_url: stack.baseUrl, api_key: client.apiKey });
+    const movedTo = simUrl.replace('127.0.0.1', 'localhost');
+    const pair = promisify(execFile)(process.execPath, [WORKER_FILE, 'pair', qrText, '--driver', 'smsgate', '--gateway-url', movedTo], { env: { ...process.env, WORKER_STATE_DIR: profile === 'A' ? stateDir : mkdtempSync(join(tmpdir(), 'smsq-phone-')) } });
+    if (profile === 'B') {
+      await expect(pair).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('ask its admin for a worker token') });
+      return;
+    }
+    const before = JSON.parse(readFileSync(join(stateDir, 'phone.json'), 'utf8')) as { workerToken: string; phoneId: number };
+
+    await pair;
+
+    const after = JSON.parse(readFileSync(join(stateDir, 'phone.json'), 'utf8')) as { workerToken: string; phoneId: number };
+    expect(after.phoneId).toBe(before.phoneId);
+    expect(after.workerToken).not.toBe(before.workerToken);
+    const [phone] = await stack.serviceClients().dispatch.send<PhoneDetails[]>(Patterns.dispatch.phoneList, { clientId: client.clientId });
+    expect(phone).toMatchObject({ id: phoneId, url: movedTo, name: 'Office phone' });
+    const stale = await stack.http('GET', '/smsapi/pending-tasks', { headers: { 'x-worker-token': before.workerToken } });
+    expect(stale.status).toBe(401);
+  });
 
   it('reports what the phone says when it fails, and refunds the credit once', async () => {
     await stack.kill('worker', 'SIGTERM');
@@ -168,6 +194,6 @@ describe.each(['A', 'B'] as const)('real phones: the worker drives SMS Gateway f
     await eventually(async () => expect(await taskOf(created.body.id)).toMatchObject({ status: 'failed', error: expect.stringContaining('RESULT_ERROR_GENERIC_FAILURE') }), { timeoutMs: 20_000, intervalMs: 200 });
 
     await eventually(async () => expect(await stack.credits(client.clientId)).toBe(balance));
-    expect(await sendsOf(created.body.id)).toEqual([]);
+    expect(await sendsOf(created.body)).toEqual([]);
   });
 });

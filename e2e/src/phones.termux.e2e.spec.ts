@@ -14,6 +14,8 @@ import { ROOT, Stack } from './support/stack.js';
  */
 const WORKER_FILE = join(ROOT, 'apps', 'worker', 'dist', 'smsq-worker.mjs');
 const RECIPIENT = '+381641234567';
+/** Short, so a task left by a killed worker is claimed again within the test. */
+const CLAIM_TIMEOUT_S = 20;
 
 describe.each(['A', 'B'] as const)('real phones: the worker on a phone through Termux, Profile %s', (profile) => {
   let stack: Stack;
@@ -27,7 +29,7 @@ describe.each(['A', 'B'] as const)('real phones: the worker on a phone through T
   }
 
   beforeAll(async () => {
-    stack = await Stack.start({ profile });
+    stack = await Stack.start({ profile, env: { SMSQ_CLAIM_TIMEOUT_S: String(CLAIM_TIMEOUT_S) } });
     phone = await TermuxStandIns.start();
     client = await stack.newClient({ phone: false });
     const stateDir = mkdtempSync(join(tmpdir(), 'smsq-termux-'));
@@ -72,6 +74,24 @@ describe.each(['A', 'B'] as const)('real phones: the worker on a phone through T
       expect(page.items.map((item) => item.message)).toEqual(['Got both, thanks']);
     }, { timeoutMs: 20_000, intervalMs: 250 });
   });
+
+  it('sends no second SMS when the worker is killed after termux-sms-send took the SMS and before the report', async () => {
+    const balance = await stack.credits(client.clientId);
+    // The app takes the SMS and sends it, but termux-sms-send never returns: the worker is still waiting when it dies.
+    await phone.control({ send: { thenHang: true } });
+    const created = await stack.createTask(client.apiKey, { recipient: RECIPIENT, message: 'Sent just before a crash' });
+    await eventually(async () => expect(phone.hungPids()).toHaveLength(2), { timeoutMs: 15_000, intervalMs: 100 });
+
+    await stack.kill('worker', 'SIGKILL');
+    phone.killHung();
+    await phone.control({});
+    stack.startWorker(workerToken, workerEnv);
+
+    // The claim lapses, the task is claimed again, and the new worker finds it in the send journal and the SMS list.
+    await eventually(async () => expect(await taskOf(created.body.id)).toMatchObject({ status: 'sent', attempts: 2 }), { timeoutMs: CLAIM_TIMEOUT_S * 1000 + 20_000, intervalMs: 250 });
+    expect(phone.calls('termux-sms-send').filter((send) => send.stdin === 'Sent just before a crash')).toHaveLength(1);
+    expect(await stack.credits(client.clientId)).toBe(balance - 1);
+  }, 90_000);
 
   it('reports failed, with the reason, when Termux:API never answers, and refunds the credit', async () => {
     await phone.control({ send: { outcome: 'hang' } });

@@ -1,4 +1,5 @@
 import { InvalidRequestError } from '@smsq/contracts';
+import { isHttpUrl } from '@smsq/platform';
 import { jsonObjectOf } from '../http/json-body.js';
 
 export interface RegisterPhoneRequest {
@@ -21,12 +22,4 @@ export function parseRegisterPhone(body: unknown): RegisterPhoneRequest {
 /** Postgres cannot store NUL, and a lone surrogate is not text. */
 function isStorableText(value: string): boolean {
   return !value.includes('\u0000') && value.isWellFormed();
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
 }

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { CommonConfig, readCommonConfig, type EnvReader } from '@smsq/platform';
-import { isLoopbackUrl } from './loopback-address.js';
+import { CommonConfig, isHttpUrl, isLoopbackUrl, readCommonConfig, type EnvReader } from '@smsq/platform';
 
 /** Where the front end's build lands: `apps/dashboard-web/dist`, found from this file in `src/` and in `dist/` alike. */
 const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../../dashboard-web/dist', import.meta.url));
@@ -65,10 +64,3 @@ function isTimeZone(value: string): boolean {
   }
 }
 
-function isHttpUrl(value: string): boolean {
-  try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-}

@@ -43,6 +43,11 @@ export class PhonesRepository {
     return tx.phone.count({ where: { kind: 'own', clientId } });
   }
 
+  /** The phone at its new delivery address. */
+  moveTo(id: number, url: string, tx: DbTransaction): Promise<Phone> {
+    return tx.phone.update({ where: { id }, data: { url } });
+  }
+
   insert(phone: NewPhone, tx?: DbTransaction): Promise<Phone> {
     return (tx ?? this.db).phone.create({ data: phone });
   }

@@ -48,6 +48,18 @@ describe(PhonesService.name, () => {
       expect(store.phones).toHaveLength(1);
     });
 
+    it('moves a known device to the new address it registers with, keeping its name and state', async () => {
+      const first = await sut.register(registration({ deviceId: 'device-1', url: 'http://192.168.1.20:8080' }));
+      store.phone(first.phone.id).active = false;
+
+      const moved = await sut.register(registration({ deviceId: 'device-1', name: 'renamed', url: 'http://192.168.1.31:8080' }));
+      const unchanged = await sut.register(registration({ deviceId: 'device-1' }));
+
+      expect(moved).toMatchObject({ created: false, phone: { id: first.phone.id, url: 'http://192.168.1.31:8080', name: 'Pixel', active: false } });
+      expect(unchanged.phone.url).toBe('http://192.168.1.31:8080');
+      expect(store.phones).toHaveLength(1);
+    });
+
     it('returns a known device even when the client is at its limit', async () => {
       const first = await sut.register(registration({ deviceId: 'device-1' }));
       await sut.register(registration({ deviceId: 'device-2' }));

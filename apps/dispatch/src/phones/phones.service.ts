@@ -30,14 +30,19 @@ export class PhonesService {
   ) {}
 
   /**
-   * Pairs an own phone within the plan's limit. A known device gets its phone back as it is
-   * (a disabled phone stays disabled); every phone the client has, active or not, counts.
+   * Pairs an own phone within the plan's limit. A known device gets its phone back as it is (a
+   * disabled phone stays disabled, a name given in the dashboard stays), except for a new address
+   * it gives: a phone paired again after its network address changed is reached at the new one.
+   * Every phone the client has, active or not, counts.
    */
   async register(command: PhoneRegisterCommand): Promise<PhoneRegistered> {
     if (this.config.profile !== 'A') throw new DomainError('not_found', 'phones are registered only in Profile A');
     return this.phones.underClientLock(command.clientId, async (tx): Promise<PhoneRegistered> => {
       const known = command.deviceId ? await this.phones.findOwnByDevice(command.clientId, command.deviceId, tx) : null;
-      if (known) return { phone: toPhoneView(known), created: false };
+      if (known) {
+        const moved = command.url !== undefined && command.url !== known.url ? await this.phones.moveTo(known.id, command.url, tx) : known;
+        return { phone: toPhoneView(moved), created: false };
+      }
       if ((await this.phones.countOwn(command.clientId, tx)) >= command.phoneLimit) {
         throw new DomainError('phone_limit_reached', `the plan allows ${command.phoneLimit} phones`);
       }

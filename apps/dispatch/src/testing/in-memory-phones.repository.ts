@@ -28,6 +28,12 @@ export class InMemoryPhonesRepository implements PublicOf<PhonesRepository> {
     return this.store.phones.filter((phone) => phone.kind === 'own' && phone.clientId === clientId).length;
   }
 
+  async moveTo(id: number, url: string): Promise<Phone> {
+    const phone = this.store.phone(id);
+    phone.url = url;
+    return phone;
+  }
+
   async insert(phone: NewPhone): Promise<Phone> {
     return this.store.addPhone(phone);
   }

@@ -1,7 +1,8 @@
+import { reasonOf } from '../http/http-answers.js';
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '@smsq/platform/env';
 import { readWorkerConfig } from '../config/worker-config.js';
-import { Worker } from '../delivery/create-worker.js';
+import { Worker } from '../worker.js';
 import { consoleSink } from '../logging/console-sink.js';
 import { WorkerLog } from '../logging/worker-log.js';
 import { defaultStateDir, DRIVERS, readPairedPhone, type DriverName } from '../pairing/paired-phone.js';
@@ -81,7 +82,7 @@ async function pair(argv: string[], env: Env, io: Output): Promise<number> {
     io.out(`Start delivering: ${phone.driver === 'smsgate' ? 'SMSGATE_USER=… SMSGATE_PASSWORD=… ' : ''}node smsq-worker.mjs run${values['state-dir'] ? ` (with WORKER_STATE_DIR=${stateDir})` : ''}`);
     return 0;
   } catch (error) {
-    io.err(`pairing failed: ${error instanceof PairingError || error instanceof Error ? error.message : String(error)}`);
+    io.err(`pairing failed: ${reasonOf(error)}`);
     return error instanceof PairingError ? 1 : 70;
   }
 }

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { stopOnSignals } from '../shutdown/stop-on-signals.js';
 import { closedPortUrl } from '../testing/stand-in-server.js';
 import { harness, pendingTask, POLL, pollAnswers, REPORT, SEND, TOKEN, type Harness } from '../testing/worker-harness.js';
-import { DeliveryWorker } from './delivery-worker.js';
+import { DeliveryWorker, messageKeyOf } from './delivery-worker.js';
 
 describe(DeliveryWorker.name, () => {
   let sut: Harness;
@@ -222,5 +222,20 @@ describe(DeliveryWorker.name, () => {
     expect(Date.now() - stoppedAt).toBeLessThan(500);
     await poll.abandoned;
     expect(sut.smsq.requestsTo(POLL)).toHaveLength(1);
+  });
+});
+
+describe(messageKeyOf.name, () => {
+  it('names a task by its id and scheduled time, the same on every claim', () => {
+    expect(messageKeyOf({ id: 42, scheduledAt: '2026-11-23 13:01:20' })).toBe('smsq-42-20261123130120');
+    expect(messageKeyOf({ id: 42, scheduledAt: '2026-11-23 13:01:20' })).toBe(messageKeyOf({ id: 42, scheduledAt: '2026-11-23 13:01:20' }));
+  });
+
+  it('tells apart an earlier database\'s task of the same id', () => {
+    expect(messageKeyOf({ id: 42, scheduledAt: '2026-11-24 09:00:00' })).not.toBe(messageKeyOf({ id: 42, scheduledAt: '2026-11-23 13:01:20' }));
+  });
+
+  it('falls back to the id alone when the time is missing', () => {
+    expect(messageKeyOf({ id: 42, scheduledAt: undefined })).toBe('smsq-42');
   });
 });

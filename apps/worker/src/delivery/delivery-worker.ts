@@ -1,3 +1,4 @@
+import { reasonOf } from '../http/http-answers.js';
 import type { RetryTimings } from '../config/worker-config.js';
 import type { OutgoingSms, PhoneDriver } from '../drivers/phone-driver.js';
 import type { WorkerLog } from '../logging/worker-log.js';
@@ -103,8 +104,11 @@ export class DeliveryWorker {
     this.tasksInHand++;
     try {
       this.log.info('claimed', { loop, task: task.id, attempt: numberOrString(task.attempt), phone: numberOrString(task.phoneId), client: numberOrString(task.clientId), scheduled_at: numberOrString(task.scheduledAt) });
-      await this.options.pacer.waitTurn(task.gatewayUrl ?? 'this phone');
-      const sms: OutgoingSms = { taskId: task.id, recipient: task.recipient, message: task.message, gatewayUrl: task.gatewayUrl, claimDeadline: task.claimDeadline };
+      if (!(await this.options.pacer.waitTurn(task.gatewayUrl ?? 'this phone', this.giveUp.signal))) {
+        this.log.warn('not sent', { loop, task: task.id, reason: 'the worker stopped while the task waited for its pacing slot', note: 'the lease returns the task' });
+        return;
+      }
+      const sms: OutgoingSms = { taskId: task.id, messageKey: messageKeyOf(task), recipient: task.recipient, message: task.message, gatewayUrl: task.gatewayUrl, claimDeadline: task.claimDeadline };
       const outcome = await this.driver.send(sms, this.giveUp.signal);
       switch (outcome.status) {
         case 'sent': {
@@ -123,7 +127,7 @@ export class DeliveryWorker {
       }
     } catch (error) {
       // Nothing above should throw; if something does, the loop lives on and the lease returns the task.
-      this.log.error('delivery crashed', { loop, task: task.id, reason: error instanceof Error ? error.message : String(error) });
+      this.log.error('delivery crashed', { loop, task: task.id, reason: reasonOf(error) });
     } finally {
       this.tasksInHand--;
     }
@@ -139,7 +143,7 @@ export class DeliveryWorker {
           await this.reporter.report({ id: sms.taskId, status: 'delivered' }, Date.now() + DELIVERY_REPORT_WINDOW_MS);
         }
       } catch (error) {
-        this.log.error('delivery report lost', { task: sms.taskId, reason: error instanceof Error ? error.message : String(error) });
+        this.log.error('delivery report lost', { task: sms.taskId, reason: reasonOf(error) });
       }
     })();
     this.deliveryFollows.add(following);
@@ -154,6 +158,12 @@ export class DeliveryWorker {
       this.tasksInHand--;
     }
   }
+}
+
+/** `smsq-42-20261123130120`: the task id, and its scheduled time, which an earlier database's task 42 hardly shares. */
+export function messageKeyOf(task: Pick<PendingTask, 'id' | 'scheduledAt'>): string {
+  const scheduled = typeof task.scheduledAt === 'string' ? task.scheduledAt.replace(/\D/g, '') : '';
+  return scheduled === '' ? `smsq-${task.id}` : `smsq-${task.id}-${scheduled}`;
 }
 
 function numberOrString(value: unknown): string | number | undefined {

@@ -27,6 +27,19 @@ describe(SendPacer.name, () => {
     expect(Date.now() - started).toBeLessThan(50);
   });
 
+  it('gives up the wait when told to, so a stopping worker sends nothing more', async () => {
+    const sut = new SendPacer({ perMinute: 1, jitterMs: 0 });
+    await sut.waitTurn('phone-1');
+    const stopping = new AbortController();
+    const started = Date.now();
+
+    const turn = sut.waitTurn('phone-1', stopping.signal);
+    stopping.abort();
+
+    await expect(turn).resolves.toBe(false);
+    expect(Date.now() - started).toBeLessThan(50);
+  });
+
   it('does not wait at all when pacing is off', async () => {
     const sut = new SendPacer({ perMinute: 0, jitterMs: 0 });
     const started = Date.now();

@@ -15,12 +15,13 @@ export class SendPacer {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Resolves when `phone` may send, having booked that slot. */
-  async waitTurn(phone: string): Promise<void> {
-    if (this.pacing.perMinute === 0) return;
+  /** Resolves true when `phone` may send, having booked that slot; false when `signal` aborted the wait first. */
+  async waitTurn(phone: string, signal?: AbortSignal): Promise<boolean> {
+    if (this.pacing.perMinute === 0) return !signal?.aborted;
     const now = this.now();
     const at = Math.max(now, this.nextSlot.get(phone) ?? 0);
     this.nextSlot.set(phone, at + Math.ceil(60_000 / this.pacing.perMinute) + Math.floor(this.random() * this.pacing.jitterMs));
-    await sleep(at - now);
+    await sleep(at - now, signal);
+    return !signal?.aborted;
   }
 }

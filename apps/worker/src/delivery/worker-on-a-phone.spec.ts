@@ -10,7 +10,7 @@ import { recordingLog } from '../testing/recording-log.js';
 import { StandInServer } from '../testing/stand-in-server.js';
 import { TermuxStandIns, until } from '@smsq/testing';
 import { FAST_TIMINGS, pendingTask, POLL, pollAnswers, REPORT, TOKEN } from '../testing/worker-harness.js';
-import { Worker } from './create-worker.js';
+import { Worker } from '../worker.js';
 
 const INBOUND = 'POST /smsapi/inbound';
 const HEALTH = 'POST /smsapi/phone-health';

@@ -18,6 +18,7 @@ export function createDriver(config: WorkerConfig, log: WorkerLog): PhoneDriver 
         // Termux:API counts SIM slots from 0; smsq's WORKER_SIM counts from 1, as the phone's settings do.
         ...(config.simNumber === undefined ? {} : { simSlot: config.simNumber - 1 }),
         stateFile: join(config.stateDir, 'termux-replies.json'),
+        journalFile: join(config.stateDir, 'termux-journal.json'),
         log,
       });
     case 'smsgate': {

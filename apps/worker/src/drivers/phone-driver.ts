@@ -7,8 +7,15 @@
 
 /** One SMS as a driver sees it. */
 export interface OutgoingSms {
-  /** The smsq task id: drivers that can name a message use it, so a resend after a crash is refused by the phone. */
+  /** The smsq task id. */
   taskId: number;
+  /**
+   * A name for this SMS, the same on every claim of the task and unique across smsq installations
+   * (`smsq-<task id>-<scheduled time>`): drivers that can name a message use it, so a resend after a
+   * crash is refused by the phone, and a phone that served an earlier smsq database never takes a
+   * new task for one it already sent.
+   */
+  messageKey: string;
   recipient: string;
   message: string;
   /** The task's gateway URL from smsq (the phone's or gateway's address); null when it registered none. */

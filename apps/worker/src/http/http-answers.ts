@@ -1,10 +1,15 @@
+/** An error's message, or the thrown value as text. */
+export function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** Why a request got no HTTP answer, in a few words: `ECONNREFUSED`, `timed out after 10000 ms`… */
 export function describeFetchFailure(error: unknown, timeoutMs?: number): string {
   if (error instanceof Error && error.name === 'TimeoutError') return timeoutMs === undefined ? 'timed out' : `timed out after ${timeoutMs} ms`;
   const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
   if (typeof cause?.code === 'string') return cause.code;
   if (typeof cause?.message === 'string' && cause.message !== '') return cause.message;
-  return error instanceof Error ? error.message : String(error);
+  return reasonOf(error);
 }
 
 /** The body as JSON when it is JSON, else its text. */

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describeErrorBody, describeFetchFailure, parseBody } from '../http/http-answers.js';
-import { parsePairingCode, isLoopbackUrl } from './pairing-code.js';
+import { isLoopbackUrl } from '@smsq/platform/env';
+import { parsePairingCode } from './pairing-code.js';
 import { readPairedPhone, writePairedPhone, type DriverName, type PairedPhone } from './paired-phone.js';
 
 export interface PairRequest {

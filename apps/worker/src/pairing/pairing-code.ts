@@ -1,3 +1,5 @@
+import { isHttpUrl } from '@smsq/platform/env';
+
 /** What the dashboard's pairing QR code carries (DESIGN.md §2): smsq's public API address and an API key. */
 export interface PairingCode {
   baseUrl: string;
@@ -20,23 +22,4 @@ export function parsePairingCode(text: string): PairingCode {
   if (typeof apiKey !== 'string' || apiKey.trim() === '') throw new Error('the pairing code has no api_key');
   if (typeof baseUrl !== 'string' || !isHttpUrl(baseUrl)) throw new Error('the pairing code has no usable base_url (an http or https address of smsq)');
   return { baseUrl: baseUrl.replace(/\/+$/, ''), apiKey: apiKey.trim() };
-}
-
-export function isHttpUrl(value: string): boolean {
-  try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-}
-
-/** localhost, 127.0.0.0/8, ::1 and 0.0.0.0 reach nothing but the machine they are used on. */
-export function isLoopbackUrl(value: string): boolean {
-  let host: string;
-  try {
-    host = new URL(value).hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  } catch {
-    return false;
-  }
-  return host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '::1' || host === '0.0.0.0' || host === '::';
 }

@@ -1,7 +1,7 @@
 import { loadConfig } from '@smsq/platform/env';
 import { readWorkerConfig, type RetryTimings, type WorkerConfig } from '../config/worker-config.js';
-import { createWorker } from '../delivery/create-worker.js';
-import type { Worker } from '../delivery/create-worker.js';
+import { Worker } from '../worker.js';
+
 import type { WorkerLog } from '../logging/worker-log.js';
 import { recordingLog, type RecordingLogger } from './recording-log.js';
 import { StandInServer, type Answer, type Handler } from './stand-in-server.js';
@@ -74,7 +74,7 @@ export async function harness(options: { env?: Record<string, string>; timings?:
     timings: { ...FAST_TIMINGS, ...options.timings },
   };
   const { log, logger } = recordingLog();
-  const worker = createWorker(config, log, () => 0.5);
+  const worker = new Worker(config, log, undefined, () => 0.5);
   const self: Harness = {
     smsq,
     gateway,

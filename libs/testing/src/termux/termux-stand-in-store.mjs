@@ -3,7 +3,8 @@
 //   sms.json     { nextId, messages: [{ _id, threadid, type, read, address, date, body, queuedUntil? }] }
 //                type as Android's Telephony.TextBasedSmsColumns: 1 inbox, 2 sent, 3 draft, 4 outbox, 5 failed, 6 queued;
 //                a message with queuedUntil lists as outbox until that instant (epoch ms).
-//   control.json { send?: { outcome?: 'sent'|'failed'|'silent'|'hang'|'permission-denied', queuedForMs? },
+//   control.json { send?: { outcome?: 'sent'|'failed'|'silent'|'hang'|'permission-denied', queuedForMs?, thenHang? },
+//                  (thenHang: the SMS goes as outcome says, then the program hangs as without the app)
 //                  simSlots?: number[], battery?: object|'hang', list?: 'hang'|{ error }|{ format: 'without-ids' } }
 //   calls.jsonl  one line per run: { program, argv, stdin, at, pid }
 //   hung.json    { pids } of a run told to hang, the stand-in and the `termux-api` it started

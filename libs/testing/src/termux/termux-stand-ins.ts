@@ -10,7 +10,8 @@ const PROGRAMS = ['termux-sms-send', 'termux-sms-list', 'termux-battery-status']
 
 /** What the stand-ins do next (termux-stand-in-store.mjs describes the files). */
 export interface StandInControl {
-  send?: { outcome?: 'sent' | 'failed' | 'silent' | 'hang' | 'permission-denied'; queuedForMs?: number };
+  /** `thenHang`: the SMS goes as `outcome` says, then the program never answers (the app got the broadcast, `termux-api` never hears back). */
+  send?: { outcome?: 'sent' | 'failed' | 'silent' | 'hang' | 'permission-denied'; queuedForMs?: number; thenHang?: boolean };
   simSlots?: number[];
   battery?: Record<string, unknown> | 'hang';
   /** `without-ids`: as Termux:API versions that printed neither `_id` nor `address`. */
@@ -94,7 +95,20 @@ export class TermuxStandIns {
     return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as { pids: number[] }).pids : [];
   }
 
+  /** Kills what a run told to hang started, as the worker would on its timeout; for a worker that was killed first. */
+  killHung(): void {
+    for (const pid of this.hungPids()) {
+      try {
+        // Only a process of these stand-ins: the pid of one that ended long ago may belong to another by now.
+        if (readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`TERMUX_STANDIN_DIR=${this.dir}`)) process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone, or no /proc to tell whose it is
+      }
+    }
+  }
+
   async close(): Promise<void> {
+    this.killHung();
     await rm(this.dir, { recursive: true, force: true });
   }
 

@@ -1,3 +1,4 @@
+import { reasonOf } from '../../http/http-answers.js';
 import type { WorkerLog } from '../../logging/worker-log.js';
 import { readJsonFile, writePrivateJson } from '../../state/private-file.js';
 import type { ReceivedSms } from '../phone-driver.js';
@@ -29,7 +30,7 @@ export class ReplyCursor {
     try {
       stored = readJsonFile(file);
     } catch (error) {
-      log.warn('smsgate reply state unreadable; replies start from now', { file, reason: error instanceof Error ? error.message : String(error) });
+      log.warn('smsgate reply state unreadable; replies start from now', { file, reason: reasonOf(error) });
     }
     if (isStoredReplyCursor(stored)) return new ReplyCursor(file, stored);
     const cursor = new ReplyCursor(file, { version: 1, inboxFrom: nowMs, seen: {}, pending: [] });

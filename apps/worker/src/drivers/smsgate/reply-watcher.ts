@@ -1,9 +1,10 @@
+import { reasonOf } from '../../http/http-answers.js';
 import type { WorkerLog } from '../../logging/worker-log.js';
 import type { ReceivedSms, ReplySink } from '../phone-driver.js';
 import { replyFromInbox } from './received-sms.js';
 import type { ReplyCursor } from './reply-cursor.js';
 import type { InboxItem, SmsGateApi } from './smsgate-api.js';
-import { reasonOf, statusOf } from './smsgate-http-client.js';
+import { statusOf } from './smsgate-http-client.js';
 
 export interface ReplyWatcherOptions {
   inboxPollIntervalMs: number;

@@ -54,7 +54,8 @@ describe(SmsGateDriver.name, () => {
   }
 
   function sms(overrides: Partial<OutgoingSms> = {}): OutgoingSms {
-    return { taskId: 7, recipient: RECIPIENT, message: 'Hello from smsq', gatewayUrl: phone.url, claimDeadline: Date.now() + 300_000, ...overrides };
+    // The phone knows each SMS by its key; here simply the task id, so the phone's ids read as the tasks'.
+    return { taskId: 7, messageKey: String(overrides.taskId ?? 7), recipient: RECIPIENT, message: 'Hello from smsq', gatewayUrl: phone.url, claimDeadline: Date.now() + 300_000, ...overrides };
   }
 
   async function usePhone(options: StandInOptions): Promise<void> {

@@ -1,3 +1,4 @@
+import { reasonOf } from '../../http/http-answers.js';
 import type { WorkerLog } from '../../logging/worker-log.js';
 import type { OutgoingSms, PhoneDriver, PhoneHealth, ReplySink, SendOutcome } from '../phone-driver.js';
 import { MessageNews } from './message-news.js';
@@ -6,7 +7,6 @@ import { replyFromWebhook } from './received-sms.js';
 import { ReplyCursor } from './reply-cursor.js';
 import { ReplyWatcher } from './reply-watcher.js';
 import { gatewayBaseUrl, SmsGateApi } from './smsgate-api.js';
-import { reasonOf } from './smsgate-http-client.js';
 import { SmsGateSender } from './smsgate-sender.js';
 import { WEBHOOK_PATH, WebhookReceiver, type SmsGateWebhookEvent } from './webhook-receiver.js';
 import { WebhookRegistrations } from './webhook-registrations.js';
@@ -122,6 +122,8 @@ export class SmsGateDriver implements PhoneDriver {
     try {
       const receiver = await WebhookReceiver.start({ ...webhook, log, onEvent: (event) => this.onWebhook(event, watcher) });
       log.info('smsgate webhook receiver listening', { host: webhook.listenHost, port: receiver.port, signed: webhook.signingKey !== undefined });
+      // Any app on the phone can post to 127.0.0.1: without the app's signing key a reply could be forged.
+      if (webhook.signingKey === undefined) log.warn('smsgate webhooks are not verified: set SMSGATE_WEBHOOK_SIGNING_KEY to the signing key of the app\'s webhook settings');
       return receiver;
     } catch (error) {
       log.error('smsgate webhook receiver not started; replies are only pulled', { host: webhook.listenHost, port: webhook.listenPort, reason: reasonOf(error) });

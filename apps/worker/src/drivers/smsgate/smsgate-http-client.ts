@@ -79,6 +79,3 @@ export function statusOf(error: unknown): number | undefined {
   return error instanceof SmsGateHttpError ? error.status : undefined;
 }
 
-export function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -1,9 +1,10 @@
+import { reasonOf } from '../../http/http-answers.js';
 import type { MessageState } from 'android-sms-gateway';
 import type { WorkerLog } from '../../logging/worker-log.js';
 import type { OutgoingSms, SendOutcome } from '../phone-driver.js';
 import type { MessageNews } from './message-news.js';
 import { gatewayBaseUrl, type PostMessageBody, type SmsGateApi } from './smsgate-api.js';
-import { reasonOf, statusOf } from './smsgate-http-client.js';
+import { statusOf } from './smsgate-http-client.js';
 
 export interface SmsGateSenderOptions {
   simNumber?: number;
@@ -46,7 +47,7 @@ export class SmsGateSender {
     const baseUrl = gatewayBaseUrl(sms.gatewayUrl);
     if (baseUrl === undefined) return failed(sms.gatewayUrl === null ? 'the phone has no gateway URL' : 'the gateway URL is not a usable http(s) URL');
     const api = this.apiFor(baseUrl);
-    const id = String(sms.taskId);
+    const id = sms.messageKey;
     const followUntil = sms.claimDeadline - this.options.reportReserveMs;
     let shape = this.shapes.get(baseUrl);
     let triedOldShape = false;
@@ -101,7 +102,7 @@ export class SmsGateSender {
     const baseUrl = gatewayBaseUrl(sms.gatewayUrl);
     if (!this.options.withDeliveryReport || baseUrl === undefined) return false;
     const api = this.apiFor(baseUrl);
-    const id = String(sms.taskId);
+    const id = sms.messageKey;
     const giveUpAt = Date.now() + this.options.deliveryReportTimeoutMs;
     let intervalMs = this.options.pollIntervalMs;
     while (!signal.aborted && Date.now() < giveUpAt) {
@@ -126,7 +127,7 @@ export class SmsGateSender {
    * alive has marked it Failed ("TTL expired") by then.
    */
   private async follow(api: SmsGateApi, sms: OutgoingSms, followUntil: number, signal: AbortSignal, known?: MessageState): Promise<SendOutcome> {
-    const id = String(sms.taskId);
+    const id = sms.messageKey;
     let message = known;
     let last = 'not seen yet';
     for (;;) {

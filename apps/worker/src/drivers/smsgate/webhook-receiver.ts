@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { reasonOf } from '../../http/http-answers.js';
 import type { WorkerLog } from '../../logging/worker-log.js';
 import { signatureProblem } from './webhook-signature.js';
 
@@ -76,7 +77,7 @@ async function receive(request: IncomingMessage, response: ServerResponse, optio
   try {
     options.onEvent(event);
   } catch (error) {
-    options.log.error('smsgate webhook not recorded', { event: event.event, reason: error instanceof Error ? error.message : String(error) });
+    options.log.error('smsgate webhook not recorded', { event: event.event, reason: reasonOf(error) });
     return answer(response, 500, { error: 'internal_error' });
   }
   answer(response, 200, { ok: true });

@@ -1,8 +1,10 @@
+import { reasonOf } from '../../http/http-answers.js';
 import * as androidSmsGateway from 'android-sms-gateway';
 import type { WebHookEventType } from 'android-sms-gateway';
+import { isLoopbackUrl } from '@smsq/platform/env';
 import type { WorkerLog } from '../../logging/worker-log.js';
 import type { SmsGateApi } from './smsgate-api.js';
-import { reasonOf, statusOf } from './smsgate-http-client.js';
+import { statusOf } from './smsgate-http-client.js';
 
 const { WebHookEventType: Events } = androidSmsGateway;
 
@@ -43,6 +45,12 @@ export class WebhookRegistrations {
   }
 
   private async register(baseUrl: string, signal: AbortSignal): Promise<void> {
+    if (isLoopbackUrl(this.url) && !isLoopbackUrl(baseUrl)) {
+      // The app would take it, and post every event to the phone itself.
+      this.settled.add(baseUrl);
+      this.log.warn('smsgate webhooks not registered: their address is this machine, which the phone cannot reach; replies are pulled from GET /inbox instead (set SMSGATE_WEBHOOK_URL to an https address the phone can reach)', { gateway: baseUrl, url: this.url });
+      return;
+    }
     const api = this.apiFor(baseUrl);
     try {
       for (const webhook of SMSQ_WEBHOOKS) await api.registerWebhook({ id: webhook.id, event: webhook.event, url: this.url }, signal);

@@ -1,4 +1,5 @@
 import { sleep } from '../../delivery/backoff.js';
+import { reasonOf } from '../../http/http-answers.js';
 import type { WorkerLog } from '../../logging/worker-log.js';
 import type { ReceivedSms, ReplySink } from '../phone-driver.js';
 import type { CommandRunner } from './command-runner.js';
@@ -33,7 +34,7 @@ export class InboxWatch {
 
   async run(sink: ReplySink, signal: AbortSignal): Promise<void> {
     const { log, pollIntervalMs } = this.options;
-    let cursor = await this.readCursor();
+    let cursor = this.readCursor();
     let failing: string | undefined;
     log.info('termux reply watch started', { after_id: cursor });
     while (!signal.aborted) {
@@ -56,14 +57,14 @@ export class InboxWatch {
     const newest = Math.max(0, ...messages.map((message) => message.id));
     if (cursor === undefined) {
       // First run without a state file: start after the newest message now, so the phone's whole history is not uploaded as replies.
-      await this.saveCursor(newest);
+      this.saveCursor(newest);
       log.info('termux reply watch begins after the newest inbox message', { after_id: newest });
       return newest;
     }
     if (messages.length > 0 && newest < cursor) {
       // The newest messages were deleted, or the SMS database is new: ids below the cursor would be skipped for ever.
       log.warn('termux inbox ids went back: resuming after the newest message', { cursor, newest_id: newest });
-      await this.saveCursor(newest);
+      this.saveCursor(newest);
       return newest;
     }
     const fresh = messages.filter((message) => message.id > cursor).sort((a, b) => a.id - b.id).slice(0, BATCH);
@@ -71,11 +72,11 @@ export class InboxWatch {
     try {
       await sink(fresh.map(toReceivedSms));
     } catch (error) {
-      log.warn('termux replies not stored: offered again on the next poll', { count: fresh.length, reason: error instanceof Error ? error.message : String(error) });
+      log.warn('termux replies not stored: offered again on the next poll', { count: fresh.length, reason: reasonOf(error) });
       return cursor;
     }
     const handed = fresh[fresh.length - 1]!.id;
-    await this.saveCursor(handed);
+    this.saveCursor(handed);
     log.info('termux replies handed over', { count: fresh.length, last_id: handed });
     return handed;
   }
@@ -97,21 +98,21 @@ export class InboxWatch {
     return { ok: true, messages };
   }
 
-  private async readCursor(): Promise<number | undefined> {
+  private readCursor(): number | undefined {
     try {
-      return await this.cursorFile.read();
+      return this.cursorFile.read();
     } catch (error) {
-      this.options.log.error('termux reply state unreadable: starting after the newest inbox message', { file: this.options.stateFile, reason: error instanceof Error ? error.message : String(error) });
+      this.options.log.error('termux reply state unreadable: starting after the newest inbox message', { file: this.options.stateFile, reason: reasonOf(error) });
       return undefined;
     }
   }
 
-  private async saveCursor(lastInboxId: number): Promise<void> {
+  private saveCursor(lastInboxId: number): void {
     try {
-      await this.cursorFile.write(lastInboxId);
+      this.cursorFile.write(lastInboxId);
     } catch (error) {
       // The cursor lives on in memory; after a restart smsq's externalId check drops what is offered twice.
-      this.options.log.error('termux reply state not saved', { file: this.options.stateFile, reason: error instanceof Error ? error.message : String(error) });
+      this.options.log.error('termux reply state not saved', { file: this.options.stateFile, reason: reasonOf(error) });
     }
   }
 }

@@ -1,12 +1,13 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { recordingLog, type RecordingLogger } from '../../testing/recording-log.js';
 import { isRunning, TermuxStandIns, until } from '@smsq/testing';
 import type { OutgoingSms, ReceivedSms } from '../phone-driver.js';
-import { createCommandRunner } from './command-runner.js';
+import { createCommandRunner, type CommandRunner } from './command-runner.js';
+import { JOURNAL_RETENTION_MS } from './send-journal.js';
 import { REPORT_MARGIN_MS, TermuxDriver, type TermuxDriverOptions } from './termux-driver.js';
 
 const RECIPIENT = '+381641234567';
@@ -36,14 +37,26 @@ describe(TermuxDriver.name, () => {
     expect(logger.lines.join('\n')).not.toMatch(/Your code|641234567|STOP please|Hello again/);
   });
 
+  const journalFile = (): string => join(stateDir, 'termux-journal.json');
+
   function driver(overrides: Partial<TermuxDriverOptions> = {}): TermuxDriver {
     const recording = recordingLog();
     logger = recording.logger;
-    return new TermuxDriver({ commandTimeoutMs: 5_000, confirmWindowMs: 1_000, pollIntervalMs: 50, stateFile: join(stateDir, 'termux-replies.json'), log: recording.log, run: createCommandRunner(standIns.env), ...overrides });
+    return new TermuxDriver({ commandTimeoutMs: 5_000, confirmWindowMs: 1_000, pollIntervalMs: 50, stateFile: join(stateDir, 'termux-replies.json'), journalFile: journalFile(), log: recording.log, run: createCommandRunner(standIns.env), ...overrides });
   }
 
   function outgoing(overrides: Partial<OutgoingSms> = {}): OutgoingSms {
-    return { taskId: 7, recipient: RECIPIENT, message: TEXT, gatewayUrl: null, claimDeadline: Date.now() + 60_000, ...overrides };
+    const taskId = overrides.taskId ?? 7;
+    return { taskId, messageKey: `smsq-${taskId}-20260504100000`, recipient: RECIPIENT, message: TEXT, gatewayUrl: null, claimDeadline: Date.now() + 60_000, ...overrides };
+  }
+
+  /** A worker process that dies once termux-sms-send has run: its send never answers. */
+  function dyingAfterSend(): CommandRunner {
+    const run = createCommandRunner(standIns.env);
+    return async (program, args, request) => {
+      const result = await run(program, args, request);
+      return program === 'termux-sms-send' ? new Promise(() => undefined) : result;
+    };
   }
 
   function watch(driverUnderTest: TermuxDriver, sink: (replies: ReceivedSms[]) => Promise<void>): void {
@@ -96,10 +109,10 @@ describe(TermuxDriver.name, () => {
     });
 
     it('reports an SMS still in the outbox when the claim is about to lapse as sent unconfirmed', async () => {
-      sut = driver();
+      sut = driver({ commandTimeoutMs: 300 });
       await standIns.control({ send: { queuedForMs: 60_000 } });
 
-      const outcome = await sut.send(outgoing({ claimDeadline: Date.now() + REPORT_MARGIN_MS + 500 }), new AbortController().signal);
+      const outcome = await sut.send(outgoing({ claimDeadline: Date.now() + REPORT_MARGIN_MS + 1_000 }), new AbortController().signal);
 
       expect(outcome).toEqual({ status: 'sent', delivered: false });
       expect(logger.lines).toContain('warn termux SMS still queued on the phone: reported sent unconfirmed task=7');
@@ -148,17 +161,129 @@ describe(TermuxDriver.name, () => {
       expect(standIns.calls('termux-sms-send')).toHaveLength(1);
     });
 
-    it('answers failed for a missing SEND_SMS permission and sends on a later try, as nothing went out', async () => {
+    it('answers failed for a missing SEND_SMS permission, and the same on a later claim without sending again', async () => {
       sut = driver();
       await standIns.control({ send: { outcome: 'permission-denied' } });
 
       const refused = await sut.send(outgoing(), new AbortController().signal);
       await standIns.control({});
-      const retried = await sut.send(outgoing(), new AbortController().signal);
+      const again = await driver().send(outgoing(), new AbortController().signal);
 
-      expect(refused).toEqual({ status: 'failed', error: 'termux-sms-send: Please grant the following permission to use this command: android.permission.SEND_SMS' });
-      expect(retried).toMatchObject({ status: 'sent', messageId: expect.any(String) });
-      expect(standIns.calls('termux-sms-send')).toHaveLength(2);
+      const error = 'termux-sms-send: Please grant the following permission to use this command: android.permission.SEND_SMS';
+      expect(refused).toEqual({ status: 'failed', error });
+      expect(again).toEqual({ status: 'failed', error });
+      expect(standIns.calls('termux-sms-send')).toHaveLength(1);
+    });
+
+    it('runs no termux-sms-send in a new worker process for a task an earlier one sent: it answers from the SMS list', async () => {
+      const first = await driver().send(outgoing(), new AbortController().signal);
+      sut = driver();
+
+      const again = await sut.send(outgoing(), new AbortController().signal);
+
+      const [stored] = await standIns.messages();
+      expect(first).toEqual({ status: 'sent', delivered: false, messageId: String(stored?._id) });
+      expect(again).toEqual(first);
+      expect(standIns.calls('termux-sms-send')).toHaveLength(1);
+      expect((await stat(journalFile())).mode & 0o777).toBe(0o600);
+    });
+
+    it('sends no second SMS after a worker died between termux-sms-send and the report', async () => {
+      void driver({ run: dyingAfterSend() }).send(outgoing(), new AbortController().signal);
+      await until(async () => (await standIns.messages()).length === 1);
+      sut = driver();
+
+      const outcome = await sut.send(outgoing(), new AbortController().signal);
+
+      const [stored] = await standIns.messages();
+      expect(outcome).toEqual({ status: 'sent', delivered: false, messageId: String(stored?._id) });
+      expect(standIns.calls('termux-sms-send')).toHaveLength(1);
+    });
+
+    it('reports sent unconfirmed, without sending, a task whose worker died while termux-sms-send ran and that never shows in the list', async () => {
+      await standIns.control({ send: { outcome: 'silent' } });
+      void driver({ run: dyingAfterSend() }).send(outgoing(), new AbortController().signal);
+      await until(() => standIns.calls('termux-sms-send').length === 1);
+      await standIns.control({});
+      sut = driver({ confirmWindowMs: 200 });
+
+      const outcome = await sut.send(outgoing(), new AbortController().signal);
+
+      expect(outcome).toEqual({ status: 'sent', delivered: false });
+      expect(standIns.calls('termux-sms-send')).toHaveLength(1);
+    });
+
+    it('sends a task whose journal entry is older than 48 hours, and one of the same id from another smsq database', async () => {
+      vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true, now: Date.now() - JOURNAL_RETENTION_MS - 60_000 });
+      try {
+        await driver().send(outgoing({ taskId: 7 }), new AbortController().signal);
+      } finally {
+        vi.useRealTimers();
+      }
+      await driver().send(outgoing({ taskId: 8 }), new AbortController().signal);
+      sut = driver();
+
+      const old = await sut.send(outgoing({ taskId: 7 }), new AbortController().signal);
+      const otherDatabase = await sut.send(outgoing({ taskId: 8, messageKey: 'smsq-8-20260601090000' }), new AbortController().signal);
+
+      expect(old).toMatchObject({ status: 'sent', messageId: expect.any(String) });
+      expect(otherDatabase).toMatchObject({ status: 'sent', messageId: expect.any(String) });
+      expect(standIns.calls('termux-sms-send')).toHaveLength(4);
+      expect(new Set((await standIns.messages()).map((message) => message._id)).size).toBe(4);
+    });
+
+    it('sends nothing while the send journal is unreadable, as a task sent before a crash could not be told apart', async () => {
+      await writeFile(journalFile(), 'not JSON');
+      sut = driver();
+
+      const outcome = await sut.send(outgoing(), new AbortController().signal);
+
+      expect(outcome).toEqual({ status: 'unknown', reason: `the termux send journal is unreadable: ${journalFile()} is not JSON; delete it to start afresh` });
+      expect(standIns.calls('termux-sms-send')).toEqual([]);
+    });
+
+    it('answers unknown, sending nothing, when the worker stops before termux-sms-send ran; the next claim sends', async () => {
+      sut = driver();
+      const stopped = new AbortController();
+      stopped.abort();
+
+      const outcome = await sut.send(outgoing(), stopped.signal);
+      const next = await sut.send(outgoing(), new AbortController().signal);
+
+      expect(outcome).toEqual({ status: 'unknown', reason: 'the worker stopped before sending' });
+      expect(next).toMatchObject({ status: 'sent', messageId: expect.any(String) });
+      expect(standIns.calls('termux-sms-send')).toHaveLength(1);
+    });
+
+    it('answers unknown, sending nothing, when the claim lapses before termux-sms-send could finish and the report reach smsq', async () => {
+      sut = driver({ commandTimeoutMs: 2_000 });
+
+      const outcome = await sut.send(outgoing({ claimDeadline: Date.now() + 2_000 + REPORT_MARGIN_MS - 200 }), new AbortController().signal);
+      const next = await sut.send(outgoing(), new AbortController().signal);
+
+      expect(outcome).toEqual({ status: 'unknown', reason: 'the claim lapses too soon to send' });
+      expect(next).toMatchObject({ status: 'sent', messageId: expect.any(String) });
+      expect(standIns.calls('termux-sms-send')).toHaveLength(1);
+    });
+
+    it('answers from the SMS list when termux-sms-send hung after the app took the SMS', async () => {
+      sut = driver({ commandTimeoutMs: 500 });
+      await standIns.control({ send: { thenHang: true } });
+
+      const outcome = await sut.send(outgoing(), new AbortController().signal);
+
+      const [stored] = await standIns.messages();
+      expect(outcome).toEqual({ status: 'sent', delivered: false, messageId: String(stored?._id) });
+      await until(() => standIns.hungPids().length === 2 && standIns.hungPids().every((pid) => !isRunning(pid)));
+    });
+
+    it('answers failed when termux-sms-send hung after the app took the SMS and the list shows it failed', async () => {
+      sut = driver({ commandTimeoutMs: 500 });
+      await standIns.control({ send: { outcome: 'failed', thenHang: true } });
+
+      const outcome = await sut.send(outgoing(), new AbortController().signal);
+
+      expect(outcome).toEqual({ status: 'failed', error: 'the phone could not send the SMS: the SMS list shows it failed' });
     });
 
     it('answers failed with the install hint when termux-sms-send is not on PATH', async () => {

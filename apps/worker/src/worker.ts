@@ -1,13 +1,14 @@
-import type { WorkerConfig } from '../config/worker-config.js';
-import { createDriver } from '../drivers/create-driver.js';
-import type { PhoneDriver } from '../drivers/phone-driver.js';
-import { HealthReporter } from '../health/health-reporter.js';
-import type { WorkerLog } from '../logging/worker-log.js';
-import { ReplyForwarder } from '../replies/reply-forwarder.js';
-import { SmsqClient } from '../smsq/smsq-client.js';
-import { DeliveryWorker } from './delivery-worker.js';
-import { SendPacer } from './send-pacer.js';
-import { TaskReporter } from './task-reporter.js';
+import { reasonOf } from './http/http-answers.js';
+import type { WorkerConfig } from './config/worker-config.js';
+import { createDriver } from './drivers/create-driver.js';
+import type { PhoneDriver } from './drivers/phone-driver.js';
+import { HealthReporter } from './health/health-reporter.js';
+import type { WorkerLog } from './logging/worker-log.js';
+import { ReplyForwarder } from './replies/reply-forwarder.js';
+import { SmsqClient } from './smsq/smsq-client.js';
+import { DeliveryWorker } from './delivery/delivery-worker.js';
+import { SendPacer } from './delivery/send-pacer.js';
+import { TaskReporter } from './delivery/task-reporter.js';
 
 /**
  * The worker with its real clients, as `main.ts` and the tests build it: the delivery loops, and
@@ -16,6 +17,8 @@ import { TaskReporter } from './task-reporter.js';
 export class Worker {
   private readonly stopping = new AbortController();
   readonly delivery: DeliveryWorker;
+  private readonly replies: ReplyForwarder | undefined;
+  private readonly health: HealthReporter;
 
   constructor(
     private readonly config: WorkerConfig,
@@ -35,13 +38,10 @@ export class Worker {
     this.health = new HealthReporter(driver, smsq, log, config.healthIntervalMs);
   }
 
-  private readonly replies: ReplyForwarder | undefined;
-  private readonly health: HealthReporter;
-
   /** Runs until `stop()` and every task in hand is reported. */
   async run(): Promise<void> {
     const replies = this.replies ? this.driver.watchReplies?.(this.replies.sink, this.stopping.signal) : undefined;
-    await Promise.all([this.delivery.run(), this.health.run(this.stopping.signal), replies?.catch((error: unknown) => this.log.error('replies stopped', { reason: error instanceof Error ? error.message : String(error) }))]);
+    await Promise.all([this.delivery.run(), this.health.run(this.stopping.signal), replies?.catch((error: unknown) => this.log.error('replies stopped', { reason: reasonOf(error) }))]);
   }
 
   stop(): void {
@@ -57,9 +57,4 @@ export class Worker {
   describe(): Record<string, string | number> {
     return { smsq: this.config.baseUrl, driver: this.driver.name, wait_s: this.config.waitS, concurrency: this.config.concurrency, sends_per_minute: this.config.pacing.perMinute };
   }
-}
-
-/** Kept for the tests that build the worker from its configuration. */
-export function createWorker(config: WorkerConfig, log: WorkerLog, random: () => number = Math.random): Worker {
-  return new Worker(config, log, createDriver(config, log), random);
 }

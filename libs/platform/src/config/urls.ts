@@ -1,3 +1,12 @@
+/** Whether the text is an absolute http or https URL. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Whether a URL's host is this machine itself (localhost, 127.0.0.0/8, ::1) or the unspecified
  * address (0.0.0.0, ::): an address a phone on the network cannot reach. WHATWG URL parsing has

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopbackUrl } from './loopback-address.js';
+import { isLoopbackUrl } from './urls.js';
 
 describe(isLoopbackUrl.name, () => {
   it.each([

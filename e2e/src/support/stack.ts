@@ -15,8 +15,15 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-export type ServiceName = 'api-gateway' | 'billing' | 'dispatch' | 'inbox' | 'worker' | 'gateway-sim' | 'dashboard';
+/** `services`: the four core services in one process (scripts/one-process.mjs), as `npm start` runs them. */
+export type ServiceName = 'api-gateway' | 'billing' | 'dispatch' | 'inbox' | 'worker' | 'gateway-sim' | 'dashboard' | 'services';
 const SERVICES: ServiceName[] = ['billing', 'dispatch', 'inbox', 'api-gateway'];
+/** What runs a service that is not simply its app's `dist/main.js`. */
+const ENTRIES: Partial<Record<ServiceName, string[]>> = {
+  // The worker runs as users run it: the one bundled file.
+  worker: [join(ROOT, 'apps', 'worker', 'dist', 'smsq-worker.mjs'), 'run'],
+  services: [join(ROOT, 'scripts', 'one-process.mjs'), ...SERVICES],
+};
 
 function expect200(response: Response): void {
   if (!response.ok) throw new Error(`answered ${response.status}`);
@@ -45,7 +52,7 @@ export class Stack {
     private readonly databaseName: string,
   ) {}
 
-  static async start(options: { profile: 'A' | 'B'; env?: Record<string, string> }): Promise<Stack> {
+  static async start(options: { profile: 'A' | 'B'; env?: Record<string, string>; oneProcess?: boolean }): Promise<Stack> {
     const id = randomBytes(4).toString('hex');
     const databaseName = `smsq_e2e_${options.profile.toLowerCase()}_${id}`;
     const port = await freePort();
@@ -66,7 +73,8 @@ export class Stack {
     };
     env['SMSQ_BASE_URL'] = `http://127.0.0.1:${port}`;
     const stack = new Stack(env, env['SMSQ_BASE_URL'], databaseName);
-    for (const service of SERVICES) stack.launch(service);
+    if (options.oneProcess) stack.launch('services');
+    else for (const service of SERVICES) stack.launch(service);
     await stack.waitUntilReady();
     return stack;
   }
@@ -74,8 +82,7 @@ export class Stack {
   launch(service: ServiceName, extraEnv: Record<string, string> = {}): void {
     const env = { ...this.env, ...(this.extraEnv.get(service) ?? {}), ...extraEnv };
     this.extraEnv.set(service, { ...(this.extraEnv.get(service) ?? {}), ...extraEnv });
-    // The worker runs as users run it: the one bundled file.
-    const entry = service === 'worker' ? [join(ROOT, 'apps', 'worker', 'dist', 'smsq-worker.mjs'), 'run'] : [join(ROOT, 'apps', service, 'dist', 'main.js')];
+    const entry = ENTRIES[service] ?? [join(ROOT, 'apps', service, 'dist', 'main.js')];
     const child = spawn(process.execPath, entry, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines = this.logs.get(service) ?? [];
     this.logs.set(service, lines);

@@ -31,36 +31,50 @@ export async function drain(service: Drainable): Promise<void> {
   await app.close();
 }
 
+/** The services this process runs: one, or several when they share a process (scripts/core.mjs). */
+const servicesOfThisProcess: Drainable[] = [];
+
 /**
  * SIGTERM or SIGINT drains the service and exits 0; a second signal, or a drain longer than
- * `DRAIN_LIMIT_MS`, exits 1 at once (unacknowledged messages go back to the queue).
+ * `DRAIN_LIMIT_MS`, exits 1 at once (unacknowledged messages go back to the queue). Services that
+ * share a process drain one after another, the last started first, so the public API finishes
+ * its requests while the services it calls still answer, and the process exits once all are done.
  */
 export function drainOnSignals(service: Drainable, exit: (code: number) => void = (code) => process.exit(code)): void {
+  servicesOfThisProcess.push(service);
+  if (servicesOfThisProcess.length > 1) return;
   let draining = false;
   const onSignal = (signal: NodeJS.Signals): void => {
+    const services = [...servicesOfThisProcess].reverse();
     if (draining) {
-      service.logger.warn(`${signal} again: exiting without finishing`);
+      for (const { logger } of services) logger.warn(`${signal} again: exiting without finishing`);
       return exit(1);
     }
     draining = true;
-    service.logger.log(`${signal}: finishing requests and messages in hand, then exiting`);
+    for (const { logger } of services) logger.log(`${signal}: finishing requests and messages in hand, then exiting`);
     const limit = setTimeout(() => {
-      service.logger.error(`drain not finished after ${DRAIN_LIMIT_MS} ms: exiting`);
+      services[0]!.logger.error(`drain not finished after ${DRAIN_LIMIT_MS} ms: exiting`);
       exit(1);
     }, DRAIN_LIMIT_MS);
     limit.unref();
-    drain(service).then(
+    drainInTurn(services).then(
       () => {
         clearTimeout(limit);
-        service.logger.log('drained');
         exit(0);
       },
       (error: unknown) => {
-        service.logger.error(`drain failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        services[0]!.logger.error(`drain failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
         exit(1);
       },
     );
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+}
+
+async function drainInTurn(services: Drainable[]): Promise<void> {
+  for (const service of services) {
+    await drain(service);
+    service.logger.log('drained');
+  }
 }

@@ -1,15 +1,16 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-/** One Prometheus registry per process, labelled with the service's name. */
+/** One Prometheus registry per process, labelled with the name of the service (or services) it runs. */
 export const metricsRegistry = new Registry();
 
-let started = false;
+const servicesOfThisProcess: string[] = [];
 
+/** Process metrics, labelled with the service, or with every service sharing the process (`billing+dispatch+…`). */
 export function startDefaultMetrics(service: string): void {
-  if (started) return;
-  started = true;
-  metricsRegistry.setDefaultLabels({ service });
-  collectDefaultMetrics({ register: metricsRegistry, prefix: 'smsq_' });
+  if (servicesOfThisProcess.includes(service)) return;
+  servicesOfThisProcess.push(service);
+  metricsRegistry.setDefaultLabels({ service: servicesOfThisProcess.join('+') });
+  if (servicesOfThisProcess.length === 1) collectDefaultMetrics({ register: metricsRegistry, prefix: 'smsq_' });
 }
 
 export const handledMessages = new Counter({

@@ -31,11 +31,18 @@ export function benchSettings(quick: boolean): BenchSettings {
       };
 }
 
-/** The issue's targets on the 2-core machine. */
+/** Issue 11's targets on the 2-core machine. */
 export const TARGETS = {
-  queueRatio: 0.4,
-  deliverRatio: 0.4,
+  /** smsq / pgbench, and smsq / the one-process implementation (scenario 1b). */
+  queueRatio: 1.0,
+  queueOneProcessRatio: 0.5,
+  deliverRatio: 0.8,
   claimGrowth: 1.5,
   halfLoadP99Ms: 50,
+  /** Scenario 4b: p99 of create-task at this fixed rate. */
+  fixedRatePerS: 100,
+  fixedRateP99Ms: 20,
+  /** Resident memory under scenario 1: the largest service, and the four together. */
   residentMb: 200,
+  residentTotalMb: 500,
 } as const;

@@ -4,12 +4,9 @@ import { rmqClientOptions, ServiceClient } from '@smsq/platform';
 import { freePort } from '@smsq/testing';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-
-/** Linux's USER_HZ, the unit of /proc/<pid>/stat times, is 100 on every architecture Node runs on. */
-const CLOCK_TICKS_PER_S = 100;
+import { cpuMsOf, residentMbOf } from './process-usage.js';
 
 export type MeasuredService = 'api-gateway' | 'billing' | 'dispatch' | 'inbox';
 export const MEASURED_SERVICES: MeasuredService[] = ['billing', 'dispatch', 'inbox', 'api-gateway'];
@@ -125,11 +122,7 @@ export class BenchStack {
   /** Resident memory of each service now, in MB (from /proc, as the OOM killer counts it). */
   residentMb(): Record<MeasuredService, number> {
     const sizes = {} as Record<MeasuredService, number>;
-    for (const [service, child] of this.processes) {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      sizes[service] = Math.round(kb / 1024);
-    }
+    for (const [service, child] of this.processes) sizes[service] = residentMbOf(child.pid!);
     return sizes;
   }
 
@@ -139,11 +132,7 @@ export class BenchStack {
    */
   cpuMs(): Record<MeasuredService, number> {
     const used = {} as Record<MeasuredService, number>;
-    for (const [service, child] of this.processes) {
-      // Fields after the command name, which is in brackets and may hold spaces: utime and stime are the 12th and 13th.
-      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      used[service] = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
-    }
+    for (const [service, child] of this.processes) used[service] = cpuMsOf(child.pid!);
     return used;
   }
 

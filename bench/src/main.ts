@@ -1,6 +1,7 @@
 // `npm run bench [-- --quick] [-- --profile] [-- --only=queue,deliver]`: starts the built services
 // under a database and broker namespace of its own, runs the scenarios of docs/performance.md
-// against them and against pgbench on the same Postgres, writes bench/results/<timestamp>.json
+// against them, against pgbench on the same Postgres and (create-task) against a one-process
+// implementation of its own, writes bench/results/<timestamp>.json
 // and the results block of docs/performance.md, and drops what it created.
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
@@ -8,11 +9,11 @@ import { mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchSettings } from './bench-settings.js';
+import { benchSettings, TARGETS } from './bench-settings.js';
 import { BenchStack } from './bench-stack.js';
 import { formatProfile, summariseProfileDir } from './cpu-profile.js';
 import { checkTargets, printSummary, updatePerformanceDoc, writeResults, type BenchResults } from './report.js';
-import { deliverScenario, growthScenario, normalLoadScenario, prepareFixture, queueScenario, type QueueResult } from './scenarios.js';
+import { deliverScenario, fixedRateScenario, growthScenario, normalLoadScenario, prepareFixture, queueScenario, type QueueResult } from './scenarios.js';
 
 type Scenario = 'queue' | 'normal' | 'deliver' | 'growth';
 const ALL: Scenario[] = ['queue', 'normal', 'deliver', 'growth'];
@@ -64,6 +65,7 @@ try {
   let queue: QueueResult | undefined;
   if (scenarios.has('queue') || scenarios.has('normal')) partial.queue = queue = await queueScenario(stack, settings, fixture);
   if (scenarios.has('normal') && queue) partial.normalLoad = await normalLoadScenario(stack, settings, fixture, queue.smsq.perSecond);
+  if (scenarios.has('normal')) partial.fixedRateLoad = await fixedRateScenario(stack, settings, fixture, TARGETS.fixedRatePerS);
   if (scenarios.has('deliver')) partial.deliver = await deliverScenario(stack, settings, fixture);
   if (scenarios.has('growth')) partial.growth = await growthScenario(stack, settings, fixture);
 } catch (error) {
@@ -86,8 +88,8 @@ const machine = {
   postgres,
   loadAverageAtStart,
 };
-const { queue, normalLoad, deliver, growth } = partial;
-if (!failed && queue && normalLoad && deliver && growth) {
+const { queue, normalLoad, fixedRateLoad, deliver, growth } = partial;
+if (!failed && queue && normalLoad && fixedRateLoad && deliver && growth) {
   const results: BenchResults = {
     startedAt,
     finishedAt: new Date().toISOString(),
@@ -95,9 +97,10 @@ if (!failed && queue && normalLoad && deliver && growth) {
     machine,
     queue,
     normalLoad,
+    fixedRateLoad,
     deliver,
     growth,
-    targets: checkTargets(queue, deliver, growth, normalLoad),
+    targets: checkTargets(queue, deliver, growth, normalLoad, fixedRateLoad),
     profiles,
   };
   const file = writeResults(ROOT, results);

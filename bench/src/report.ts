@@ -13,6 +13,8 @@ export interface BenchResults {
   machine: { cpus: number; cpuModel: string; memoryMb: number; node: string; postgres: string; loadAverageAtStart: number[] };
   queue: QueueResult;
   normalLoad: NormalLoadResult;
+  /** Scenario 4b: create-task at the issue's fixed rate. */
+  fixedRateLoad: NormalLoadResult;
   deliver: DeliverResult;
   growth: GrowthResult;
   targets: TargetCheck[];
@@ -29,7 +31,7 @@ export interface TargetCheck {
   unit: string;
 }
 
-export function checkTargets(queue: QueueResult, deliver: DeliverResult, growth: GrowthResult, normal: NormalLoadResult): TargetCheck[] {
+export function checkTargets(queue: QueueResult, deliver: DeliverResult, growth: GrowthResult, normal: NormalLoadResult, fixedRate: NormalLoadResult): TargetCheck[] {
   const check = (name: string, measured: number, kind: TargetCheck['kind'], limit: number, unit = ''): TargetCheck => ({
     name,
     measured,
@@ -40,14 +42,17 @@ export function checkTargets(queue: QueueResult, deliver: DeliverResult, growth:
   });
   const heaviest = Math.max(...Object.values(queue.memoryUnderLoadMb));
   return [
-    check('Queue: smsq / baseline', queue.ratio, 'at least', TARGETS.queueRatio),
+    check('Queue: smsq / pgbench', queue.ratio, 'at least', TARGETS.queueRatio),
+    check('Queue: smsq / one-process implementation', queue.oneProcess.ratio, 'at least', TARGETS.queueOneProcessRatio),
     check('Queue: errors', queue.smsq.errors, 'at most', 0),
     check('Deliver: smsq / baseline', deliver.ratio, 'at least', TARGETS.deliverRatio),
     check('Deliver: double claims', (deliver.smsq.doubleClaims ?? 0) + deliver.claimedTwiceInDatabase, 'at most', 0),
     check('Deliver: tasks left undelivered', deliver.leftPending, 'at most', 0),
     check(`Claim latency p50 at ${growth.large.pending} / at ${growth.small.pending} pending`, growth.ratio, 'at most', TARGETS.claimGrowth),
     check('p99 of create-task at half the maximum rate', normal.smsq.latency.p99Ms, 'at most', TARGETS.halfLoadP99Ms, ' ms'),
-    check('Largest resident memory of a service under load', heaviest, 'at most', TARGETS.residentMb, ' MB'),
+    check(`p99 of create-task at ${fixedRate.ratePerS} requests per second`, fixedRate.smsq.latency.p99Ms, 'at most', TARGETS.fixedRateP99Ms, ' ms'),
+    check('Memory: the four core services together under scenario 1', queue.memoryUnderLoadTotalMb, 'at most', TARGETS.residentTotalMb, ' MB'),
+    check('Memory: largest service under scenario 1', heaviest, 'at most', TARGETS.residentMb, ' MB'),
   ];
 }
 
@@ -73,13 +78,18 @@ export function updatePerformanceDoc(root: string, results: BenchResults, result
   writeFileSync(path, next);
 }
 
-function bar(value: number, scale: number, width = 40): string {
-  const cells = Math.max(0, Math.min(width, Math.round((value / scale) * width)));
-  return `${'█'.repeat(cells)}${' '.repeat(width - cells)}`;
+/** A bar of `value` out of `scale`, `width` cells wide, with the target's cell marked when it lies beyond the bar. */
+function bar(value: number, scale: number, width: number, target: number): string {
+  const cellOf = (n: number) => Math.max(0, Math.min(width, Math.round((n / scale) * width)));
+  const cells = [...'█'.repeat(cellOf(value)).padEnd(width, ' ')];
+  const mark = cellOf(target) - 1;
+  if (mark >= cellOf(value) && mark < width) cells[mark] = '▏';
+  return cells.join('');
 }
 
 export function renderResults(r: BenchResults, resultFile: string): string {
   const services = Object.keys(r.queue.memoryUnderLoadMb) as MeasuredService[];
+  const oneProcess = r.queue.oneProcess.implementation;
   const lines = [
     `Last run: ${r.startedAt} (${r.settings.mode}${r.settings.mode === 'quick' ? ', shorter than the issue asks: not a result to judge by' : ''}), ` +
       `${r.machine.cpus} × ${r.machine.cpuModel}, ${Math.round(r.machine.memoryMb / 1024)} GB, Node ${r.machine.node}, ${r.machine.postgres}; ` +
@@ -93,13 +103,15 @@ export function renderResults(r: BenchResults, resultFile: string): string {
     '',
     '### Scenarios',
     '',
-    '| scenario | smsq | baseline (pgbench, same run) | smsq / baseline |',
+    '| scenario | smsq | baseline (same run) | smsq / baseline |',
     '|---|---:|---:|---:|',
-    `| 1. Queue: create-task, ${r.settings.queue.connections} connections, ${r.settings.queue.durationS} s | ${r.queue.smsq.perSecond} req/s (p50 ${r.queue.smsq.latency.p50Ms} ms, p99 ${r.queue.smsq.latency.p99Ms} ms, ${r.queue.smsq.errors} errors of ${r.queue.smsq.requests}) | ${r.queue.baseline.tps} tx/s (${r.queue.baseline.clients} connections, ${r.queue.baseline.failed} failed) | ${r.queue.ratio} |`,
-    `| 2. Deliver: ${r.settings.deliver.workers} workers, ${r.deliver.backlog} tasks | ${r.deliver.smsq.perSecond} tasks/s (claim p50 ${r.deliver.smsq.claimLatency?.p50Ms} ms, p99 ${r.deliver.smsq.claimLatency?.p99Ms} ms; ${r.deliver.smsq.doubleClaims} double claims, ${r.deliver.leftPending} left) | ${r.deliver.baseline.tps} tx/s (${r.deliver.baseline.clients} connections) | ${r.deliver.ratio} |`,
+    `| 1. Queue: create-task, ${r.settings.queue.connections} connections, ${r.settings.queue.durationS} s | ${r.queue.smsq.perSecond} req/s (p50 ${r.queue.smsq.latency.p50Ms} ms, p99 ${r.queue.smsq.latency.p99Ms} ms, ${r.queue.smsq.errors} errors of ${r.queue.smsq.requests}) | pgbench: ${r.queue.baseline.tps} tx/s (${r.queue.baseline.clients} connections, ${r.queue.baseline.failed} failed) | ${r.queue.ratio} |`,
+    `| 1b. Queue, the one-process implementation: the same load right after | ${r.queue.smsq.perSecond} req/s (1.) | ${oneProcess.perSecond} req/s (p50 ${oneProcess.latency.p50Ms} ms, p99 ${oneProcess.latency.p99Ms} ms, ${oneProcess.errors} errors of ${oneProcess.requests}; ${r.queue.oneProcess.cpuMsPerRequest} ms of CPU per request, ${r.queue.oneProcess.memoryUnderLoadMb} MB peak) | ${r.queue.oneProcess.ratio} |`,
+    `| 2. Deliver: ${r.settings.deliver.workers} workers, ${r.deliver.backlog} tasks | ${r.deliver.smsq.perSecond} tasks/s (claim p50 ${r.deliver.smsq.claimLatency?.p50Ms} ms, p99 ${r.deliver.smsq.claimLatency?.p99Ms} ms; ${r.deliver.smsq.doubleClaims} double claims, ${r.deliver.leftPending} left) | pgbench: ${r.deliver.baseline.tps} tx/s (${r.deliver.baseline.clients} connections) | ${r.deliver.ratio} |`,
     `| 3. Claim latency, ${r.growth.small.pending} pending | p50 ${r.growth.small.api.p50Ms} ms, p99 ${r.growth.small.api.p99Ms} ms | SQL alone: ${r.growth.small.sqlLatencyAverageMs} ms | |`,
     `| 3. Claim latency, ${r.growth.large.pending} pending | p50 ${r.growth.large.api.p50Ms} ms, p99 ${r.growth.large.api.p99Ms} ms | SQL alone: ${r.growth.large.sqlLatencyAverageMs} ms | ${r.growth.ratio} × the small backlog's |`,
     `| 4. create-task at ${r.normalLoad.ratePerS} req/s (half of 1.) | p50 ${r.normalLoad.smsq.latency.p50Ms} ms, p99 ${r.normalLoad.smsq.latency.p99Ms} ms, ${r.normalLoad.smsq.errors} errors | | |`,
+    `| 4b. create-task at ${r.fixedRateLoad.ratePerS} req/s | p50 ${r.fixedRateLoad.smsq.latency.p50Ms} ms, p99 ${r.fixedRateLoad.smsq.latency.p99Ms} ms, ${r.fixedRateLoad.smsq.errors} errors | | |`,
     '',
     '### CPU time of the services per request (ms)',
     '',
@@ -110,19 +122,23 @@ export function renderResults(r: BenchResults, resultFile: string): string {
     `| per create-task (scenario 1) | ${services.map((s) => r.queue.cpuMsPerRequest[s]).join(' | ')} | ${r.queue.cpuMsPerRequest.all} |`,
     `| per delivered task (scenario 2) | ${services.map((s) => r.deliver.cpuMsPerTask[s]).join(' | ')} | ${r.deliver.cpuMsPerTask.all} |`,
     '',
+    `The one-process implementation (1b), in its one process: ${r.queue.oneProcess.cpuMsPerRequest} ms per create-task.`,
+    '',
     '### Resident memory (MB)',
     '',
     '| service | at rest | under scenario 1 (peak) |',
     '|---|---:|---:|',
     ...services.map((s) => `| ${s} | ${r.queue.memoryAtRestMb[s]} | ${r.queue.memoryUnderLoadMb[s]} |`),
+    `| the four together | ${Object.values(r.queue.memoryAtRestMb).reduce((sum, mb) => sum + mb, 0)} | ${r.queue.memoryUnderLoadTotalMb} |`,
+    `| the one-process implementation (1b) | ${r.queue.oneProcess.memoryAtRestMb} | ${r.queue.oneProcess.memoryUnderLoadMb} |`,
     '',
-    '### Chart: smsq as a share of what the same Postgres does alone',
+    '### Chart: smsq as a share of its baselines (▏ marks the target)',
     '',
     '```text',
-    `Queue    ${bar(r.queue.ratio, 1)} ${r.queue.ratio.toFixed(2)}`,
-    `Deliver  ${bar(r.deliver.ratio, 1)} ${r.deliver.ratio.toFixed(2)}`,
-    `target   ${bar(TARGETS.queueRatio, 1)} ${TARGETS.queueRatio.toFixed(2)}`,
-    `         0${' '.repeat(38)}1.0`,
+    `Queue / pgbench       ${bar(r.queue.ratio, 1, 40, TARGETS.queueRatio)} ${r.queue.ratio.toFixed(2)} (target ${TARGETS.queueRatio.toFixed(2)})`,
+    `Queue / one-process   ${bar(r.queue.oneProcess.ratio, 1, 40, TARGETS.queueOneProcessRatio)} ${r.queue.oneProcess.ratio.toFixed(2)} (target ${TARGETS.queueOneProcessRatio.toFixed(2)})`,
+    `Deliver / pgbench     ${bar(r.deliver.ratio, 1, 40, TARGETS.deliverRatio)} ${r.deliver.ratio.toFixed(2)} (target ${TARGETS.deliverRatio.toFixed(2)})`,
+    `                      0${' '.repeat(38)}1.0`,
     '```',
   ];
   return lines.join('\n');
@@ -132,11 +148,12 @@ export function printSummary(r: BenchResults): void {
   const out = [
     '',
     `Queue:   ${r.queue.smsq.perSecond} req/s vs ${r.queue.baseline.tps} tx/s baseline -> ratio ${r.queue.ratio} (target >= ${TARGETS.queueRatio}), ${r.queue.smsq.errors} errors`,
+    `         vs ${r.queue.oneProcess.implementation.perSecond} req/s of the one-process implementation -> ratio ${r.queue.oneProcess.ratio} (target >= ${TARGETS.queueOneProcessRatio}), ${r.queue.oneProcess.implementation.errors} errors`,
     `Deliver: ${r.deliver.smsq.perSecond} tasks/s vs ${r.deliver.baseline.tps} tx/s baseline -> ratio ${r.deliver.ratio} (target >= ${TARGETS.deliverRatio}), ${r.deliver.smsq.doubleClaims} double claims`,
     `Growth:  claim p50 ${r.growth.small.api.p50Ms} ms at ${r.growth.small.pending}, ${r.growth.large.api.p50Ms} ms at ${r.growth.large.pending} -> ratio ${r.growth.ratio} (target <= ${TARGETS.claimGrowth})`,
-    `Normal:  p99 ${r.normalLoad.smsq.latency.p99Ms} ms at ${r.normalLoad.ratePerS} req/s (target <= ${TARGETS.halfLoadP99Ms} ms)`,
+    `Normal:  p99 ${r.normalLoad.smsq.latency.p99Ms} ms at ${r.normalLoad.ratePerS} req/s (target <= ${TARGETS.halfLoadP99Ms} ms), ${r.fixedRateLoad.smsq.latency.p99Ms} ms at ${r.fixedRateLoad.ratePerS} req/s (target <= ${TARGETS.fixedRateP99Ms} ms)`,
     `CPU:     ${r.queue.cpuMsPerRequest.all} ms per create-task, ${r.deliver.cpuMsPerTask.all} ms per delivered task (all services)`,
-    `Memory:  peak under load ${JSON.stringify(r.queue.memoryUnderLoadMb)} MB (target <= ${TARGETS.residentMb})`,
+    `Memory:  peak under load ${JSON.stringify(r.queue.memoryUnderLoadMb)} MB (target <= ${TARGETS.residentMb}), together ${r.queue.memoryUnderLoadTotalMb} MB (target <= ${TARGETS.residentTotalMb})`,
     '',
     ...r.targets.map((t) => `${t.met ? 'met    ' : 'NOT MET'}  ${t.name}: ${t.measured}${t.unit} (${t.kind} ${t.limit}${t.unit})`),
     '',

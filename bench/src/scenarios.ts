@@ -3,6 +3,7 @@ import type { BenchStack, MeasuredService } from './bench-stack.js';
 import type { BenchSettings } from './bench-settings.js';
 import type { LatencySummary, LoadResult } from './load/load-plan.js';
 import { runLoad } from './load/run-load.js';
+import { oneProcessScenario, type OneProcessClients, type OneProcessResult } from './one-process/one-process-scenario.js';
 import { CLAIM_AND_REPORT_SQL, CREATE_TASK_SQL, pgbench, type PgbenchResult } from './pgbench.js';
 
 export interface Fixture {
@@ -10,6 +11,8 @@ export interface Fixture {
   workerTokens: string[];
   clientIds: number[];
   gatewayIds: number[];
+  /** Scenario 1b's clients, created after these so that pgbench's range of client ids holds only the clients above. */
+  oneProcess: OneProcessClients;
 }
 
 export type Memory = Record<MeasuredService, number>;
@@ -24,6 +27,10 @@ export interface QueueResult {
   ratio: number;
   memoryAtRestMb: Memory;
   memoryUnderLoadMb: Memory;
+  /** The largest sum of the services' resident memory in one sample during scenario 1. */
+  memoryUnderLoadTotalMb: number;
+  /** Scenario 1b: the same load against the one-process implementation, right after. */
+  oneProcess: OneProcessResult;
 }
 
 export interface DeliverResult {
@@ -57,19 +64,30 @@ export interface NormalLoadResult {
 const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
-/** Clients, each with a key, a VIP gateway and credits for the whole run, and one unbound worker token per worker. */
+/** A client with an API key, a VIP gateway and credits for the whole run, created through the admin commands. */
+async function benchClient(stack: BenchStack, name: string): Promise<{ clientId: number; apiKey: string; gatewayId: number }> {
+  const { client_id: clientId } = await stack.admin<{ client_id: number }>('client', 'create', '--name', name);
+  const { api_key: apiKey } = await stack.admin<{ api_key: string }>('key', 'create', '--client', String(clientId));
+  await stack.admin('credits', 'grant', '--client', String(clientId), '--amount', '10000000');
+  const { phone_id: gatewayId } = await stack.admin<{ phone_id: number }>(
+    'gateway', 'create', '--name', `${name}'s gateway`, '--url', 'http://127.0.0.1:9/send', '--client', String(clientId),
+  );
+  return { clientId, apiKey, gatewayId };
+}
+
+/** Clients for smsq and as many for the one-process implementation, and one unbound worker token per worker. */
 export async function prepareFixture(stack: BenchStack, settings: BenchSettings): Promise<Fixture> {
-  const fixture: Fixture = { apiKeys: [], workerTokens: [], clientIds: [], gatewayIds: [] };
+  const fixture: Fixture = { apiKeys: [], workerTokens: [], clientIds: [], gatewayIds: [], oneProcess: { clientIds: [], apiKeys: [] } };
   for (let n = 0; n < settings.clients; n += 1) {
-    const { client_id: clientId } = await stack.admin<{ client_id: number }>('client', 'create', '--name', `bench client ${n}`);
-    const { api_key: apiKey } = await stack.admin<{ api_key: string }>('key', 'create', '--client', String(clientId));
-    await stack.admin('credits', 'grant', '--client', String(clientId), '--amount', '10000000');
-    const { phone_id: gatewayId } = await stack.admin<{ phone_id: number }>(
-      'gateway', 'create', '--name', `bench gateway ${n}`, '--url', 'http://127.0.0.1:9/send', '--client', String(clientId),
-    );
+    const { clientId, apiKey, gatewayId } = await benchClient(stack, `bench client ${n}`);
     fixture.clientIds.push(clientId);
     fixture.apiKeys.push(apiKey);
     fixture.gatewayIds.push(gatewayId);
+  }
+  for (let n = 0; n < settings.clients; n += 1) {
+    const { clientId, apiKey } = await benchClient(stack, `one-process client ${n}`);
+    fixture.oneProcess.clientIds.push(clientId);
+    fixture.oneProcess.apiKeys.push(apiKey);
   }
   for (let n = 0; n < settings.deliver.workers; n += 1) {
     const { worker_token: token } = await stack.admin<{ worker_token: string }>('worker-token', 'create');
@@ -92,27 +110,34 @@ async function cpuPer<T>(stack: BenchStack, work: () => Promise<T>, units: (resu
   return { result, cpu };
 }
 
-/** Samples every service's resident memory while `work` runs and answers the largest seen of each. */
-async function peakMemoryDuring<T>(stack: BenchStack, everyMs: number, work: () => Promise<T>): Promise<{ result: T; peak: Memory }> {
+/** Samples every service's resident memory while `work` runs and answers the largest seen of each and of their sum. */
+async function peakMemoryDuring<T>(stack: BenchStack, everyMs: number, work: () => Promise<T>): Promise<{ result: T; peak: Memory; peakTotal: number }> {
+  const total = (memory: Memory) => Object.values(memory).reduce((sum, mb) => sum + mb, 0);
   const peak = stack.residentMb();
+  let peakTotal = total(peak);
   const sampler = setInterval(() => {
-    for (const [service, mb] of Object.entries(stack.residentMb()) as [MeasuredService, number][]) peak[service] = Math.max(peak[service], mb);
+    const now = stack.residentMb();
+    for (const [service, mb] of Object.entries(now) as [MeasuredService, number][]) peak[service] = Math.max(peak[service], mb);
+    peakTotal = Math.max(peakTotal, total(now));
   }, everyMs);
   try {
-    return { result: await work(), peak };
+    return { result: await work(), peak, peakTotal };
   } finally {
     clearInterval(sampler);
   }
 }
 
-/** Scenario 1: create-task at full speed from many connections, against pgbench doing the same database work. */
+/**
+ * Scenario 1: create-task at full speed from many connections, against pgbench doing the same
+ * database work, then (1b) against the one-process implementation under the same load.
+ */
 export async function queueScenario(stack: BenchStack, settings: BenchSettings, fixture: Fixture): Promise<QueueResult> {
   const memoryAtRestMb = stack.residentMb();
   const plan = { kind: 'create-tasks' as const, mode: 'closed' as const, baseUrl: stack.baseUrl, connections: settings.queue.connections, apiKeys: fixture.apiKeys };
   log(`queue: warm-up ${settings.queue.warmUpS} s`);
   await runLoad({ ...plan, durationMs: settings.queue.warmUpS * 1000 });
   log(`queue: ${settings.queue.connections} connections for ${settings.queue.durationS} s`);
-  const { result: measured, peak } = await peakMemoryDuring(stack, settings.memorySampleMs, () =>
+  const { result: measured, peak, peakTotal } = await peakMemoryDuring(stack, settings.memorySampleMs, () =>
     cpuPer(stack, () => runLoad({ ...plan, durationMs: settings.queue.durationS * 1000 }), (load) => load.requests),
   );
   const { result: smsq, cpu: cpuMsPerRequest } = measured;
@@ -125,13 +150,32 @@ export async function queueScenario(stack: BenchStack, settings: BenchSettings, 
     variables: { first_client: Math.min(...fixture.clientIds), last_client: Math.max(...fixture.clientIds) },
   });
   log(`queue: baseline ${baseline.tps} tps; the services used ${cpuMsPerRequest.all} ms of CPU per create-task`);
-  return { smsq, cpuMsPerRequest, baseline, ratio: round2(smsq.perSecond / baseline.tps), memoryAtRestMb, memoryUnderLoadMb: peak };
+  const oneProcess = await oneProcessScenario(stack, settings, fixture.oneProcess, smsq);
+  return {
+    smsq,
+    cpuMsPerRequest,
+    baseline,
+    ratio: round2(smsq.perSecond / baseline.tps),
+    memoryAtRestMb,
+    memoryUnderLoadMb: peak,
+    memoryUnderLoadTotalMb: peakTotal,
+    oneProcess,
+  };
 }
 
 /** Scenario 4: create-task at half the rate scenario 1 reached, started on a fixed schedule. */
-export async function normalLoadScenario(stack: BenchStack, settings: BenchSettings, fixture: Fixture, maxPerS: number): Promise<NormalLoadResult> {
-  const ratePerS = Math.max(1, Math.round(maxPerS / 2));
-  log(`normal load: ${ratePerS} requests/s for ${settings.normalLoad.durationS} s`);
+export function normalLoadScenario(stack: BenchStack, settings: BenchSettings, fixture: Fixture, maxPerS: number): Promise<NormalLoadResult> {
+  return createTasksAtRate(stack, settings, fixture, Math.max(1, Math.round(maxPerS / 2)), 'normal load');
+}
+
+/** Scenario 4b: create-task at a fixed rate (the issue's 100 a second), as scenario 4 does. */
+export function fixedRateScenario(stack: BenchStack, settings: BenchSettings, fixture: Fixture, ratePerS: number): Promise<NormalLoadResult> {
+  return createTasksAtRate(stack, settings, fixture, ratePerS, 'fixed rate');
+}
+
+/** Create-tasks started on a fixed schedule for scenario 4's duration; latency counts from the planned start. */
+async function createTasksAtRate(stack: BenchStack, settings: BenchSettings, fixture: Fixture, ratePerS: number, name: string): Promise<NormalLoadResult> {
+  log(`${name}: ${ratePerS} requests/s for ${settings.normalLoad.durationS} s`);
   const smsq = await runLoad({
     kind: 'create-tasks',
     mode: 'open',
@@ -141,7 +185,7 @@ export async function normalLoadScenario(stack: BenchStack, settings: BenchSetti
     apiKeys: fixture.apiKeys,
     ratePerS,
   });
-  log(`normal load: p50 ${smsq.latency.p50Ms} ms, p99 ${smsq.latency.p99Ms} ms, ${smsq.errors} errors`);
+  log(`${name}: p50 ${smsq.latency.p50Ms} ms, p99 ${smsq.latency.p99Ms} ms, ${smsq.errors} errors`);
   return { ratePerS, smsq };
 }
 

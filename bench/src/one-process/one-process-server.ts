@@ -1,0 +1,103 @@
+// The bench's second baseline (issue 11): create-task in one Node process, `node:http` + `pg`, API
+// key hashes in memory, the gateway's body rules and one transaction per request. Never shipped;
+// started by the bench as a child process (one-process-implementation.ts), which it tells its
+// port over IPC once it listens.
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import pg from 'pg';
+import { CreateTaskRefusal, parseCreateTask } from './create-task-rules.js';
+import { CreateTaskStore } from './create-task-store.js';
+
+const BODY_LIMIT_BYTES = 64 * 1024;
+/** As many connections as the pgbench baseline uses. */
+const POOL_SIZE = 16;
+
+interface KeyOwner {
+  clientId: number;
+  timeZone: string;
+}
+
+function setting(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+}
+
+/** The SHA-256 of every live API key of the given clients, as the gateway keeps them. */
+async function loadKeyOwners(pool: pg.Pool, clientIds: number[]): Promise<Map<string, KeyOwner>> {
+  const { rows } = await pool.query<{ hash: string; client_id: number; timezone: string }>(
+    `SELECT k.hash, k.client_id, c.timezone FROM "gateway"."api_keys" k JOIN "gateway"."clients" c ON c.id = k.client_id
+      WHERE k.client_id = ANY($1::int[]) AND k.revoked_at IS NULL`,
+    [clientIds],
+  );
+  return new Map(rows.map((row) => [row.hash, { clientId: row.client_id, timeZone: row.timezone }]));
+}
+
+function answer(response: ServerResponse, status: number, body: unknown): void {
+  const payload = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload) });
+  response.end(payload);
+}
+
+function readJson(request: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > BODY_LIMIT_BYTES) reject(new CreateTaskRefusal(413, 'payload_too_large', `the body is over ${BODY_LIMIT_BYTES} bytes`));
+      else chunks.push(chunk);
+    });
+    request.on('end', () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch {
+        reject(new CreateTaskRefusal(400, 'invalid_json', 'the body is not valid JSON'));
+      }
+    });
+    request.on('error', reject);
+  });
+}
+
+const pool = new pg.Pool({ connectionString: setting('DATABASE_URL'), max: POOL_SIZE, application_name: 'smsq-bench-one-process' });
+const owners = await loadKeyOwners(pool, setting('ONE_PROCESS_CLIENT_IDS').split(',').map(Number));
+const store = new CreateTaskStore(pool);
+
+async function createTask(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const key = request.headers['x-api-key'];
+  const owner = typeof key === 'string' ? owners.get(createHash('sha256').update(key, 'utf8').digest('hex')) : undefined;
+  if (!owner) throw new CreateTaskRefusal(401, 'unauthorized', 'a valid API key is required in the X-API-Key header');
+  const task = parseCreateTask(await readJson(request), owner.timeZone, new Date());
+  const stored = await store.create(owner.clientId, task);
+  answer(response, 201, {
+    ok: true,
+    id: stored.id,
+    status: 'pending',
+    phone_id: stored.phoneId,
+    client_id: owner.clientId,
+    scheduled_at: task.scheduledLocal,
+    credits_remaining: stored.creditsRemaining,
+  });
+}
+
+const server = createServer((request, response) => {
+  const handled =
+    request.method === 'POST' && request.url === '/smsapi/create-task'
+      ? createTask(request, response)
+      : Promise.reject(new CreateTaskRefusal(404, 'not_found', `${request.method} ${request.url} is not here`));
+  handled.catch((error: unknown) => {
+    if (error instanceof CreateTaskRefusal) return answer(response, error.status, { error: error.code, detail: error.detail });
+    process.stderr.write(`create-task failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    answer(response, 500, { error: 'internal_error', detail: 'the task could not be created' });
+  });
+});
+
+process.once('SIGTERM', () => {
+  server.closeAllConnections();
+  server.close(() => void pool.end().finally(() => process.exit(0)));
+});
+
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  process.send?.({ port: typeof address === 'object' && address ? address.port : 0, keys: owners.size });
+});

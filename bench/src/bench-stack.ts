@@ -33,15 +33,20 @@ export interface StackOptions {
   redisUrl: string;
   /** When set, every service writes a V8 CPU profile into `<cpuProfileDir>/<service>` when it stops. */
   cpuProfileDir?: string;
+  /** The four services in one process (scripts/one-process.mjs), as `npm start` runs them, instead of one each. */
+  together?: boolean;
 }
+
+/** The label of the one process that runs the four services when they run together. */
+const TOGETHER = 'together';
 
 /**
  * The built services started as a user would start them (Profile B, rate limit off, no demo data),
  * under a database, broker namespace and ports of the bench's own, dropped again by `stop`.
  */
 export class BenchStack {
-  private readonly processes = new Map<MeasuredService, ChildProcess>();
-  private readonly logTail = new Map<MeasuredService, string[]>();
+  private readonly processes = new Map<string, ChildProcess>();
+  private readonly logTail = new Map<string, string[]>();
   private services: Services | undefined;
   private stopping: Promise<void> | undefined;
   readonly sql: pg.Pool;
@@ -78,7 +83,8 @@ export class BenchStack {
       SMSQ_RATE_LIMIT_RPS: '0',
     };
     const stack = new BenchStack(options, databaseName, databaseUrl, env, `http://127.0.0.1:${port}`);
-    for (const service of MEASURED_SERVICES) stack.launch(service);
+    if (options.together) stack.launch(TOGETHER, [join(options.root, 'scripts', 'one-process.mjs'), ...MEASURED_SERVICES]);
+    else for (const service of MEASURED_SERVICES) stack.launch(service, [join(options.root, 'apps', service, 'dist', 'main.js')]);
     try {
       await until(
         async () => {
@@ -97,9 +103,9 @@ export class BenchStack {
     return stack;
   }
 
-  private launch(service: MeasuredService): void {
+  private launch(service: string, args: string[]): void {
     const profiling = this.options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(this.options.cpuProfileDir, service)}`] : [];
-    const child = spawn(process.execPath, [...profiling, join(this.options.root, 'apps', service, 'dist', 'main.js')], {
+    const child = spawn(process.execPath, [...profiling, ...args], {
       cwd: this.options.root,
       env: this.env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -119,10 +125,20 @@ export class BenchStack {
     return [...this.logTail].map(([service, tail]) => `--- ${service}\n${tail.slice(-lines).join('\n')}\n`).join('');
   }
 
-  /** Resident memory of each service now, in MB (from /proc, as the OOM killer counts it). */
+  /** Resident memory of all the services' processes together now, in MB. */
+  totalResidentMb(): number {
+    return [...this.processes.values()].reduce((sum, child) => sum + residentMbOf(child.pid!), 0);
+  }
+
+  /** CPU time all the services' processes have used so far, in ms. */
+  totalCpuMs(): number {
+    return [...this.processes.values()].reduce((sum, child) => sum + cpuMsOf(child.pid!), 0);
+  }
+
+  /** Resident memory of each service now, in MB (from /proc, as the OOM killer counts it); for services that run apart. */
   residentMb(): Record<MeasuredService, number> {
     const sizes = {} as Record<MeasuredService, number>;
-    for (const [service, child] of this.processes) sizes[service] = residentMbOf(child.pid!);
+    for (const [service, child] of this.processes) sizes[service as MeasuredService] = residentMbOf(child.pid!);
     return sizes;
   }
 
@@ -132,7 +148,7 @@ export class BenchStack {
    */
   cpuMs(): Record<MeasuredService, number> {
     const used = {} as Record<MeasuredService, number>;
-    for (const [service, child] of this.processes) used[service] = cpuMsOf(child.pid!);
+    for (const [service, child] of this.processes) used[service as MeasuredService] = cpuMsOf(child.pid!);
     return used;
   }
 

@@ -13,7 +13,7 @@ import { benchSettings, TARGETS } from './bench-settings.js';
 import { BenchStack } from './bench-stack.js';
 import { formatProfile, summariseProfileDir } from './cpu-profile.js';
 import { checkTargets, printSummary, updatePerformanceDoc, writeResults, type BenchResults } from './report.js';
-import { deliverScenario, fixedRateScenario, growthScenario, normalLoadScenario, prepareFixture, queueScenario, type QueueResult } from './scenarios.js';
+import { deliverScenario, fixedRateScenario, growthScenario, normalLoadScenario, prepareFixture, queueScenario, togetherScenario, type QueueResult } from './scenarios.js';
 
 type Scenario = 'queue' | 'normal' | 'deliver' | 'growth';
 const ALL: Scenario[] = ['queue', 'normal', 'deliver', 'growth'];
@@ -39,13 +39,13 @@ const cpuProfileDir = profile ? mkdtempSync(join(tmpdir(), 'smsq-bench-profiles-
 
 const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 log(`${settings.mode} run of ${[...scenarios].join(', ')}; starting the services`);
-const stack = await BenchStack.start({
+const stackOptions = {
   root: ROOT,
   databaseServer: process.env['SMSQ_BENCH_DATABASE_SERVER'] ?? 'postgresql://postgres@127.0.0.1:5432',
   amqpUrl: process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672',
   redisUrl: process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379',
-  cpuProfileDir,
-});
+};
+const stack = await BenchStack.start({ ...stackOptions, cpuProfileDir });
 
 // Ctrl-C or a CI timeout still stops the services and drops the bench's database.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -75,6 +75,14 @@ try {
   log('stopping the services and dropping the bench database');
   await stack.stop();
 }
+if (!failed && scenarios.has('queue')) {
+  try {
+    partial.together = await togetherScenario(stackOptions, settings);
+  } catch (error) {
+    failed = true;
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  }
+}
 
 const profiles = cpuProfileDir ? summariseProfileDir(cpuProfileDir) : undefined;
 for (const summary of profiles ?? []) process.stdout.write(`\n${formatProfile(summary)}\n`);
@@ -88,8 +96,8 @@ const machine = {
   postgres,
   loadAverageAtStart,
 };
-const { queue, normalLoad, fixedRateLoad, deliver, growth } = partial;
-if (!failed && queue && normalLoad && fixedRateLoad && deliver && growth) {
+const { queue, normalLoad, fixedRateLoad, deliver, growth, together } = partial;
+if (!failed && queue && normalLoad && fixedRateLoad && deliver && growth && together) {
   const results: BenchResults = {
     startedAt,
     finishedAt: new Date().toISOString(),
@@ -100,7 +108,8 @@ if (!failed && queue && normalLoad && fixedRateLoad && deliver && growth) {
     fixedRateLoad,
     deliver,
     growth,
-    targets: checkTargets(queue, deliver, growth, normalLoad, fixedRateLoad),
+    together,
+    targets: checkTargets(queue, deliver, growth, normalLoad, fixedRateLoad, together),
     profiles,
   };
   const file = writeResults(ROOT, results);

@@ -4,7 +4,7 @@ import type { BenchSettings } from './bench-settings.js';
 import { TARGETS } from './bench-settings.js';
 import type { MeasuredService } from './bench-stack.js';
 import type { ProfileSummary } from './cpu-profile.js';
-import type { DeliverResult, GrowthResult, NormalLoadResult, QueueResult } from './scenarios.js';
+import type { DeliverResult, GrowthResult, NormalLoadResult, QueueResult, TogetherResult } from './scenarios.js';
 
 export interface BenchResults {
   startedAt: string;
@@ -17,6 +17,8 @@ export interface BenchResults {
   fixedRateLoad: NormalLoadResult;
   deliver: DeliverResult;
   growth: GrowthResult;
+  /** Scenario 1c: the four services in one process. */
+  together: TogetherResult;
   targets: TargetCheck[];
   profiles?: ProfileSummary[];
 }
@@ -31,7 +33,7 @@ export interface TargetCheck {
   unit: string;
 }
 
-export function checkTargets(queue: QueueResult, deliver: DeliverResult, growth: GrowthResult, normal: NormalLoadResult, fixedRate: NormalLoadResult): TargetCheck[] {
+export function checkTargets(queue: QueueResult, deliver: DeliverResult, growth: GrowthResult, normal: NormalLoadResult, fixedRate: NormalLoadResult, together: TogetherResult): TargetCheck[] {
   const check = (name: string, measured: number, kind: TargetCheck['kind'], limit: number, unit = ''): TargetCheck => ({
     name,
     measured,
@@ -51,7 +53,9 @@ export function checkTargets(queue: QueueResult, deliver: DeliverResult, growth:
     check(`Claim latency p50 at ${growth.large.pending} / at ${growth.small.pending} pending`, growth.ratio, 'at most', TARGETS.claimGrowth),
     check('p99 of create-task at half the maximum rate', normal.smsq.latency.p99Ms, 'at most', TARGETS.halfLoadP99Ms, ' ms'),
     check(`p99 of create-task at ${fixedRate.ratePerS} requests per second`, fixedRate.smsq.latency.p99Ms, 'at most', TARGETS.fixedRateP99Ms, ' ms'),
-    check('Memory: the four core services together under scenario 1', queue.memoryUnderLoadTotalMb, 'at most', TARGETS.residentTotalMb, ' MB'),
+    check('Memory: the four core services together under scenario 1, apart', queue.memoryUnderLoadTotalMb, 'at most', TARGETS.residentTotalMb, ' MB'),
+    check('Memory: the four core services under scenario 1, in one process (1c)', together.memoryUnderLoadMb, 'at most', TARGETS.residentTotalMb, ' MB'),
+    check('Queue in one process (1c): errors', together.smsq.errors, 'at most', 0),
     check('Memory: largest service under scenario 1', heaviest, 'at most', TARGETS.residentMb, ' MB'),
   ];
 }
@@ -107,6 +111,7 @@ export function renderResults(r: BenchResults, resultFile: string): string {
     '|---|---:|---:|---:|',
     `| 1. Queue: create-task, ${r.settings.queue.connections} connections, ${r.settings.queue.durationS} s | ${r.queue.smsq.perSecond} req/s (p50 ${r.queue.smsq.latency.p50Ms} ms, p99 ${r.queue.smsq.latency.p99Ms} ms, ${r.queue.smsq.errors} errors of ${r.queue.smsq.requests}) | pgbench: ${r.queue.baseline.tps} tx/s (${r.queue.baseline.clients} connections, ${r.queue.baseline.failed} failed) | ${r.queue.ratio} |`,
     `| 1b. Queue, the one-process implementation: the same load right after | ${r.queue.smsq.perSecond} req/s (1.) | ${oneProcess.perSecond} req/s (p50 ${oneProcess.latency.p50Ms} ms, p99 ${oneProcess.latency.p99Ms} ms, ${oneProcess.errors} errors of ${oneProcess.requests}; ${r.queue.oneProcess.cpuMsPerRequest} ms of CPU per request, ${r.queue.oneProcess.memoryUnderLoadMb} MB peak) | ${r.queue.oneProcess.ratio} |`,
+    `| 1c. Queue, smsq's four services in one process (as npm start runs them): the same load, on a stack of its own | ${r.together.smsq.perSecond} req/s (p50 ${r.together.smsq.latency.p50Ms} ms, p99 ${r.together.smsq.latency.p99Ms} ms, ${r.together.smsq.errors} errors of ${r.together.smsq.requests}; ${r.together.cpuMsPerRequest} ms of CPU per request, ${r.together.memoryUnderLoadMb} MB peak) | pgbench (1.): ${r.queue.baseline.tps} tx/s | ${Math.round((r.together.smsq.perSecond / r.queue.baseline.tps) * 100) / 100} |`,
     `| 2. Deliver: ${r.settings.deliver.workers} workers, ${r.deliver.backlog} tasks | ${r.deliver.smsq.perSecond} tasks/s (claim p50 ${r.deliver.smsq.claimLatency?.p50Ms} ms, p99 ${r.deliver.smsq.claimLatency?.p99Ms} ms; ${r.deliver.smsq.doubleClaims} double claims, ${r.deliver.leftPending} left) | pgbench: ${r.deliver.baseline.tps} tx/s (${r.deliver.baseline.clients} connections) | ${r.deliver.ratio} |`,
     `| 3. Claim latency, ${r.growth.small.pending} pending | p50 ${r.growth.small.api.p50Ms} ms, p99 ${r.growth.small.api.p99Ms} ms | SQL alone: ${r.growth.small.sqlLatencyAverageMs} ms | |`,
     `| 3. Claim latency, ${r.growth.large.pending} pending | p50 ${r.growth.large.api.p50Ms} ms, p99 ${r.growth.large.api.p99Ms} ms | SQL alone: ${r.growth.large.sqlLatencyAverageMs} ms | ${r.growth.ratio} × the small backlog's |`,
@@ -130,6 +135,7 @@ export function renderResults(r: BenchResults, resultFile: string): string {
     '|---|---:|---:|',
     ...services.map((s) => `| ${s} | ${r.queue.memoryAtRestMb[s]} | ${r.queue.memoryUnderLoadMb[s]} |`),
     `| the four together | ${Object.values(r.queue.memoryAtRestMb).reduce((sum, mb) => sum + mb, 0)} | ${r.queue.memoryUnderLoadTotalMb} |`,
+    `| the four in one process, as npm start runs them (1c) | ${r.together.memoryAtRestMb} | ${r.together.memoryUnderLoadMb} |`,
     `| the one-process implementation (1b) | ${r.queue.oneProcess.memoryAtRestMb} | ${r.queue.oneProcess.memoryUnderLoadMb} |`,
     '',
     '### Chart: smsq as a share of its baselines (▏ marks the target)',
@@ -153,7 +159,7 @@ export function printSummary(r: BenchResults): void {
     `Growth:  claim p50 ${r.growth.small.api.p50Ms} ms at ${r.growth.small.pending}, ${r.growth.large.api.p50Ms} ms at ${r.growth.large.pending} -> ratio ${r.growth.ratio} (target <= ${TARGETS.claimGrowth})`,
     `Normal:  p99 ${r.normalLoad.smsq.latency.p99Ms} ms at ${r.normalLoad.ratePerS} req/s (target <= ${TARGETS.halfLoadP99Ms} ms), ${r.fixedRateLoad.smsq.latency.p99Ms} ms at ${r.fixedRateLoad.ratePerS} req/s (target <= ${TARGETS.fixedRateP99Ms} ms)`,
     `CPU:     ${r.queue.cpuMsPerRequest.all} ms per create-task, ${r.deliver.cpuMsPerTask.all} ms per delivered task (all services)`,
-    `Memory:  peak under load ${JSON.stringify(r.queue.memoryUnderLoadMb)} MB (target <= ${TARGETS.residentMb}), together ${r.queue.memoryUnderLoadTotalMb} MB (target <= ${TARGETS.residentTotalMb})`,
+    `Memory:  peak under load ${JSON.stringify(r.queue.memoryUnderLoadMb)} MB (target <= ${TARGETS.residentMb}), together ${r.queue.memoryUnderLoadTotalMb} MB, in one process ${r.together.memoryUnderLoadMb} MB (target <= ${TARGETS.residentTotalMb} each way)`,
     '',
     ...r.targets.map((t) => `${t.met ? 'met    ' : 'NOT MET'}  ${t.name}: ${t.measured}${t.unit} (${t.kind} ${t.limit}${t.unit})`),
     '',

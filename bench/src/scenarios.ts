@@ -1,5 +1,5 @@
 import { Backlog } from './backlog.js';
-import type { BenchStack, MeasuredService } from './bench-stack.js';
+import { BenchStack, type MeasuredService, type StackOptions } from './bench-stack.js';
 import type { BenchSettings } from './bench-settings.js';
 import type { LatencySummary, LoadResult } from './load/load-plan.js';
 import { runLoad } from './load/run-load.js';
@@ -239,3 +239,34 @@ export async function growthScenario(stack: BenchStack, settings: BenchSettings,
   const large = await measure(settings.growth.large);
   return { small, large, ratio: round2(large.api.p50Ms / small.api.p50Ms) };
 }
+
+/** Scenario 1c: scenario 1's load against smsq's four services in one process, as `npm start` runs them. */
+export interface TogetherResult {
+  smsq: LoadResult;
+  /** CPU time of the one process per create-task, in ms. */
+  cpuMsPerRequest: number;
+  memoryAtRestMb: number;
+  memoryUnderLoadMb: number;
+}
+
+/** Scenario 1c, on a stack of its own (its own database and namespace), started after the others stopped. */
+export async function togetherScenario(options: StackOptions, settings: BenchSettings): Promise<TogetherResult> {
+  log('together: the four services in one process; starting them');
+  const stack = await BenchStack.start({ ...options, together: true });
+  try {
+    const fixture = await prepareFixture(stack, settings);
+    const memoryAtRestMb = stack.totalResidentMb();
+    const plan = { kind: 'create-tasks' as const, mode: 'closed' as const, baseUrl: stack.baseUrl, connections: settings.queue.connections, apiKeys: fixture.apiKeys };
+    await runLoad({ ...plan, durationMs: settings.queue.warmUpS * 1000 });
+    let memoryUnderLoadMb = memoryAtRestMb;
+    const sampler = setInterval(() => (memoryUnderLoadMb = Math.max(memoryUnderLoadMb, stack.totalResidentMb())), settings.memorySampleMs);
+    const cpuBefore = stack.totalCpuMs();
+    const smsq = await runLoad({ ...plan, durationMs: settings.queue.durationS * 1000 }).finally(() => clearInterval(sampler));
+    const cpuMsPerRequest = round2((stack.totalCpuMs() - cpuBefore) / Math.max(1, smsq.requests));
+    log(`together: ${smsq.perSecond} requests/s, p99 ${smsq.latency.p99Ms} ms, ${smsq.errors} errors, ${memoryUnderLoadMb} MB at most`);
+    return { smsq, cpuMsPerRequest, memoryAtRestMb, memoryUnderLoadMb };
+  } finally {
+    await stack.stop();
+  }
+}
+

@@ -1,4 +1,5 @@
 import { Patterns, type PhoneDetails } from '@smsq/contracts';
+import { eventually } from '@smsq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Stack, type HttpAnswer } from './support/stack.js';
 import { registerPhone, workerApi } from './support/worker-api.js';
@@ -99,8 +100,11 @@ describe('delivery reports, segments and phone health, Profile A', () => {
     it('is 409 conflict on a failed task, whose refund stands; and a failure after a delivery is 409 too', async () => {
       const client = await pairedClient();
       const failed = await claimed(client);
+      const charged = await stack.credits(client.clientId);
       expect((await client.api.report(failed, 'failed', 'no signal')).status).toBe(200);
-      const credits = await stack.credits(client.clientId);
+      // The refund travels through dispatch's outbox: wait until it has landed.
+      const credits = charged + 1;
+      await eventually(async () => expect(await stack.credits(client.clientId)).toBe(credits));
 
       const answer = await client.api.report(failed, 'delivered');
 

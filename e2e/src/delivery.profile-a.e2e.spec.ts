@@ -164,6 +164,24 @@ describe('the delivery path, Profile A', () => {
       expect(await stack.credits(client.clientId)).toBe(29);
     });
 
+    it('with "next": true, claims the next due task in the same answer, and {} when none is due', async () => {
+      const client = await pairedClient();
+      const first = await stack.createTask(client.apiKey, SMS);
+      const second = await stack.createTask(client.apiKey, { ...SMS, message: 'the second' });
+      const api = workerApi(stack, client.token);
+      expect((await api.poll()).body.id).toBe(first.body.id);
+
+      const reported = await stack.http('POST', '/smsapi/task-status', { headers: { 'x-worker-token': client.token }, body: { id: first.body.id, status: 'sent', next: true } });
+      const last = await stack.http('POST', '/smsapi/task-status', { headers: { 'x-worker-token': client.token }, body: { id: second.body.id, status: 'sent', next: true } });
+
+      expect(reported).toMatchObject({ status: 200, body: { ok: true, id: first.body.id, status: 'sent', next: { id: second.body.id, message: 'the second', recipient: '+381641234567', attempt: 1, claim_expires_at: expect.any(String) } } });
+      expect(last).toMatchObject({ status: 200, body: { ok: true, id: second.body.id, status: 'sent', next: {} } });
+      const read = await stack.http('GET', `/smsapi/tasks/${second.body.id}`, { headers: { 'x-api-key': client.apiKey } });
+      expect(read.body).toMatchObject({ status: 'sent', attempts: 1 });
+      // Without it, the answer is as it always was.
+      expect(Object.keys((await api.report(first.body.id, 'sent')).body)).toEqual(['ok', 'id', 'status']);
+    });
+
     it('refunds a failed task exactly once, however often it is reported', async () => {
       const client = await pairedClient();
       const created = await stack.createTask(client.apiKey, SMS);

@@ -62,8 +62,8 @@ describe.each(['A', 'B'] as const)('real phones: the worker on a phone through T
       { argv: ['-n', RECIPIENT], stdin: 'First from the phone' },
       { argv: ['-n', RECIPIENT], stdin: 'Second from the phone' },
     ]);
-    // 60 a minute: a second between the two hand-overs, give or take a program start.
-    expect(sends[1]!.at - sends[0]!.at).toBeGreaterThanOrEqual(850);
+    // 60 a minute: a second between the two hand-overs, less the program starts before each send; unpaced, about 0.1 s.
+    expect(sends[1]!.at - sends[0]!.at).toBeGreaterThanOrEqual(700);
   });
 
   it("stores a reply from the phone's inbox once", async () => {

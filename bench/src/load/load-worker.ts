@@ -141,8 +141,10 @@ async function createTasksOpen(plan: Extract<LoadPlan, { kind: 'create-tasks'; m
 }
 
 /**
- * `workers` delivery loops, each with a worker token: claim one task, report it sent, until the
- * backlog is empty. Every claimed id is remembered, so a task handed to two workers is counted.
+ * `workers` delivery loops, each with a worker token, working as the reference worker does: claim
+ * a task, report it sent asking for the next one in the same request (`"next": true`), and poll
+ * again only when the report brought none, until the backlog is empty. Every claimed id is
+ * remembered, so a task handed to two workers is counted.
  */
 async function deliver(plan: Extract<LoadPlan, { kind: 'deliver' }>): Promise<LoadResult> {
   const http = new HttpClient(plan.baseUrl, plan.workers);
@@ -155,20 +157,27 @@ async function deliver(plan: Extract<LoadPlan, { kind: 'deliver' }>): Promise<Lo
   const givesUpAt = began + plan.timeoutMs;
   const loop = async (worker: number): Promise<void> => {
     const headers = { 'x-worker-token': plan.workerTokens[worker % plan.workerTokens.length]! };
+    let task: { id?: number } = {};
     while (delivered < plan.expectedTasks && performance.now() < givesUpAt) {
-      const claimStartedAt = performance.now();
-      const answer = await http.send('GET', '/smsapi/pending-tasks', headers).catch(() => undefined);
-      claims.record(claimStartedAt, answer?.status ?? 'network', 200);
-      tally.record(claimStartedAt, answer?.status ?? 'network', 200);
-      if (answer?.status !== 200) continue;
-      const task = JSON.parse(answer.body) as { id?: number };
-      if (task.id === undefined) continue;
-      if (claimed.has(task.id)) doubleClaims += 1;
-      claimed.add(task.id);
+      if (task.id === undefined) {
+        const claimStartedAt = performance.now();
+        const answer = await http.send('GET', '/smsapi/pending-tasks', headers).catch(() => undefined);
+        claims.record(claimStartedAt, answer?.status ?? 'network', 200);
+        tally.record(claimStartedAt, answer?.status ?? 'network', 200);
+        if (answer?.status !== 200) continue;
+        task = JSON.parse(answer.body) as { id?: number };
+        if (task.id === undefined) continue;
+      }
+      const id = task.id;
+      if (claimed.has(id)) doubleClaims += 1;
+      claimed.add(id);
       const reportStartedAt = performance.now();
-      const report = await http.send('POST', '/smsapi/task-status', headers, { id: task.id, status: 'sent' }).catch(() => undefined);
+      const report = await http.send('POST', '/smsapi/task-status', headers, { id, status: 'sent', next: true }).catch(() => undefined);
       tally.record(reportStartedAt, report?.status ?? 'network', 200);
-      if (report?.status === 200) delivered += 1;
+      task = {};
+      if (report?.status !== 200) continue;
+      delivered += 1;
+      task = (JSON.parse(report.body) as { next?: { id?: number } }).next ?? {};
     }
   };
   await Promise.all(Array.from({ length: plan.workers }, (_, worker) => loop(worker)));

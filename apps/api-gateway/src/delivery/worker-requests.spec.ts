@@ -27,12 +27,17 @@ describe(parseWait.name, () => {
 
 describe(parseStatusReport.name, () => {
   it('reads a report with or without an error text', () => {
-    expect(parseStatusReport({ id: 4, status: 'sent' })).toEqual({ id: 4, status: 'sent', error: undefined });
-    expect(parseStatusReport({ id: 4, status: 'failed', error: 'no signal' })).toEqual({ id: 4, status: 'failed', error: 'no signal' });
+    expect(parseStatusReport({ id: 4, status: 'sent' })).toEqual({ id: 4, status: 'sent', error: undefined, next: false });
+    expect(parseStatusReport({ id: 4, status: 'failed', error: 'no signal' })).toEqual({ id: 4, status: 'failed', error: 'no signal', next: false });
   });
 
   it('reads a delivery report', () => {
-    expect(parseStatusReport({ id: 4, status: 'delivered' })).toEqual({ id: 4, status: 'delivered', error: undefined });
+    expect(parseStatusReport({ id: 4, status: 'delivered' })).toEqual({ id: 4, status: 'delivered', error: undefined, next: false });
+  });
+
+  it('reads the wish to claim the next task in the same request', () => {
+    expect(parseStatusReport({ id: 4, status: 'sent', next: true }).next).toBe(true);
+    expect(parseStatusReport({ id: 4, status: 'sent', next: false }).next).toBe(false);
   });
 
   it('keeps at most 1000 characters of the error', () => {
@@ -49,6 +54,7 @@ describe(parseStatusReport.name, () => {
     [{ id: 4, status: 'DELIVERED' }, 'invalid_request'],
     [{ id: 4, status: 'claimed' }, 'invalid_request'],
     [{ id: 4, status: 'failed', error: 42 }, 'invalid_request'],
+    [{ id: 4, status: 'sent', next: 'yes' }, 'invalid_request'],
   ])('answers %j with %s', (body, code) => {
     expect(codeOf(() => parseStatusReport(body))).toBe(code);
   });

@@ -14,14 +14,17 @@ export interface StatusReport {
   id: number;
   status: ReportedStatus;
   error: string | undefined;
+  /** Claim the next due task in the same request (a worker that reports and polls again saves a round trip). */
+  next: boolean;
 }
 
 /** The task-status body: `{"id": n, "status": "sent" | "failed" | "delivered", "error": "<optional text>"}`. */
 export function parseStatusReport(body: unknown): StatusReport {
-  const { id, status, error } = jsonObjectOf(body, 'a JSON object with id and status');
+  const { id, status, error, next } = jsonObjectOf(body, 'a JSON object with id and status');
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) throw new InvalidRequestError('id must be a positive integer');
   if (typeof status !== 'string' || !(REPORTED_STATUSES as readonly string[]).includes(status)) throw new InvalidRequestError(`status must be one of ${REPORTED_STATUSES.map((name) => `"${name}"`).join(', ')}`);
   if (error !== undefined && error !== null && typeof error !== 'string') throw new InvalidRequestError('error must be a string');
+  if (next !== undefined && next !== null && typeof next !== 'boolean') throw new InvalidRequestError('next must be true or false');
   const text = typeof error === 'string' ? error.replace(/\u0000/g, '').slice(0, 1000) : undefined;
-  return { id, status: status as ReportedStatus, error: text === '' ? undefined : text };
+  return { id, status: status as ReportedStatus, error: text === '' ? undefined : text, next: next === true };
 }

@@ -22,8 +22,8 @@ export class WorkerTasksController {
 
   @Post('task-status')
   @HttpCode(200)
-  report(@AuthenticatedWorker() worker: WorkerTokenHolder, @Body() body: unknown) {
-    return this.tasks.report(worker, parseStatusReport(body));
+  report(@AuthenticatedWorker() worker: WorkerTokenHolder, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.tasks.report(worker, parseStatusReport(body), pollerGone(reply), this.shutdown.signal);
   }
 }
 

@@ -53,10 +53,21 @@ export class WorkerTasksService {
     }
   }
 
-  async report(holder: WorkerTokenHolder, report: StatusReport): Promise<{ ok: true; id: number; status: TaskReported['status'] }> {
+  /**
+   * Records a worker's outcome. With `next`, it also claims the next due task for the same token,
+   * without waiting, and answers it as pending-tasks would (`{}` when none): the report stands
+   * whatever the claim meets, so a claim that fails (dispatch busy, the phone disabled) is `{}`.
+   */
+  async report(holder: WorkerTokenHolder, report: StatusReport, gone: AbortSignal, stopWaiting: AbortSignal): Promise<{ ok: true; id: number; status: TaskReported['status']; next?: PendingTaskBody }> {
     const command: TaskReportCommand = { tokenId: holder.tokenId, id: report.id, status: report.status, error: report.error };
     const reported = await this.dispatch.send<TaskReported>(Patterns.dispatch.taskReport, command);
-    return { ok: true, id: reported.id, status: reported.status };
+    const answer = { ok: true as const, id: reported.id, status: reported.status };
+    if (!report.next) return answer;
+    const next = await this.claim(holder, 0, gone, stopWaiting).catch((error: Error): PendingTaskBody => {
+      this.logger.warn(`next task after the report of ${reported.id} not claimed: ${error.message}`);
+      return {};
+    });
+    return { ...answer, next };
   }
 
   private async release(holder: WorkerTokenHolder, task: ClaimedTask): Promise<PendingTaskBody> {

@@ -27,7 +27,7 @@ describe(DeliveryWorker.name, () => {
     expect(sut.gateway.requestsTo(SEND).map((send) => send.body)).toEqual([{ id: 7, recipient: '+381641234567', message: 'Hello from smsq' }]);
     expect(report.headers['x-worker-token']).toBe(TOKEN);
     expect(report.headers['content-type']).toBe('application/json');
-    expect(report.body).toEqual({ id: 7, status: 'sent' });
+    expect(report.body).toEqual({ id: 7, status: 'sent', next: true });
     await sut.logger.waitForLine(/reported task=7 status=sent/);
     expect(sut.logger.lines).toEqual(
       expect.arrayContaining([
@@ -46,7 +46,7 @@ describe(DeliveryWorker.name, () => {
 
     const report = await sut.smsq.waitForRequest(REPORT);
 
-    expect(report.body).toEqual({ id: 7, status: 'failed', error: 'gateway answered 502: simulated carrier failure' });
+    expect(report.body).toEqual({ id: 7, status: 'failed', error: 'gateway answered 502: simulated carrier failure', next: true });
   });
 
   it('reports failed when the gateway cannot be reached', async () => {
@@ -56,7 +56,7 @@ describe(DeliveryWorker.name, () => {
 
     const report = await sut.smsq.waitForRequest(REPORT);
 
-    expect(report.body).toEqual({ id: 7, status: 'failed', error: 'gateway unreachable: ECONNREFUSED' });
+    expect(report.body).toEqual({ id: 7, status: 'failed', error: 'gateway unreachable: ECONNREFUSED', next: true });
   });
 
   it('reports failed when the gateway does not answer within the send timeout', async () => {
@@ -67,7 +67,7 @@ describe(DeliveryWorker.name, () => {
 
     const report = await sut.smsq.waitForRequest(REPORT);
 
-    expect(report.body).toEqual({ id: 7, status: 'failed', error: 'gateway unreachable: timed out after 200 ms' });
+    expect(report.body).toEqual({ id: 7, status: 'failed', error: 'gateway unreachable: timed out after 200 ms', next: true });
   });
 
   it('reports failed without sending when the phone has no gateway URL', async () => {
@@ -77,7 +77,7 @@ describe(DeliveryWorker.name, () => {
 
     const report = await sut.smsq.waitForRequest(REPORT);
 
-    expect(report.body).toEqual({ id: 7, status: 'failed', error: 'the phone has no gateway URL' });
+    expect(report.body).toEqual({ id: 7, status: 'failed', error: 'the phone has no gateway URL', next: true });
     expect(sut.gateway.requests).toEqual([]);
   });
 
@@ -90,7 +90,7 @@ describe(DeliveryWorker.name, () => {
     const first = await sut.smsq.waitForRequest(REPORT, 1);
     const second = await sut.smsq.waitForRequest(REPORT, 2);
 
-    expect(first.body).toEqual({ id: 8, status: 'sent' });
+    expect(first.body).toEqual({ id: 8, status: 'sent', next: true });
     expect(second.body).toEqual({ id: 9, status: 'failed', error: 'the task from smsq is unusable: the task has no recipient' });
   });
 
@@ -109,9 +109,9 @@ describe(DeliveryWorker.name, () => {
     await sut.logger.waitForLine(/reported task=7 status=sent attempt=4/);
 
     expect(sut.smsq.requestsTo(REPORT).map((report) => report.body)).toEqual([
-      { id: 7, status: 'sent' },
-      { id: 7, status: 'sent' },
-      { id: 7, status: 'sent' },
+      { id: 7, status: 'sent', next: true },
+      { id: 7, status: 'sent', next: true },
+      { id: 7, status: 'sent', next: true },
     ]);
     expect(sut.logger.lines).toContain('warn report retry task=7 status=sent attempt=1 retry_in_ms=250 http_status=503 reason="unavailable: dispatch is down"');
   });
@@ -181,6 +181,25 @@ describe(DeliveryWorker.name, () => {
     await sut.smsq.waitForRequest(POLL, 3);
 
     expect(sut.smsq.requestsTo(POLL)).toHaveLength(3);
+  });
+
+  it("delivers the next task smsq claimed with the report, without polling for it", async () => {
+    sut = await harness();
+    sut.smsq.route(POLL, pollAnswers({ status: 200, body: pendingTask(sut.gateway.url) }));
+    let reports = 0;
+    sut.smsq.route(REPORT, () => ({ status: 200, body: { ok: true, id: 7, status: 'sent', next: ++reports === 1 ? pendingTask(sut.gateway.url, { id: 8, message: 'the next one' }) : {} } }));
+    sut.start();
+
+    await sut.smsq.waitForRequest(REPORT, 2);
+
+    expect(sut.gateway.requestsTo(SEND).map((send) => (send.body as { id: number }).id)).toEqual([7, 8]);
+    expect(sut.smsq.requestsTo(REPORT).map((report) => report.body)).toEqual([
+      { id: 7, status: 'sent', next: true },
+      { id: 8, status: 'sent', next: true },
+    ]);
+    // One poll brought task 7; task 8 came with its report.
+    expect(sut.smsq.requestsTo(POLL).length).toBeLessThanOrEqual(2);
+    expect(sut.smsq.requestsTo(POLL)[0]?.at).toBeLessThan(sut.smsq.requestsTo(REPORT)[0]!.at);
   });
 
   it('on SIGTERM while delivering, finishes the delivery and its report, then stops polling', async () => {

@@ -2,7 +2,7 @@ import { reasonOf } from '../http/http-answers.js';
 import type { RetryTimings } from '../config/worker-config.js';
 import type { OutgoingSms, PhoneDriver } from '../drivers/phone-driver.js';
 import type { WorkerLog } from '../logging/worker-log.js';
-import type { PendingTask } from '../smsq/pending-task.js';
+import type { ParsedPoll, PendingTask } from '../smsq/pending-task.js';
 import type { PollAnswer, SmsqClient } from '../smsq/smsq-client.js';
 import { Backoff, sleep } from './backoff.js';
 import type { SendPacer } from './send-pacer.js';
@@ -77,9 +77,14 @@ export class DeliveryWorker {
           // smsq held the request for us; only an answer that came back at once needs a pause.
           await sleep(timings.minPollIntervalMs - (Date.now() - startedAt), this.stopping.signal);
           break;
-        case 'task':
-          await this.deliver(answer.task, loop);
+        case 'task': {
+          // Each report asks for the next due task in the same request; a worker with work keeps going without polling.
+          let next: ParsedPoll | undefined = answer;
+          while (next?.kind === 'task') next = await this.deliver(next.task, loop);
+          if (next?.kind === 'undeliverable') await this.settle(next.id, { status: 'failed', error: `the task from smsq is unusable: ${next.problem}` }, next.claimDeadline);
+          if (next?.kind === 'malformed') this.log.error('next task unusable', { loop, problem: next.problem });
           break;
+        }
         case 'undeliverable':
           this.log.error('claimed task unusable', { loop, task: answer.id, problem: answer.problem });
           await this.settle(answer.id, { status: 'failed', error: `the task from smsq is unusable: ${answer.problem}` }, answer.claimDeadline);
@@ -100,34 +105,36 @@ export class DeliveryWorker {
     await sleep(delayMs, this.stopping.signal);
   }
 
-  private async deliver(task: PendingTask, loop: number): Promise<void> {
+  /** Delivers and reports one task; answers the next task smsq claimed with the report, if any. */
+  private async deliver(task: PendingTask, loop: number): Promise<ParsedPoll | undefined> {
     this.tasksInHand++;
     try {
       this.log.info('claimed', { loop, task: task.id, attempt: numberOrString(task.attempt), phone: numberOrString(task.phoneId), client: numberOrString(task.clientId), scheduled_at: numberOrString(task.scheduledAt) });
       if (!(await this.options.pacer.waitTurn(task.gatewayUrl ?? 'this phone', this.giveUp.signal))) {
         this.log.warn('not sent', { loop, task: task.id, reason: 'the worker stopped while the task waited for its pacing slot', note: 'the lease returns the task' });
-        return;
+        return undefined;
       }
       const sms: OutgoingSms = { taskId: task.id, messageKey: messageKeyOf(task), recipient: task.recipient, message: task.message, gatewayUrl: task.gatewayUrl, claimDeadline: task.claimDeadline };
       const outcome = await this.driver.send(sms, this.giveUp.signal);
       switch (outcome.status) {
         case 'sent': {
           this.log.info('sent', { loop, task: task.id, message_id: outcome.messageId, delivered: outcome.delivered || undefined });
-          const reported = await this.reporter.report({ id: task.id, status: outcome.delivered ? 'delivered' : 'sent' }, task.claimDeadline);
-          if (reported && !outcome.delivered) this.awaitDeliveryReport(sms);
-          break;
+          const reported = await this.reporter.report({ id: task.id, status: outcome.delivered ? 'delivered' : 'sent' }, task.claimDeadline, !this.isStopping);
+          if (reported.accepted && !outcome.delivered) this.awaitDeliveryReport(sms);
+          return reported.next;
         }
-        case 'failed':
+        case 'failed': {
           this.log.warn('send failed', { loop, task: task.id, error: outcome.error });
-          await this.reporter.report({ id: task.id, status: 'failed', error: outcome.error }, task.claimDeadline);
-          break;
+          return (await this.reporter.report({ id: task.id, status: 'failed', error: outcome.error }, task.claimDeadline, !this.isStopping)).next;
+        }
         case 'unknown':
           this.log.warn('outcome unknown', { loop, task: task.id, reason: outcome.reason, note: 'not reported: the lease returns the task and its next claim asks the phone again' });
-          break;
+          return undefined;
       }
     } catch (error) {
       // Nothing above should throw; if something does, the loop lives on and the lease returns the task.
       this.log.error('delivery crashed', { loop, task: task.id, reason: reasonOf(error) });
+      return undefined;
     } finally {
       this.tasksInHand--;
     }

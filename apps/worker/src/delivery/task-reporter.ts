@@ -1,5 +1,6 @@
 import type { BackoffRange } from '../config/worker-config.js';
 import type { WorkerLog } from '../logging/worker-log.js';
+import type { ParsedPoll } from '../smsq/pending-task.js';
 import type { ReportAnswer, SmsqClient, TaskStatusReport } from '../smsq/smsq-client.js';
 import { Backoff, sleep } from './backoff.js';
 
@@ -22,24 +23,27 @@ export class TaskReporter {
     private readonly random: () => number = Math.random,
   ) {}
 
-  /** Resolves whatever happens; true when smsq accepted the report. */
-  async report(report: TaskStatusReport, claimDeadline: number): Promise<boolean> {
+  /**
+   * Resolves whatever happens: whether smsq accepted the report and, when `askNext`, the task it
+   * claimed for this worker in the same request.
+   */
+  async report(report: TaskStatusReport, claimDeadline: number, askNext = false): Promise<{ accepted: boolean; next?: ParsedPoll }> {
     const backoff = new Backoff(this.backoff, this.random);
     for (let attempt = 1; ; attempt++) {
-      const answer = await this.smsq.reportTaskStatus(report);
+      const answer = await this.smsq.reportTaskStatus(report, askNext);
       if (answer.kind === 'accepted') {
         this.log.info('reported', { task: report.id, status: report.status, attempt });
-        return true;
+        return answer.next === undefined ? { accepted: true } : { accepted: true, next: answer.next };
       }
       const problem = answer.kind === 'refused' ? { http_status: answer.status, reason: answer.reason } : { reason: answer.reason };
       if (!isRetryable(answer)) {
         this.log.error('report refused', { task: report.id, status: report.status, ...problem });
-        return false;
+        return { accepted: false };
       }
       const remainingMs = claimDeadline - Date.now();
       if (remainingMs <= 0) {
         this.log.error('report abandoned', { task: report.id, status: report.status, attempts: attempt, ...problem, note: 'the claim expired; the lease returns the task to pending' });
-        return false;
+        return { accepted: false };
       }
       const delayMs = Math.min(backoff.next(answer.kind === 'refused' ? answer.retryAfterMs : undefined), remainingMs);
       this.log.warn('report retry', { task: report.id, status: report.status, attempt, retry_in_ms: delayMs, ...problem });

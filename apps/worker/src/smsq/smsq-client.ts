@@ -26,7 +26,11 @@ export interface TaskStatusReport {
   error?: string;
 }
 
-export type ReportAnswer = { kind: 'accepted' } | Refusal | Unreachable;
+/** A report smsq took; `next` is the task it claimed in the same request when asked to (`idle`: none due). */
+export type ReportAnswer = { kind: 'accepted'; next?: ParsedPoll } | Refusal | Unreachable;
+
+/** A POST's answer: its body and when it came, when it was a success. */
+type PostAnswer = { kind: 'accepted'; body: unknown; receivedAt: number; serverDate: string | null } | Refusal | Unreachable;
 
 /** The report's `error` is kept short; the contract allows more, a log line does not need it. */
 const MAX_ERROR_LENGTH = 500;
@@ -66,23 +70,34 @@ export class SmsqClient {
     }
   }
 
-  /** One attempt at reporting a task's outcome; retrying is the caller's decision. */
-  reportTaskStatus(report: TaskStatusReport): Promise<ReportAnswer> {
-    const body: TaskStatusReport = { id: report.id, status: report.status };
+  /**
+   * One attempt at reporting a task's outcome; retrying is the caller's decision. With `askNext`,
+   * smsq also claims the next due task in the same request (DESIGN §3 task-status, `next`).
+   */
+  async reportTaskStatus(report: TaskStatusReport, askNext = false): Promise<ReportAnswer> {
+    const body: TaskStatusReport & { next?: true } = { id: report.id, status: report.status };
     if (report.error !== undefined) body.error = report.error.slice(0, MAX_ERROR_LENGTH);
-    return this.post('/smsapi/task-status', body);
+    if (askNext) body.next = true;
+    const answer = await this.post('/smsapi/task-status', body);
+    if (answer.kind !== 'accepted' || !askNext) return answer;
+    const next = typeof answer.body === 'object' && answer.body !== null ? (answer.body as Record<string, unknown>)['next'] : undefined;
+    return next === undefined ? { kind: 'accepted' } : { kind: 'accepted', next: parsePendingTask(next, answer.receivedAt, answer.serverDate) };
   }
 
   /** One attempt at storing replies; smsq keeps each `external_id` once, so offering them again is safe. */
-  postInbound(replies: ReceivedSms[]): Promise<ReportAnswer> {
-    return this.post('/smsapi/inbound', { messages: replies.map((reply) => ({ from: reply.from, message: reply.message, received_at: reply.receivedAt, external_id: reply.externalId })) });
+  async postInbound(replies: ReceivedSms[]): Promise<ReportAnswer> {
+    return this.accepted(await this.post('/smsapi/inbound', { messages: replies.map((reply) => ({ from: reply.from, message: reply.message, received_at: reply.receivedAt, external_id: reply.externalId })) }));
   }
 
-  postPhoneHealth(health: PhoneHealth): Promise<ReportAnswer> {
-    return this.post('/smsapi/phone-health', { battery_percent: health.batteryPercent, charging: health.charging, connection: health.connection });
+  async postPhoneHealth(health: PhoneHealth): Promise<ReportAnswer> {
+    return this.accepted(await this.post('/smsapi/phone-health', { battery_percent: health.batteryPercent, charging: health.charging, connection: health.connection }));
   }
 
-  private async post(path: string, body: unknown): Promise<ReportAnswer> {
+  private accepted(answer: PostAnswer): ReportAnswer {
+    return answer.kind === 'accepted' ? { kind: 'accepted' } : answer;
+  }
+
+  private async post(path: string, body: unknown): Promise<PostAnswer> {
     const timeoutMs = this.config.timings.reportTimeoutMs;
     try {
       const response = await fetch(`${this.config.baseUrl}${path}`, {
@@ -92,7 +107,7 @@ export class SmsqClient {
         signal: AbortSignal.timeout(timeoutMs),
       });
       const answer = parseBody(await response.text());
-      return response.ok ? { kind: 'accepted' } : refusal(response, answer);
+      return response.ok ? { kind: 'accepted', body: answer, receivedAt: Date.now(), serverDate: response.headers.get('date') } : refusal(response, answer);
     } catch (error) {
       return { kind: 'unreachable', reason: describeFetchFailure(error, timeoutMs) };
     }

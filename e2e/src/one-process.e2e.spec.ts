@@ -43,9 +43,9 @@ describe('the core services in one process', () => {
 
     expect(await exited).toEqual([0, null]);
     const drained = stack.logsOf('services').flatMap((line) => {
-      const entry = JSON.parse(line) as { service?: string; message?: unknown };
-      return entry.message === 'drained' ? [entry.service] : [];
+      const entry = JSON.parse(line) as { service?: string; context?: string; message?: unknown };
+      return entry.message === 'drained' ? [`${entry.service}: ${entry.context}`] : [];
     });
-    expect(drained).toEqual(['gateway', 'inbox', 'dispatch', 'billing']);
+    expect(drained).toEqual(['gateway', 'inbox', 'dispatch', 'billing'].map((service) => `billing+dispatch+inbox+gateway: ${service}`));
   });
 });

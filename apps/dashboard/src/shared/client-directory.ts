@@ -17,15 +17,26 @@ export class ClientDirectory {
     @Inject(serviceClientToken('dispatch')) private readonly dispatch: ServiceClient,
   ) {}
 
+  private readonly timeZones = new Map<number, string>();
+
   /** The client with its plan and credits; an unknown client is not_found. */
   details(clientId: number): Promise<ClientDetails> {
     const query: ClientShowQuery = { clientId };
     return this.gateway.send<ClientDetails>(Patterns.gateway.clientShow, query);
   }
 
-  /** The zone the client's times are shown in, and its scheduled times are written in. */
+  /**
+   * The zone the client's times are shown in, and its scheduled times are written in. A client's
+   * zone is set when it is created and never changes, so it is asked for once: the full client
+   * answer reads (and may refill) its billing account, which a page refreshed every few seconds
+   * must not do each time.
+   */
   async timeZoneOf(clientId: number): Promise<string> {
-    return (await this.details(clientId)).client.timezone;
+    const known = this.timeZones.get(clientId);
+    if (known !== undefined) return known;
+    const timeZone = (await this.details(clientId)).client.timezone;
+    this.timeZones.set(clientId, timeZone);
+    return timeZone;
   }
 
   async chart(clientId: number, timeZone: string): Promise<Overview['days']> {

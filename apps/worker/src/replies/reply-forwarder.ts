@@ -15,7 +15,10 @@ export class ReplyForwarder {
   ) {}
 
   readonly sink: ReplySink = async (replies: ReceivedSms[]) => {
-    if (replies.length === 0) return;
+    for (const batch of syncBatches(replies)) await this.sync(batch);
+  };
+
+  private async sync(replies: ReceivedSms[]): Promise<void> {
     const answer = await this.smsq.postInbound(replies);
     if (answer.kind === 'accepted') {
       this.log.info('replies synced', { count: replies.length });
@@ -28,5 +31,29 @@ export class ReplyForwarder {
     }
     this.log.warn('replies not synced yet', { count: replies.length, reason });
     throw new Error(reason);
-  };
+  }
+}
+
+/** What one `POST /smsapi/inbound` takes (DESIGN §3 limits: 500 messages, a 64 KiB body); a little room is kept for the envelope. */
+const MAX_REPLIES_PER_SYNC = 500;
+const MAX_SYNC_BYTES = 60 * 1024;
+
+/** Replies in batches smsq accepts whole: a batch it refused for its size would be refused for ever. */
+export function syncBatches(replies: ReceivedSms[]): ReceivedSms[][] {
+  const batches: ReceivedSms[][] = [];
+  let batch: ReceivedSms[] = [];
+  let bytes = 0;
+  for (const reply of replies) {
+    // The wire form (snake_case keys) is as long as this one, give or take a few bytes, plus a comma.
+    const size = Buffer.byteLength(JSON.stringify(reply)) + 8;
+    if (batch.length > 0 && (batch.length === MAX_REPLIES_PER_SYNC || bytes + size > MAX_SYNC_BYTES)) {
+      batches.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(reply);
+    bytes += size;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
 }

@@ -8,6 +8,8 @@ import type { ServiceShutdown } from './service-shutdown.js';
 export const DRAIN_LIMIT_MS = 30_000;
 
 export interface Drainable {
+  /** The service's name, the context of its drain lines. */
+  name: string;
   app: NestFastifyApplication;
   shutdown: ServiceShutdown;
   deliveries: OpenDeliveries;
@@ -47,11 +49,11 @@ export function drainOnSignals(service: Drainable, exit: (code: number) => void 
   const onSignal = (signal: NodeJS.Signals): void => {
     const services = [...servicesOfThisProcess].reverse();
     if (draining) {
-      for (const { logger } of services) logger.warn(`${signal} again: exiting without finishing`);
+      for (const { logger, name } of services) logger.warn(`${signal} again: exiting without finishing`, name);
       return exit(1);
     }
     draining = true;
-    for (const { logger } of services) logger.log(`${signal}: finishing requests and messages in hand, then exiting`);
+    for (const { logger, name } of services) logger.log(`${signal}: finishing requests and messages in hand, then exiting`, name);
     const limit = setTimeout(() => {
       services[0]!.logger.error(`drain not finished after ${DRAIN_LIMIT_MS} ms: exiting`);
       exit(1);
@@ -75,6 +77,6 @@ export function drainOnSignals(service: Drainable, exit: (code: number) => void 
 async function drainInTurn(services: Drainable[]): Promise<void> {
   for (const service of services) {
     await drain(service);
-    service.logger.log('drained');
+    service.logger.log('drained', service.name);
   }
 }

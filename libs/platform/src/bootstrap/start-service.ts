@@ -72,7 +72,7 @@ export async function startService(start: ServiceStart): Promise<NestFastifyAppl
   }
 
   await app.listen({ port: start.port, host: '0.0.0.0' });
-  drainOnSignals({ app, shutdown, deliveries, server, logger });
+  drainOnSignals({ name: start.name, app, shutdown, deliveries, server, logger });
   logger.log(`${start.name} listening on :${start.port} (profile ${start.config.profile}, namespace ${start.config.namespace})`);
   return app;
 }

@@ -1,16 +1,18 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { joinProcess, processLabel } from './process-services.js';
 
 /** One Prometheus registry per process, labelled with the name of the service (or services) it runs. */
 export const metricsRegistry = new Registry();
 
-const servicesOfThisProcess: string[] = [];
+let collecting = false;
 
 /** Process metrics, labelled with the service, or with every service sharing the process (`billing+dispatch+…`). */
 export function startDefaultMetrics(service: string): void {
-  if (servicesOfThisProcess.includes(service)) return;
-  servicesOfThisProcess.push(service);
-  metricsRegistry.setDefaultLabels({ service: servicesOfThisProcess.join('+') });
-  if (servicesOfThisProcess.length === 1) collectDefaultMetrics({ register: metricsRegistry, prefix: 'smsq_' });
+  joinProcess(service);
+  metricsRegistry.setDefaultLabels({ service: processLabel() });
+  if (collecting) return;
+  collecting = true;
+  collectDefaultMetrics({ register: metricsRegistry, prefix: 'smsq_' });
 }
 
 export const handledMessages = new Counter({

@@ -34,6 +34,15 @@ describe(InboxController.name, () => {
     await receiver.close();
   });
 
+  it('refuses a control request whose body is not JSON as the contract does: 400 invalid_json', async () => {
+    const sut = await start();
+
+    const response = await fetch(`${sut.url}/sim/incoming`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"from": ' });
+
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'invalid_json', detail: 'the body is not valid JSON' });
+  });
+
   it('stores an incoming SMS and posts sms:received with the app\'s ids', async () => {
     const sut = await start();
 

@@ -10,7 +10,7 @@ import { MessageStore } from './message-store.js';
 import type { OutgoingMessage } from './outgoing-message.js';
 import type { ProcessingState } from './processing-state.js';
 import { SentSmsLog } from './sent-sms-log.js';
-import { smsParts } from './sms-parts.js';
+import { countSegments } from '@smsq/contracts';
 
 /** The app's error texts, word for word. */
 export const TTL_EXPIRED = 'TTL expired';
@@ -98,7 +98,7 @@ export class SmsSender implements OnApplicationBootstrap, OnApplicationShutdown 
     const { order } = message;
     if (order.validUntil !== null && order.validUntil.getTime() < this.clock.now().getTime()) return this.update(message, null, 'Failed', TTL_EXPIRED);
     if (order.simNumber !== null && order.simNumber > this.config.simCount) return this.update(message, null, 'Failed', `Can't send message: SIM ${order.simNumber} not found`);
-    message.partsCount = smsParts(order.text);
+    message.partsCount = countSegments(order.text);
     const dialled: string[] = [];
     for (const { phoneNumber } of message.recipients.filter((recipient) => recipient.state === 'Pending')) {
       const number = dialledNumber(phoneNumber, order.skipPhoneValidation);

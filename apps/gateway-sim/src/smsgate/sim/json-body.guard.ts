@@ -1,5 +1,5 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { InvalidRequestError } from '@smsq/contracts';
+import { DomainError } from '@smsq/contracts';
 import { UNPARSABLE_BODY } from '@smsq/platform';
 import type { FastifyRequest } from 'fastify';
 
@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 @Injectable()
 export class JsonBodyGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
-    if (context.switchToHttp().getRequest<FastifyRequest>().body === UNPARSABLE_BODY) throw new InvalidRequestError('the body is not valid JSON');
+    if (context.switchToHttp().getRequest<FastifyRequest>().body === UNPARSABLE_BODY) throw new DomainError('invalid_json', 'the body is not valid JSON');
     return true;
   }
 }

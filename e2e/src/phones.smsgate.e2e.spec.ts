@@ -6,13 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, Stack } from './support/stack.js';
+import { Stack, WORKER_FILE } from './support/stack.js';
 
 /**
  * The real worker (the bundled file, as users run it) driving SMS Gateway for Android through
  * gateway-sim's SMSGate mode, which answers as the app's Local Server does.
  */
-const WORKER_FILE = join(ROOT, 'apps', 'worker', 'dist', 'smsq-worker.mjs');
 const SMSGATE_LOGIN = { user: 'smsq-e2e', password: 'local-server-password' };
 const SIGNING_KEY = 'webhook-signing-key-of-the-app';
 const RECIPIENT = '+381641234567';

@@ -6,13 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, Stack } from './support/stack.js';
+import { Stack, WORKER_FILE } from './support/stack.js';
 
 /**
  * The real worker (the bundled file) as it runs on a phone under Termux, with Termux:API's
  * programs imitated on PATH: they record each call and answer in the real programs' formats.
  */
-const WORKER_FILE = join(ROOT, 'apps', 'worker', 'dist', 'smsq-worker.mjs');
 const RECIPIENT = '+381641234567';
 /** Short, so a task left by a killed worker is claimed again within the test. */
 const CLAIM_TIMEOUT_S = 20;

@@ -13,15 +13,16 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /** `services`: the four core services in one process (scripts/one-process.mjs), as `npm start` runs them. */
 export type ServiceName = 'api-gateway' | 'billing' | 'dispatch' | 'inbox' | 'worker' | 'gateway-sim' | 'dashboard' | 'services';
 const SERVICES: ServiceName[] = ['billing', 'dispatch', 'inbox', 'api-gateway'];
+/** The reference worker as users get it: one bundled file. */
+export const WORKER_FILE = join(ROOT, 'apps', 'worker', 'dist', 'smsq-worker.mjs');
 /** What runs a service that is not simply its app's `dist/main.js`. */
 const ENTRIES: Partial<Record<ServiceName, string[]>> = {
-  // The worker runs as users run it: the one bundled file.
-  worker: [join(ROOT, 'apps', 'worker', 'dist', 'smsq-worker.mjs'), 'run'],
+  worker: [WORKER_FILE, 'run'],
   services: [join(ROOT, 'scripts', 'one-process.mjs'), ...SERVICES],
 };
 

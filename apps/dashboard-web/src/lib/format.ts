@@ -50,11 +50,6 @@ export function formatInZone(iso: string | null | undefined, timeZone: string, f
   return wallClock === null ? fallback : `${wallClock} (${timeZone})`;
 }
 
-/** A local wall-clock time (a task's scheduledAt) labelled with its zone; shown as written, never converted. */
-export function formatLocalTime(local: string | null | undefined, timeZone: string, fallback = '–'): string {
-  return local ? `${local} (${timeZone})` : fallback;
-}
-
 /** "May 3" — a calendar day given as YYYY-MM-DD (no time zone shift: the day is already local). */
 export function formatDay(day: string, locale = 'en-US'): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);

@@ -2,7 +2,7 @@ import type { InboxRow } from '@smsq/dashboard-api';
 import { describe, expect, it } from 'vitest';
 import { buildQuery, parsePage } from '../api/query';
 import { fillDays, niceScale, sumDays } from './chart';
-import { formatCredits, formatDateTime, formatDay, formatInZone, formatLocalTime, formatRelative, humanizeCode, truncate, wallClockIn } from './format';
+import { formatCredits, formatDateTime, formatDay, formatInZone, formatRelative, humanizeCode, truncate, wallClockIn } from './format';
 import { groupByNumber } from './inbox';
 
 describe('buildQuery', () => {
@@ -80,11 +80,6 @@ describe('formatting', () => {
     expect(formatInZone(null, 'Europe/Belgrade')).toBe('–');
     expect(formatInZone('not a date', 'Europe/Belgrade', 'Never')).toBe('Never');
     expect(wallClockIn('2026-11-23T11:04:05Z', 'Not/A_Zone')).toBeNull();
-  });
-  it('shows a task scheduled at once at the same time it was created: scheduledAt is already local and is never converted', () => {
-    // A Belgrade client's task sent at once: created 11:04:05 UTC, scheduled 12:04:05 local.
-    expect(formatLocalTime('2026-11-23 12:04:05', 'Europe/Belgrade')).toBe(formatInZone('2026-11-23T11:04:05.000Z', 'Europe/Belgrade'));
-    expect(formatLocalTime('2026-11-23 12:04:05', 'Europe/Belgrade')).toBe('2026-11-23 12:04:05 (Europe/Belgrade)');
   });
   it('formats a calendar day without shifting it', () => {
     expect(formatDay('2025-03-01')).toBe('Mar 1');

@@ -203,8 +203,8 @@ describe(TermuxDriver.name, () => {
     it('reports sent unconfirmed, without sending, a task whose worker died while termux-sms-send ran and that never shows in the list', async () => {
       await standIns.control({ send: { outcome: 'silent' } });
       void driver({ run: dyingAfterSend() }).send(outgoing(), new AbortController().signal);
+      // The stand-in stays silent: resetting it here raced the send still reading it, which then put the SMS in the list.
       await until(() => standIns.calls('termux-sms-send').length === 1);
-      await standIns.control({});
       sut = driver({ confirmWindowMs: 200 });
 
       const outcome = await sut.send(outgoing(), new AbortController().signal);

@@ -31,6 +31,8 @@ export interface QueueResult {
   memoryUnderLoadTotalMb: number;
   /** Scenario 1b: the same load against the one-process implementation, right after. */
   oneProcess: OneProcessResult;
+  /** Creates per batch the gateway sent to dispatch during the measured load (its `smsq_task_create_batch_size`). */
+  meanBatchSize: number;
 }
 
 export interface DeliverResult {
@@ -137,9 +139,12 @@ export async function queueScenario(stack: BenchStack, settings: BenchSettings, 
   log(`queue: warm-up ${settings.queue.warmUpS} s`);
   await runLoad({ ...plan, durationMs: settings.queue.warmUpS * 1000 });
   log(`queue: ${settings.queue.connections} connections for ${settings.queue.durationS} s`);
+  const batchesBefore = await batchCounts(stack);
   const { result: measured, peak, peakTotal } = await peakMemoryDuring(stack, settings.memorySampleMs, () =>
     cpuPer(stack, () => runLoad({ ...plan, durationMs: settings.queue.durationS * 1000 }), (load) => load.requests),
   );
+  const batchesAfter = await batchCounts(stack);
+  const meanBatchSize = round2((batchesAfter.creates - batchesBefore.creates) / Math.max(1, batchesAfter.batches - batchesBefore.batches));
   const { result: smsq, cpu: cpuMsPerRequest } = measured;
   log(`queue: ${smsq.perSecond} requests/s, p99 ${smsq.latency.p99Ms} ms, ${smsq.errors} errors; baseline pgbench ${settings.queue.durationS} s`);
   const baseline = await pgbench({
@@ -160,7 +165,19 @@ export async function queueScenario(stack: BenchStack, settings: BenchSettings, 
     memoryUnderLoadMb: peak,
     memoryUnderLoadTotalMb: peakTotal,
     oneProcess,
+    meanBatchSize,
   };
+}
+
+/** How many batches of creates the gateway has sent to dispatch, and how many creates they carried. */
+async function batchCounts(stack: BenchStack): Promise<{ batches: number; creates: number }> {
+  const metrics = await (await fetch(`${stack.baseUrl}/metrics`)).text();
+  const sample = (name: string) =>
+    metrics
+      .split('\n')
+      .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+      .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+  return { batches: sample('smsq_task_create_batch_size_count'), creates: sample('smsq_task_create_batch_size_sum') };
 }
 
 /** Scenario 4: create-task at half the rate scenario 1 reached, started on a fixed schedule. */

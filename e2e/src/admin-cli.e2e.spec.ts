@@ -46,6 +46,30 @@ describe('admin command line', () => {
     expect((await stack.cli('key', 'revoke', '--key', String(key.output.key_id))).output).toEqual({ ok: true });
   });
 
+  it('disables a client so that its keys answer 401 at once, and enables it with nothing lost', async () => {
+    const client = await stack.newClient();
+    const queued = await stack.createTask(client.apiKey, { recipient: '+381641234567', message: 'before' });
+    expect(queued.status).toBe(201);
+    const credits = await stack.credits(client.clientId);
+    // The key is in use, so every gateway has its owner cached.
+    expect((await stack.http('GET', `/smsapi/tasks/${queued.body.id}`, { headers: { 'x-api-key': client.apiKey } })).status).toBe(200);
+
+    const disabled = await stack.cli('client', 'disable', '--client', String(client.clientId));
+
+    expect(disabled.output).toEqual({ client_id: client.clientId, disabled: true, disabled_at: expect.any(String) });
+    for (const answer of [await stack.createTask(client.apiKey, { recipient: '+381641234567', message: 'while disabled' }), await stack.http('GET', `/smsapi/tasks/${queued.body.id}`, { headers: { 'x-api-key': client.apiKey } })]) {
+      expect(answer.status).toBe(401);
+      expect(answer.body.error).toBe('unauthorized');
+    }
+    expect((await stack.cli('client', 'show', '--client', String(client.clientId))).output.credits_remaining).toBe(credits);
+
+    expect((await stack.cli('client', 'enable', '--client', String(client.clientId))).output).toEqual({ client_id: client.clientId, disabled: false, disabled_at: null });
+    const task = await stack.http('GET', `/smsapi/tasks/${queued.body.id}`, { headers: { 'x-api-key': client.apiKey } });
+    expect(task.body).toMatchObject({ id: queued.body.id, status: 'pending', message: 'before' });
+    expect((await stack.createTask(client.apiKey, { recipient: '+381641234567', message: 'after' })).status).toBe(201);
+    expect((await stack.cli('client', 'disable', '--client', '999999')).output.error).toBe('not_found');
+  });
+
   it('prints {error, detail} and exits non-zero on an error', async () => {
     for (const args of [
       ['client', 'show', '--client', '999999'],

@@ -45,6 +45,7 @@ describe('POST /smsapi/create-task, Profile A', () => {
         delivered_at: null,
         failed_at: null,
         error: null,
+        expires_at: null,
         segments: 1,
       });
     });

@@ -1,5 +1,8 @@
 import { eventually } from '@smsq/testing';
+import { createHmac } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,7 +40,8 @@ describe('the dashboard in a real browser, Profile A', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    stack = await Stack.start({ profile: 'A' });
+    // The webhook receiver of a test listens on loopback.
+    stack = await Stack.start({ profile: 'A', env: { SMSQ_WEBHOOK_ALLOW_PRIVATE: 'true' } });
     [dashboardUrl, simUrl] = await Promise.all([stack.startDashboard(), stack.startGatewaySim({ GATEWAY_SIM_FAILURE_RATE: '0' })]);
     browser = await launchBrowser();
     if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
@@ -163,6 +167,136 @@ describe('the dashboard in a real browser, Profile A', () => {
     await context.close();
   });
 
+  it('sends one SMS, and a CSV to many with placeholders, a preview and per-row errors, charging only what it queued', async () => {
+    const { context, page } = await signUp();
+    const apiKey = await createKey(page);
+    expect((await registerPhone(stack, apiKey, { name: 'sender', device_id: `send-${Date.now()}` })).status).toBe(201);
+
+    await page.goto(`${dashboardUrl}/send`);
+    await page.getByLabel('Recipient').fill('064 123 4567');
+    await page.getByLabel('Message', { exact: true }).fill('One from the Send page');
+    await page.getByRole('button', { name: 'Send (1 credit)' }).click();
+    const queued = page.getByRole('status').filter({ hasText: 'is queued for' });
+    await queued.waitFor();
+    expect(await queued.textContent()).toContain('29 credits left');
+    const taskId = Number(/Task #(\d+)/.exec((await queued.textContent())!)![1]);
+    expect((await stack.http('GET', `/smsapi/tasks/${taskId}`, { headers: { 'x-api-key': apiKey } })).body).toMatchObject({ recipient: '+381641234567', message: 'One from the Send page', status: 'pending' });
+
+    const csv = 'name;phone;code\nAna;+381641234567;4711\nNobody;not a number;1\n"Marko, Jr.";0641234568;815\n';
+    await page.getByLabel('CSV file').setInputFiles({ name: 'customers.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByLabel('Message template').fill('Hi {name}, your code is {code}');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    const preview = page.getByTestId('send-preview');
+    await preview.waitFor();
+    expect(await preview.textContent()).toContain('2 of 3 rows are ready');
+    await preview.getByRole('cell', { name: 'Hi Marko, Jr., your code is 815' }).waitFor();
+    await preview.getByText('not a number').first().waitFor();
+    await snap(page, 'send');
+    await page.getByRole('button', { name: 'Send 2 messages (2 credits)' }).click();
+    const summary = page.getByTestId('send-summary');
+    await summary.waitFor();
+    expect(await summary.textContent()).toContain('2 messages are queued; 27 credits left');
+
+    const listed = await stack.http('GET', '/smsapi/tasks?limit=10', { headers: { 'x-api-key': apiKey } });
+    expect((listed.body.items as Array<{ message: string }>).map((task) => task.message).sort()).toEqual(['Hi Ana, your code is 4711', 'Hi Marko, Jr., your code is 815', 'One from the Send page']);
+    await context.close();
+  });
+
+  it('adds a webhook endpoint, shows its secret once, sends a test event the receiver can verify, and sends it again', async () => {
+    const received: Array<{ signature: string; body: string }> = [];
+    const receiver = createServer((request, response) => {
+      let body = '';
+      request.setEncoding('utf8');
+      request.on('data', (chunk: string) => (body += chunk));
+      request.on('end', () => {
+        received.push({ signature: String(request.headers['smsq-signature']), body });
+        response.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    const { context, page } = await signUp();
+    try {
+      await page.goto(`${dashboardUrl}/webhooks`);
+      await page.getByLabel('URL').fill(receiverUrl);
+      await page.getByRole('checkbox', { name: 'task.cancelled' }).uncheck();
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      const secret = (await page.getByTestId('new-webhook-secret').textContent())!.trim();
+      expect(secret).toMatch(/^whsec_/);
+      await page.getByRole('button', { name: 'I have saved it' }).click();
+      expect(await page.getByTestId('new-webhook-secret').count()).toBe(0);
+
+      await page.getByRole('button', { name: 'Send a test event' }).click();
+      await eventually(() => expect(received).toHaveLength(1), { timeoutMs: 15_000, intervalMs: 100 });
+      const [t, v1] = received[0]!.signature.split(',').map((part) => part.split('=')[1]);
+      expect(v1).toBe(createHmac('sha256', secret).update(`${t}.${received[0]!.body}`).digest('hex'));
+      expect(JSON.parse(received[0]!.body)).toMatchObject({ type: 'webhook.test', data: { endpoint_id: expect.any(Number) } });
+      const deliveries = page.locator('table[data-testid^="deliveries-"]');
+      await eventually(async () => expect(await deliveries.getByText('delivered').count()).toBe(1), { timeoutMs: 15_000, intervalMs: 500 });
+      await snap(page, 'webhooks');
+
+      await deliveries.getByRole('button', { name: 'Send webhook.test again' }).click();
+      await eventually(() => expect(received).toHaveLength(2), { timeoutMs: 15_000, intervalMs: 100 });
+      expect(received[1]!.body).toBe(received[0]!.body);
+      const listed = await page.evaluate(() => fetch('/api/webhooks').then((answer) => answer.json()));
+      expect(listed.endpoints).toEqual([expect.objectContaining({ url: receiverUrl, events: ['task.sent', 'task.delivered', 'task.failed', 'task.expired', 'message.received'], active: true })]);
+    } finally {
+      await context.close();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+
+  it('changes the password on the Settings page: the other browser is signed out, and only the new password signs in', async () => {
+    const { context, page, email } = await signUp();
+    const other = await browser.newContext();
+    const otherPage = await other.newPage();
+    try {
+      await otherPage.goto(`${dashboardUrl}/signin`);
+      await otherPage.getByLabel('Email').fill(email);
+      await otherPage.getByLabel('Password').fill(PASSWORD);
+      await otherPage.getByRole('button', { name: 'Sign in' }).click();
+      await otherPage.getByRole('heading', { name: 'Overview' }).waitFor();
+
+      await page.getByRole('link', { name: 'Settings' }).click();
+      await page.getByLabel('Current password').fill(PASSWORD);
+      await page.getByLabel('New password', { exact: true }).fill('a different long passphrase');
+      await page.getByLabel('New password again').fill('a different long passphrase');
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.getByText('Every other browser signed in as you has been signed out.').waitFor();
+
+      // This browser stays signed in (with a fresh session and CSRF token): it can still act.
+      await page.goto(`${dashboardUrl}/keys`);
+      await page.getByRole('button', { name: 'Create API key' }).click();
+      await page.getByTestId('new-api-key').waitFor();
+      await otherPage.goto(`${dashboardUrl}/keys`);
+      await otherPage.getByRole('button', { name: 'Sign in' }).waitFor();
+      await otherPage.getByLabel('Email').fill(email);
+      await otherPage.getByLabel('Password').fill(PASSWORD);
+      await otherPage.getByRole('button', { name: 'Sign in' }).click();
+      await otherPage.getByRole('alert').waitFor();
+      await otherPage.getByLabel('Password').fill('a different long passphrase');
+      await otherPage.getByRole('button', { name: 'Sign in' }).click();
+      await otherPage.getByRole('heading', { name: 'API keys' }).waitFor();
+    } finally {
+      await other.close();
+      await context.close();
+    }
+  });
+
+  it('names an API key at creation, so the keys table tells them apart', async () => {
+    const { context, page } = await signUp();
+    try {
+      await page.goto(`${dashboardUrl}/keys`);
+      await page.getByLabel('Key name').fill('shop backend');
+      await page.getByRole('button', { name: 'Create API key' }).click();
+      const apiKey = (await page.getByTestId('new-api-key').textContent())!.trim();
+      await page.getByRole('cell', { name: 'shop backend' }).waitFor();
+      expect(await page.getByRole('row').filter({ hasText: apiKey.slice(0, 13) }).getByText('shop backend').count()).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('shows what users typed as text, never as markup', async () => {
     const { context, page } = await signUp();
     const apiKey = await createKey(page);
@@ -216,6 +350,15 @@ describe('the dashboard in a real browser, Profile A', () => {
     await admin.getByLabel(/amount/i).fill('25');
     await admin.getByRole('button', { name: 'Grant credits' }).click();
     await admin.getByText(/55/).first().waitFor();
+    // Disabling refuses the client's API key at once; enabling restores it.
+    const apiKey = await createKey(client.page);
+    await admin.getByRole('button', { name: 'Disable client' }).click();
+    await admin.getByRole('dialog').getByRole('button', { name: 'Disable client' }).click();
+    await admin.getByTestId('client-access').getByText('disabled').waitFor();
+    expect((await stack.http('GET', '/smsapi/tasks', { headers: { 'x-api-key': apiKey } })).status).toBe(401);
+    await admin.getByRole('button', { name: 'Enable client' }).click();
+    await admin.getByTestId('client-access').getByText('active').waitFor();
+    expect((await stack.http('GET', '/smsapi/tasks', { headers: { 'x-api-key': apiKey } })).status).toBe(200);
     const { phoneId } = await stack.newClient();
     await admin.goto(`${dashboardUrl}/admin/worker-tokens`);
     await admin.getByLabel(/phone id/i).fill(String(phoneId));
@@ -233,7 +376,7 @@ describe('the dashboard in a real browser, Profile A', () => {
     await admin.getByText('All services ready').waitFor();
     await snap(admin, 'admin-system');
 
-    await client.page.reload();
+    await client.page.goto(dashboardUrl);
     await client.page.getByRole('heading', { name: 'Overview' }).waitFor();
     expect(await client.page.getByTestId('bonus-remaining').textContent()).toContain('25');
     expect(await client.page.getByTestId('credits-remaining').textContent()).toContain('55');

@@ -25,14 +25,17 @@ async function terminate(child: ChildProcess): Promise<{ code: number | null; si
   return { code, signal, tookMs: Date.now() - startedAt };
 }
 
-/** How many broker messages of `pattern` a service has handled, from its /metrics. */
-async function handledCount(metricsUrl: string, pattern: string): Promise<number> {
+/** The sum of the samples of one metric a service shows on /metrics, those whose labels include `labels` only when given. */
+async function metricValue(metricsUrl: string, name: string, labels = ''): Promise<number> {
   const text = await (await fetch(metricsUrl)).text();
   return text
     .split('\n')
-    .filter((line) => line.startsWith('smsq_messages_handled_total{') && line.includes(`pattern="${pattern}"`))
+    .filter((line) => (line.startsWith(`${name}{`) || line.startsWith(`${name} `)) && line.includes(labels))
     .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
 }
+
+/** How many broker messages of `pattern` a service has handled, from its /metrics. */
+const handledCount = (metricsUrl: string, pattern: string) => metricValue(metricsUrl, 'smsq_messages_handled_total', `pattern="${pattern}"`);
 
 describe('graceful shutdown', () => {
   let stack: Stack;
@@ -85,13 +88,18 @@ describe('graceful shutdown', () => {
     const client = await stack.newClient({ plan: 'starter' });
     const before = await stack.credits(client.clientId);
     const billing = processOf('billing');
-    // Billing stopped: every create waits in dispatch for its debit. 40 is more than dispatch's prefetch (32).
+    const gatewayMetrics = `${stack.baseUrl}/metrics`;
+    const sentBefore = await metricValue(gatewayMetrics, 'smsq_task_create_batch_size_sum');
+    // Billing stopped: every batch of creates waits in dispatch for its debits, and the creates that came meanwhile wait in the gateway.
     billing.kill('SIGSTOP');
     const outcomes: Array<Promise<HttpAnswer | Error>> = [];
     try {
       for (let i = 0; i < 40; i++) outcomes.push(stack.createTask(client.apiKey, { ...SMS, message: `${SMS.message} #${i}` }).catch((error: Error) => error));
-      // All 40 reached the gateway and went on to dispatch: the 8 beyond its prefetch wait in its queue.
-      await eventually(async () => expect((await channel.checkQueue(queueName(stack.env['SMSQ_NAMESPACE']!, 'dispatch'))).messageCount).toBe(8), { timeoutMs: 15_000, intervalMs: 20 });
+      // All 40 reached the gateway: some went on to dispatch in the batches it allows in flight, the rest wait for the next batch.
+      const reached = async () =>
+        (await metricValue(gatewayMetrics, 'smsq_task_create_batch_size_sum')) - sentBefore + (await metricValue(gatewayMetrics, 'smsq_task_creates_waiting'));
+      await eventually(async () => expect(await reached()).toBe(40), { timeoutMs: 15_000, intervalMs: 20 });
+      expect(await metricValue(gatewayMetrics, 'smsq_task_creates_waiting')).toBeGreaterThan(0);
 
       const gateway = processOf('api-gateway');
       const exited = once(gateway, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;

@@ -26,6 +26,7 @@ interface Tenant {
   claimedTaskId: number;
   pendingTaskId: number;
   replyId: number;
+  webhookId: number;
   dashboard: DashboardBrowser;
 }
 
@@ -106,6 +107,8 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
     expect(second.status).toBe(201);
     expect((await worker.inbound({ from: '+381641111111', message: `reply to ${label}`, external_id: `reply-${label}` })).status).toBe(201);
     const replies = await dashboard.send('GET', '/api/inbox');
+    const webhook = await stack.http('POST', '/smsapi/webhooks', { headers: { 'x-api-key': key.body.apiKey }, body: { url: `https://example.com/${label}`, events: ['task.sent'] } });
+    expect(webhook.status).toBe(201);
     return {
       clientId,
       apiKey: key.body.apiKey,
@@ -118,6 +121,7 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
       claimedTaskId: first.body.id,
       pendingTaskId: second.body.id,
       replyId: replies.body.items[0].id,
+      webhookId: webhook.body.id,
       dashboard,
     };
   }
@@ -156,6 +160,30 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
       intrude: async () => expectNotFound(await stack.http('GET', `/smsapi/tasks/${a.claimedTaskId}`, { headers: { 'x-api-key': b.apiKey } }), "A's task with B's key"),
       own: async () => expect((await stack.http('GET', `/smsapi/tasks/${b.claimedTaskId}`, { headers: { 'x-api-key': b.apiKey } })).status).toBe(200),
     },
+    'GET /smsapi/tasks': {
+      intrude: async () => {
+        const listed = await stack.http('GET', '/smsapi/tasks?limit=200', { headers: { 'x-api-key': b.apiKey } });
+        expect(idsOf(listed.body.items)).not.toContain(a.pendingTaskId);
+        expect(idsOf(listed.body.items)).not.toContain(a.claimedTaskId);
+      },
+      own: async () => {
+        const listed = await stack.http('GET', '/smsapi/tasks?limit=200', { headers: { 'x-api-key': b.apiKey } });
+        expect(idsOf(listed.body.items)).toContain(b.pendingTaskId);
+      },
+    },
+    'POST /smsapi/tasks/:id/cancel': {
+      intrude: async () => {
+        const before = await stack.credits(a.clientId);
+        expectNotFound(await stack.http('POST', `/smsapi/tasks/${a.pendingTaskId}/cancel`, { headers: { 'x-api-key': b.apiKey } }), "A's task cancelled with B's key");
+        const task = await stack.http('GET', `/smsapi/tasks/${a.pendingTaskId}`, { headers: { 'x-api-key': a.apiKey } });
+        expect(task.body.status).toBe('pending');
+        expect(await stack.credits(a.clientId)).toBe(before);
+      },
+      own: async () => {
+        const queued = await stack.createTask(b.apiKey, { ...SMS, scheduled_at: '2099-01-01 12:00:00' });
+        expect((await stack.http('POST', `/smsapi/tasks/${queued.body.id}/cancel`, { headers: { 'x-api-key': b.apiKey } })).status).toBe(200);
+      },
+    },
     'POST /smsapi/task-status': {
       intrude: async () => {
         expectNotFound(await workerApi(stack, b.workerToken).report(a.claimedTaskId, 'failed', 'not mine'), "A's claimed task reported by B's token");
@@ -171,6 +199,83 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
         expect(created.status).toBe(201);
         expect(created.body).toMatchObject({ client_id: b.clientId, phone_id: b.phoneId });
         expect(created.body.id).not.toBe(a.failedTaskId);
+      },
+    },
+    'POST /smsapi/webhooks': {
+      // The endpoint is the caller's own: A's list does not show it.
+      intrude: async () => {
+        const created = await stack.http('POST', '/smsapi/webhooks', { headers: { 'x-api-key': b.apiKey }, body: { url: 'https://example.com/b', events: ['task.sent'] } });
+        expect(created.status).toBe(201);
+        const listedForA = await stack.http('GET', '/smsapi/webhooks', { headers: { 'x-api-key': a.apiKey } });
+        expect(idsOf(listedForA.body.items)).not.toContain(created.body.id);
+      },
+    },
+    'GET /smsapi/webhooks': {
+      intrude: async () => {
+        const listed = await stack.http('GET', '/smsapi/webhooks', { headers: { 'x-api-key': b.apiKey } });
+        expect(idsOf(listed.body.items)).not.toContain(a.webhookId);
+      },
+      own: async () => expect(idsOf((await stack.http('GET', '/smsapi/webhooks', { headers: { 'x-api-key': a.apiKey } })).body.items)).toContain(a.webhookId),
+    },
+    'DELETE /smsapi/webhooks/:id': {
+      intrude: async () => {
+        expectNotFound(await stack.http('DELETE', `/smsapi/webhooks/${a.webhookId}`, { headers: { 'x-api-key': b.apiKey } }), "A's webhook deleted with B's key");
+        expect(idsOf((await stack.http('GET', '/smsapi/webhooks', { headers: { 'x-api-key': a.apiKey } })).body.items)).toContain(a.webhookId);
+      },
+    },
+    'POST /smsapi/webhooks/:id/rotate-secret': {
+      intrude: async () => expectNotFound(await stack.http('POST', `/smsapi/webhooks/${a.webhookId}/rotate-secret`, { headers: { 'x-api-key': b.apiKey } }), "A's webhook secret rotated with B's key"),
+    },
+    'POST /smsapi/webhooks/:id/enable': {
+      intrude: async () => expectNotFound(await stack.http('POST', `/smsapi/webhooks/${a.webhookId}/enable`, { headers: { 'x-api-key': b.apiKey } }), "A's webhook enabled with B's key"),
+    },
+    'POST /api/webhooks/:id/enable': {
+      intrude: async () => expectNotFound(await b.dashboard.send('POST', `/api/webhooks/${a.webhookId}/enable`), "A's webhook enabled from B's dashboard"),
+    },
+    'GET /api/webhooks': {
+      intrude: async () => {
+        const listed = await b.dashboard.send('GET', '/api/webhooks');
+        expect(listed.status).toBe(200);
+        expect(idsOf(listed.body.endpoints)).not.toContain(a.webhookId);
+      },
+      own: async () => expect(idsOf((await a.dashboard.send('GET', '/api/webhooks')).body.endpoints)).toContain(a.webhookId),
+    },
+    'POST /api/webhooks': {
+      intrude: async () => {
+        const created = await b.dashboard.send('POST', '/api/webhooks', { url: 'https://example.com/b-dashboard', events: ['task.failed'] });
+        expect(created.status).toBe(201);
+        expect(idsOf((await a.dashboard.send('GET', '/api/webhooks')).body.endpoints)).not.toContain(created.body.webhook.id);
+      },
+    },
+    'DELETE /api/webhooks/:id': {
+      intrude: async () => {
+        expectNotFound(await b.dashboard.send('DELETE', `/api/webhooks/${a.webhookId}`), "A's webhook deleted from B's dashboard");
+        expect(idsOf((await a.dashboard.send('GET', '/api/webhooks')).body.endpoints)).toContain(a.webhookId);
+      },
+    },
+    'POST /api/webhooks/:id/rotate': {
+      intrude: async () => expectNotFound(await b.dashboard.send('POST', `/api/webhooks/${a.webhookId}/rotate`), "A's webhook secret rotated from B's dashboard"),
+    },
+    'GET /api/webhooks/:id/deliveries': {
+      intrude: async () => expectNotFound(await b.dashboard.send('GET', `/api/webhooks/${a.webhookId}/deliveries`), "A's webhook deliveries in B's dashboard"),
+      own: async () => expect((await a.dashboard.send('GET', `/api/webhooks/${a.webhookId}/deliveries`)).status).toBe(200),
+    },
+    'POST /api/webhooks/:id/test': {
+      intrude: async () => expectNotFound(await b.dashboard.send('POST', `/api/webhooks/${a.webhookId}/test`), "a test event sent to A's webhook from B's dashboard"),
+    },
+    'POST /api/webhooks/deliveries/:deliveryId/redeliver': {
+      intrude: async () => {
+        const test = await a.dashboard.send('POST', `/api/webhooks/${a.webhookId}/test`);
+        expect(test.status).toBe(201);
+        expectNotFound(await b.dashboard.send('POST', `/api/webhooks/deliveries/${test.body.id}/redeliver`), "A's webhook delivery sent again from B's dashboard");
+      },
+    },
+    'POST /smsapi/create-tasks': {
+      // Each item is create-task: another client's phone_id is ignored, as if omitted.
+      intrude: async () => {
+        const answer = await stack.http('POST', '/smsapi/create-tasks', { headers: { 'x-api-key': b.apiKey }, body: { tasks: [{ ...SMS, phone_id: a.phoneId }] } });
+        expect(answer.status).toBe(200);
+        expect(answer.body.results).toEqual([expect.objectContaining({ ok: true, client_id: b.clientId, phone_id: b.phoneId })]);
       },
     },
     'GET /smsapi/pending-tasks': {
@@ -228,6 +333,24 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
       },
       own: async () => expect((await b.dashboard.send('PATCH', `/api/phones/${b.phoneId}`, { name: 'b phone' })).status).toBe(200),
     },
+    'POST /api/send': {
+      // The session's client sends: another client's phone_id cannot be asked for, and only B is charged.
+      intrude: async () => {
+        const before = await stack.credits(a.clientId);
+        const answer = await b.dashboard.send('POST', '/api/send', { messages: [{ recipient: SMS.recipient, message: 'from b' }], idempotencyKey: 'send-of-b' });
+        expect(answer.status).toBe(200);
+        const task = await stack.http('GET', `/smsapi/tasks/${answer.body.results[0].id}`, { headers: { 'x-api-key': b.apiKey } });
+        expect(task.body).toMatchObject({ client_id: b.clientId, phone_id: b.phoneId, message: 'from b' });
+        expect(await stack.credits(a.clientId)).toBe(before);
+      },
+    },
+    'POST /api/send/check': {
+      // Read with B's own rules (its time zone); nothing is queued for anyone.
+      intrude: async () => {
+        const answer = await b.dashboard.send('POST', '/api/send/check', { messages: [{ recipient: SMS.recipient, message: 'only looked at' }] });
+        expect(answer.body.results).toEqual([expect.objectContaining({ ok: true, message: 'only looked at' })]);
+      },
+    },
     'GET /api/tasks/:id': {
       intrude: async () => expectNotFound(await b.dashboard.send('GET', `/api/tasks/${a.claimedTaskId}`), "A's task in B's dashboard"),
       own: async () => expect((await b.dashboard.send('GET', `/api/tasks/${b.claimedTaskId}`)).status).toBe(200),
@@ -277,6 +400,7 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
     'GET /api/admin/clients/:id': adminOnly('GET', () => `/api/admin/clients/${a.clientId}`),
     'PUT /api/admin/clients/:id/plan': adminOnly('PUT', () => `/api/admin/clients/${a.clientId}/plan`, () => ({ plan: 'pro' })),
     'POST /api/admin/clients/:id/credits': adminOnly('POST', () => `/api/admin/clients/${a.clientId}/credits`, () => ({ amount: 1000 })),
+    'PUT /api/admin/clients/:id/disabled': adminOnly('PUT', () => `/api/admin/clients/${a.clientId}/disabled`, () => ({ disabled: true })),
     'POST /api/admin/clients/:id/keys': adminOnly('POST', () => `/api/admin/clients/${a.clientId}/keys`),
     'DELETE /api/admin/keys/:id': adminOnly('DELETE', () => `/api/admin/keys/${a.keyId}`),
     'PATCH /api/admin/gateways/:id': adminOnly('PATCH', () => `/api/admin/gateways/${a.phoneId}`, () => ({ active: false })),
@@ -310,6 +434,7 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
     'POST /api/auth/signup': 'creates a new user and client',
     'POST /api/auth/signin': 'email and password only',
     'POST /api/auth/signout': 'ends the caller\'s own session',
+    'POST /api/auth/password': 'changes the session\'s own user\'s password, given its current one',
     'POST /api/keys': 'creates a key for the session\'s own client',
   };
 
@@ -327,9 +452,60 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
         expect(idsOf(listed.body)).not.toContain(a.keyId);
       },
     },
+    [Patterns.gateway.tasksSend]: {
+      intrude: async () => {
+        const before = await stack.credits(a.clientId);
+        const sent = await rpc(services().gateway, Patterns.gateway.tasksSend, { clientId: b.clientId, tasks: [{ ...SMS, phone_id: a.phoneId }] });
+        expect((sent.body as { results: unknown[] }).results).toEqual([expect.objectContaining({ ok: true, client_id: b.clientId, phone_id: b.phoneId })]);
+        expect(await stack.credits(a.clientId)).toBe(before);
+      },
+    },
+    [Patterns.gateway.tasksCheck]: {
+      intrude: async () => expect((await rpc(services().gateway, Patterns.gateway.tasksCheck, { clientId: b.clientId, tasks: [SMS] })).status).toBe('ok'),
+    },
+    [Patterns.dispatch.webhookList]: {
+      intrude: async () => expect(idsOf((await rpc(services().dispatch, Patterns.dispatch.webhookList, { clientId: b.clientId })).body)).not.toContain(a.webhookId),
+    },
+    [Patterns.dispatch.webhookDelete]: {
+      intrude: async () => expectNotFound(await rpc(services().dispatch, Patterns.dispatch.webhookDelete, { clientId: b.clientId, id: a.webhookId }), "A's webhook deleted for B"),
+    },
+    [Patterns.dispatch.webhookCreate]: {
+      // Created for the client named, which the gateway takes from the API key.
+      intrude: async () => {
+        const created = await rpc(services().dispatch, Patterns.dispatch.webhookCreate, { clientId: b.clientId, url: 'https://example.com/b2', events: ['task.sent'] });
+        expect(idsOf((await rpc(services().dispatch, Patterns.dispatch.webhookList, { clientId: a.clientId })).body)).not.toContain((created.body as { endpoint: { id: number } }).endpoint.id);
+      },
+    },
+    [Patterns.dispatch.webhookEnable]: {
+      intrude: async () => expectNotFound(await rpc(services().dispatch, Patterns.dispatch.webhookEnable, { clientId: b.clientId, id: a.webhookId }), "A's webhook enabled for B"),
+    },
+    [Patterns.dispatch.webhookRotate]: {
+      intrude: async () => expectNotFound(await rpc(services().dispatch, Patterns.dispatch.webhookRotate, { clientId: b.clientId, id: a.webhookId }), "A's webhook secret rotated for B"),
+    },
+    [Patterns.dispatch.webhookDeliveries]: {
+      intrude: async () => expectNotFound(await rpc(services().dispatch, Patterns.dispatch.webhookDeliveries, { clientId: b.clientId, endpointId: a.webhookId }), "A's webhook deliveries for B"),
+    },
+    [Patterns.dispatch.webhookTest]: {
+      intrude: async () => expectNotFound(await rpc(services().dispatch, Patterns.dispatch.webhookTest, { clientId: b.clientId, endpointId: a.webhookId }), "a test event to A's webhook for B"),
+    },
+    [Patterns.dispatch.webhookRedeliver]: {
+      intrude: async () => {
+        const test = await rpc(services().dispatch, Patterns.dispatch.webhookTest, { clientId: a.clientId, endpointId: a.webhookId });
+        expectNotFound(await rpc(services().dispatch, Patterns.dispatch.webhookRedeliver, { clientId: b.clientId, deliveryId: (test.body as { id: string }).id }), "A's webhook delivery sent again for B");
+      },
+    },
     [Patterns.dispatch.taskGet]: {
       intrude: async () => expectNotFound(await rpc(services().dispatch, Patterns.dispatch.taskGet, { clientId: b.clientId, id: a.claimedTaskId }), "A's task for B"),
       own: async () => expect((await rpc(services().dispatch, Patterns.dispatch.taskGet, { clientId: b.clientId, id: b.claimedTaskId })).status).toBe('ok'),
+    },
+    [Patterns.dispatch.taskFeed]: {
+      intrude: async () => {
+        const listed = await rpc(services().dispatch, Patterns.dispatch.taskFeed, { clientId: b.clientId, limit: 200 });
+        expect(idsOf((listed.body as { items: unknown }).items)).not.toContain(a.pendingTaskId);
+      },
+    },
+    [Patterns.dispatch.taskCancel]: {
+      intrude: async () => expectNotFound(await rpc(services().dispatch, Patterns.dispatch.taskCancel, { clientId: b.clientId, id: a.pendingTaskId }), "A's task cancelled for B"),
     },
     [Patterns.dispatch.taskResend]: {
       intrude: async () => expectNotFound(await rpc(services().dispatch, Patterns.dispatch.taskResend, { clientId: b.clientId, id: a.failedTaskId, taskKey: randomUUID(), deadline: new Date(Date.now() + 5_000).toISOString() }), "A's task resent for B"),
@@ -388,6 +564,7 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
   /** Patterns that carry no client scope to check: internal steps between services, or admin commands (the admin CLI, and dashboard routes only admins reach). */
   const MESSAGES_WITHOUT_CLIENT_SCOPE: Record<string, string> = {
     [Patterns.gateway.clientCreate]: 'admin command',
+    [Patterns.gateway.clientSetDisabled]: 'admin command (and PUT /api/admin/clients/:id/disabled, admins only)',
     [Patterns.gateway.clientShow]: 'admin command; the dashboard passes the session\'s own client id',
     [Patterns.gateway.keyCreate]: 'admin command; the dashboard passes the session\'s own client id',
     [Patterns.gateway.phoneRegister]: 'admin command; POST /smsapi/register-phone is the client\'s path (case above)',
@@ -398,11 +575,14 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
     [Patterns.billing.accountOpen]: 'internal: the gateway opens the account of a client it just created',
     [Patterns.billing.accountShow]: 'the client id is the subject; the dashboard passes the session\'s own',
     [Patterns.billing.debit]: 'internal: dispatch debits for a task it is creating for that client',
+    [Patterns.billing.debitBatch]: 'internal: dispatch debits, each for the client of a task it is creating',
     [Patterns.billing.refund]: 'internal: by task key, from dispatch',
     [Patterns.billing.creditsGrant]: 'admin command',
     [Patterns.billing.planSet]: 'admin command',
     [Patterns.dispatch.taskCreate]: 'internal: the gateway passes the authenticated client; requestedPhoneId is the create-task case above',
+    [Patterns.dispatch.taskCreateBatch]: 'internal: the gateway passes each create with its authenticated client; requestedPhoneId is the create-task case above',
     [Patterns.dispatch.taskSettle]: 'internal: by task key, from the gateway and billing',
+    [Patterns.dispatch.taskSettleBatch]: 'internal: billing’s settlement sweep asks about the keys of charges it holds; the answer goes to billing only',
     [Patterns.dispatch.phoneRegister]: 'internal: from the gateway for the authenticated client',
     [Patterns.dispatch.phoneGet]: 'internal: the gateway checks a worker token\'s phone',
     [Patterns.dispatch.gatewayCreate]: 'admin command',
@@ -412,6 +592,7 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
     [Patterns.dispatch.systemStats]: 'admin only (GET /api/admin/system)',
     [Patterns.dashboard.adminCreate]: 'admin command',
     [Patterns.inbox.messagesStore]: 'internal: the gateway stores replies under the owner dispatch named',
+    [Patterns.dispatch.webhookReplyReceived]: 'internal: inbox relays a reply it stored, under the client it was stored for, to that client\'s own endpoints',
   };
 
   it('has an isolation case, or a reason there is none, for every route the running apps mapped and every message pattern', () => {

@@ -6,6 +6,7 @@ import { GatewayConfig } from './config/gateway-config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DeliveryModule } from './delivery/delivery.module.js';
 import { TasksModule } from './tasks/tasks.module.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 const DEPENDENCIES = ['billing', 'dispatch', 'inbox'] as const;
 
@@ -21,6 +22,7 @@ export class AppModule {
         ServiceClientsModule.register(config, DEPENDENCIES),
         DatabaseModule,
         TasksModule,
+        WebhooksModule,
         AdminModule,
         DeliveryModule,
       ],

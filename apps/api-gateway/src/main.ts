@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { prepareSchema } from '@smsq/persistence';
-import { createHttpAdapter, createLogger, loadConfigOrExit, readBodiesAsJson, startService } from '@smsq/platform';
+import { createHttpAdapter, createLogger, loadConfigOrExit, raiseBodyLimit, readBodiesAsJson, startService } from '@smsq/platform';
+import { CREATE_TASKS_BODY_LIMIT_BYTES } from '@smsq/contracts';
 import { AppModule } from './app.module.js';
 import { readGatewayConfig } from './config/gateway-config.js';
 import { answerWrongMethodWith405 } from './http/method-not-allowed.js';
@@ -14,4 +15,5 @@ const fastify = createHttpAdapter({ bodyLimit: BODY_LIMIT_BYTES });
 // A body that is not JSON is refused only after the credential is checked (401 before 400).
 readBodiesAsJson(fastify.getInstance(), { bodyLimit: BODY_LIMIT_BYTES, notJson: 'mark' });
 answerWrongMethodWith405(fastify.getInstance());
+raiseBodyLimit(fastify.getInstance(), ['/smsapi/create-tasks'], CREATE_TASKS_BODY_LIMIT_BYTES);
 await startService({ name: 'gateway', module: AppModule.register(config), config, port: config.port, consumes: 'gateway', fastify, bodyParser: false });

@@ -15,8 +15,11 @@ import { ApiKeysPage } from './pages/keys/ApiKeysPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { OverviewPage } from './pages/overview/OverviewPage';
 import { PhonesPage } from './pages/phones/PhonesPage';
+import { SendPage } from './pages/send/SendPage';
+import { SettingsPage } from './pages/settings/SettingsPage';
 import { TaskDetailPage } from './pages/tasks/TaskDetailPage';
 import { TasksPage } from './pages/tasks/TasksPage';
+import { WebhooksPage } from './pages/webhooks/WebhooksPage';
 
 /** Only same-app paths; never back to the auth pages. */
 function safeReturnPath(from: unknown): string {
@@ -106,9 +109,12 @@ export function App() {
             <Route index element={<RequireClient><OverviewPage /></RequireClient>} />
             <Route path="keys" element={<RequireClient><ApiKeysPage /></RequireClient>} />
             <Route path="phones" element={<RequireClient><PhonesPage /></RequireClient>} />
+            <Route path="send" element={<RequireClient><SendPage /></RequireClient>} />
             <Route path="tasks" element={<RequireClient><TasksPage /></RequireClient>} />
             <Route path="tasks/:id" element={<RequireClient><TaskDetailPage /></RequireClient>} />
             <Route path="inbox" element={<RequireClient><InboxPage /></RequireClient>} />
+            <Route path="webhooks" element={<RequireClient><WebhooksPage /></RequireClient>} />
+            <Route path="settings" element={<SettingsPage />} />
             <Route path="admin/clients" element={<RequireAdmin><ClientsPage /></RequireAdmin>} />
             <Route path="admin/clients/:id" element={<RequireAdmin><ClientDetailPage /></RequireAdmin>} />
             <Route path="admin/gateways" element={<RequireAdmin><GatewaysPage /></RequireAdmin>} />

@@ -6,6 +6,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
   countSegments,
   Patterns,
+  type BatchAnswer,
+  type DebitBatchCommand,
   type DebitCommand,
   type DailyTaskCount,
   type DebitResult,
@@ -37,6 +39,11 @@ class StandInBillingController {
   @MessagePattern(Patterns.billing.debit)
   debit(@Payload() command: DebitCommand): DebitResult {
     return { taskKey: command.taskKey, creditsRemaining: 9, bucket: 'daily' };
+  }
+
+  @MessagePattern(Patterns.billing.debitBatch)
+  debitBatch(@Payload() command: DebitBatchCommand): BatchAnswer<DebitResult> {
+    return { results: command.debits.map((debit) => ({ ok: true, value: this.debit(debit) })) };
   }
 
   @MessagePattern(Patterns.billing.refund)
@@ -120,6 +127,23 @@ describe(AppModule.name, () => {
 
     await eventually(() => expect(billingRequests.refunds.filter((refund) => refund.taskKey === taskKey)).toEqual([{ taskKey, reason: 'task_failed' }]));
     await expect(taskOf(task.id)).resolves.toMatchObject({ status: 'failed', error: 'no signal', attempts: 1 });
+  });
+
+  it('creates a batch over the broker, each create answered in its place, a malformed batch refused whole', async () => {
+    // Due far ahead, so that no claim of the other tests takes them.
+    const later = { scheduledAt: '2099-01-01T10:00:00.000Z', scheduledLocal: '2099-01-01 11:00:00' };
+    const creates = [CLIENT, CLIENT + 1000, CLIENT].map((clientId) => taskCreateCommand({ clientId, ...later, message: randomUUID() }));
+
+    const answer = await dispatch.send<BatchAnswer<TaskCreated>>(Patterns.dispatch.taskCreateBatch, { creates });
+
+    expect(answer.results.map((result) => (result.ok ? result.value.task.message : result.error.error))).toEqual([
+      creates[0]!.message,
+      'no_active_phone',
+      creates[2]!.message,
+    ]);
+    const malformed = { creates: [{ ...creates[0], recipient: 'nobody' }] };
+    await expect(dispatch.send(Patterns.dispatch.taskCreateBatch, malformed)).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(dispatch.send(Patterns.dispatch.taskCreateBatch, { creates: [] })).rejects.toMatchObject({ code: 'invalid_request' });
   });
 
   it('fails and refunds an unreported claim through its running lease expiry', async () => {

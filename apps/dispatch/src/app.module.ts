@@ -8,6 +8,7 @@ import { PhonesModule } from './phones/phones.module.js';
 import { RepliesModule } from './replies/replies.module.js';
 import { StatsModule } from './stats/stats.module.js';
 import { TasksModule } from './tasks/tasks.module.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 @Module({})
 export class AppModule {
@@ -26,6 +27,7 @@ export class AppModule {
         OutboxModule,
         RepliesModule,
         StatsModule,
+        WebhooksModule,
       ],
       providers: [{ provide: DispatchConfig, useValue: config }],
       exports: [DispatchConfig],

@@ -1,8 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ObservabilityModule } from '@smsq/platform';
+import { ObservabilityModule, ServiceClientsModule } from '@smsq/platform';
 import { InboxConfig } from './config/inbox-config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { MessagesModule } from './messages/messages.module.js';
+import { OutboxModule } from './outbox/outbox.module.js';
 
 @Module({})
 export class AppModule {
@@ -10,7 +11,7 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      imports: [ObservabilityModule.forService('inbox'), DatabaseModule, MessagesModule],
+      imports: [ObservabilityModule.forService('inbox'), ServiceClientsModule.register(config, ['dispatch']), DatabaseModule, MessagesModule, OutboxModule],
       providers: [{ provide: InboxConfig, useValue: config }],
       exports: [InboxConfig],
     };

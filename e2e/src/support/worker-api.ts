@@ -15,3 +15,12 @@ export function workerApi(stack: Stack, token: string) {
 export function registerPhone(stack: Stack, apiKey: string, body: Record<string, unknown>): Promise<HttpAnswer> {
   return stack.http('POST', '/smsapi/register-phone', { headers: { 'x-api-key': apiKey }, body });
 }
+
+/** A Profile A client that paired its phone through the API with its own key, as the phone app does, and that phone's worker side. */
+export async function clientWithPairedPhone(stack: Stack, options: { bonusCredits?: number } = {}) {
+  const client = await stack.newClient({ phone: false });
+  const phone = await registerPhone(stack, client.apiKey, { name: 'pixel', device_id: `paired-${client.clientId}` });
+  if (phone.status !== 201) throw new Error(`register-phone answered ${phone.status}: ${JSON.stringify(phone.body)}`);
+  if (options.bonusCredits) await stack.adminOk('credits', 'grant', '--client', String(client.clientId), '--amount', String(options.bonusCredits));
+  return { ...client, phoneId: phone.body.phone_id as number, worker: workerApi(stack, phone.body.worker_token) };
+}

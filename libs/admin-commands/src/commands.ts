@@ -6,10 +6,13 @@ import {
   type ClientCreated,
   type ClientDetails,
   type ClientPhoneRegistered,
+  type ClientView,
   type KeyCreated,
   type PhoneKind,
   type PhoneView,
   type PlanView,
+  type WebhookCreated,
+  type WebhookEndpointView,
   type WorkerTokenCreated,
 } from '@smsq/contracts';
 import type { ServiceClient } from '@smsq/platform';
@@ -38,8 +41,10 @@ export const COMMANDS: Record<string, Command> = {
     const { client, account } = await gateway.send<ClientDetails>(Patterns.gateway.clientShow, query);
     return { client_id: client.id, name: client.name, timezone: client.timezone, created_at: client.createdAt, ...accountFields(account) };
   },
+  'client disable': (flags, services) => setClientDisabled(flags, services, true),
+  'client enable': (flags, services) => setClientDisabled(flags, services, false),
   'key create': async (flags, { gateway }) => {
-    const command = { clientId: flags.integer('client') };
+    const command = { clientId: flags.integer('client'), name: flags.optionalText('name') };
     flags.rejectUnknown();
     const key = await gateway.send<KeyCreated>(Patterns.gateway.keyCreate, command);
     return { key_id: key.keyId, api_key: key.apiKey, prefix: key.prefix };
@@ -102,11 +107,42 @@ export const COMMANDS: Record<string, Command> = {
     flags.rejectUnknown();
     return gateway.send(Patterns.gateway.workerTokenRevoke, command);
   },
+  'webhook create': async (flags, { dispatch, gateway }) => {
+    const command = { clientId: flags.integer('client'), url: flags.text('url'), events: flags.text('events').split(',').map((event) => event.trim()) };
+    flags.rejectUnknown();
+    await requireClient(gateway, command.clientId);
+    const created = await dispatch.send<WebhookCreated>(Patterns.dispatch.webhookCreate, command);
+    return { webhook_id: created.endpoint.id, secret: created.secret };
+  },
+  'webhook list': async (flags, { dispatch }) => {
+    const query = { clientId: flags.integer('client') };
+    flags.rejectUnknown();
+    const endpoints = await dispatch.send<WebhookEndpointView[]>(Patterns.dispatch.webhookList, query);
+    return { webhooks: endpoints.map((endpoint) => ({ webhook_id: endpoint.id, url: endpoint.url, events: endpoint.events, active: endpoint.active, disabled_reason: endpoint.disabledReason })) };
+  },
+  'webhook enable': async (flags, { dispatch }) => {
+    const command = { clientId: flags.integer('client'), id: flags.integer('webhook') };
+    flags.rejectUnknown();
+    const endpoint = await dispatch.send<WebhookEndpointView>(Patterns.dispatch.webhookEnable, command);
+    return { webhook_id: endpoint.id, active: endpoint.active };
+  },
+  'webhook delete': async (flags, { dispatch }) => {
+    const command = { clientId: flags.integer('client'), id: flags.integer('webhook') };
+    flags.rejectUnknown();
+    return dispatch.send(Patterns.dispatch.webhookDelete, command);
+  },
 };
 
 /** Billing and dispatch accept any client id (billing opens accounts lazily); an admin's typo must not. */
 async function requireClient(gateway: ServiceClient, clientId: number): Promise<void> {
   await gateway.send<ClientDetails>(Patterns.gateway.clientShow, { clientId });
+}
+
+async function setClientDisabled(flags: Flags, { gateway }: Services, disabled: boolean): Promise<object> {
+  const command = { clientId: flags.integer('client'), disabled };
+  flags.rejectUnknown();
+  const client = await gateway.send<ClientView>(Patterns.gateway.clientSetDisabled, command);
+  return { client_id: client.id, disabled: client.disabledAt !== null, disabled_at: client.disabledAt };
 }
 
 async function setActive(flags: Flags, { dispatch }: Services, kind: PhoneKind, active: boolean): Promise<object> {

@@ -72,6 +72,14 @@ export class UnavailableError extends DomainError {
   }
 }
 
+/**
+ * Whether an answer with this code leaves open what the request did: the service may have done
+ * the work before failing (or its answer was lost). Every other code is a refusal of work not done.
+ */
+export function leavesOutcomeOpen(code: string): boolean {
+  return code === 'unavailable' || code === 'internal_error';
+}
+
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(ERROR_STATUS, value);
 }

@@ -8,6 +8,7 @@ export * from './profile.js';
 export * from './time.js';
 export * from './validation.js';
 export * from './ok.js';
+export * from './batch.js';
 export * from './inbox/index.js';
 export * from './due-signal.js';
 export * from './sms-segments.js';

@@ -22,6 +22,15 @@ export interface SessionUser {
   clientId: number | null;
 }
 
+/**
+ * POST /api/auth/password `{ currentPassword, newPassword }` (signed in) → 200 SessionAnswer: every other
+ * session of the user ends; this browser gets a new session (and CSRF token). A wrong current password: 401.
+ */
+export interface PasswordChange {
+  currentPassword: string;
+  newPassword: string;
+}
+
 /** GET /api/auth/session → 200 (signed in or not: user null); carries the CSRF token for this browser. */
 export interface SessionAnswer {
   user: SessionUser | null;
@@ -62,6 +71,8 @@ export interface Overview {
 export interface ApiKeyRow {
   id: number;
   prefix: string;
+  /** What the client calls it; null when unnamed. POST /api/keys takes an optional `{ name }`. */
+  name: string | null;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -118,10 +129,74 @@ export interface TaskRow {
   deliveredAt: string | null;
   failedAt: string | null;
   error: string | null;
+  /** Not sent by then, it fails with the error `expired`; null when it never expires. */
+  expiresAt: string | null;
   createdAt: string;
   /** How many SMS the message takes. */
   segments: number;
   /** The client's time zone: scheduledAt is in it, and the other times are shown in it. */
+  timeZone: string;
+}
+
+/** One message to send, as create-task takes it; `scheduledAt` is the client's local time, like a task's. */
+export interface OutgoingSms {
+  recipient: string;
+  message: string;
+  scheduledAt?: string;
+}
+
+/**
+ * POST /api/send `{ messages: OutgoingSms[], idempotencyKey }` → 200 `{ results: SendResult[] }`,
+ * one per message in order: queued through the public API's rules and credits (at most 1,000; a
+ * refused message costs nothing). The same idempotencyKey again answers the first result and
+ * charges nothing: a retry after a lost answer is safe.
+ */
+export type SendResult = { ok: true; id: number; scheduledAt: string; creditsRemaining: number } | { ok: false; error: string; detail: string };
+
+/** POST /api/send/check `{ messages }` → 200 `{ results: CheckResult[] }`: the same rules, nothing queued. */
+export type CheckResult = { ok: true; recipient: string; message: string; scheduledAt: string; segments: number } | { ok: false; error: string; detail: string };
+
+/** A status webhook endpoint of the client; times are shown in `timeZone`. */
+export interface WebhookRow {
+  id: number;
+  url: string;
+  events: string[];
+  /** False once smsq stopped sending to it (410 Gone, or failing for days): `disabledReason` says which. */
+  active: boolean;
+  disabledReason: string | null;
+  createdAt: string;
+  timeZone: string;
+}
+
+/** GET /api/webhooks → 200: the client's endpoints, and the events an endpoint may take. POST /api/webhooks/:id/enable → 200 WebhookRow: sent to again. */
+export interface WebhooksAnswer {
+  endpoints: WebhookRow[];
+  eventTypes: string[];
+}
+
+/** POST /api/webhooks `{ url, events }` → 201, and POST /api/webhooks/:id/rotate → 200: the endpoint and its new secret, shown once. */
+export interface CreatedWebhook {
+  webhook: WebhookRow;
+  secret: string;
+}
+
+/**
+ * GET /api/webhooks/:id/deliveries → 200 WebhookDeliveryRow[] (the latest 20, newest first);
+ * POST /api/webhooks/:id/test → 201 (a `webhook.test` event queued); POST
+ * /api/webhooks/deliveries/:deliveryId/redeliver → 200 (the same event and body, due now).
+ */
+export interface WebhookDeliveryRow {
+  id: string;
+  eventId: string;
+  type: string;
+  taskId: number | null;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+  nextAttemptAt: string | null;
   timeZone: string;
 }
 
@@ -149,13 +224,16 @@ export interface ClientRow {
   name: string;
   timezone: string;
   createdAt: string;
+  /** While set, an admin has the client disabled: its API keys answer 401; nothing else changes. */
+  disabledAt: string | null;
 }
 
 /**
  * Admin: GET /api/admin/clients/:id → ClientDetail;
  * PUT /api/admin/clients/:id/plan { plan, daily?, phones? } → ClientDetail;
  * POST /api/admin/clients/:id/credits { amount } → ClientDetail;
- * POST /api/admin/clients/:id/keys → 201 CreatedApiKey; DELETE /api/admin/keys/:id → 204.
+ * POST /api/admin/clients/:id/keys → 201 CreatedApiKey; DELETE /api/admin/keys/:id → 204;
+ * PUT /api/admin/clients/:id/disabled { disabled } → ClientDetail.
  */
 export interface ClientDetail {
   client: ClientRow;

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { withDatabase } from './database-url.js';
+import { databaseNameOf, withDatabase } from './database-url.js';
 import { createPgAdapter } from './prisma-adapter.js';
-import { uniqueTestDatabaseUrl } from './test-support/test-database.js';
+import { quoteIdentifier } from './quote-identifier.js';
+import { dropTestDatabase, uniqueTestDatabaseUrl, withClient } from './test-support/test-database.js';
 
 describe(createPgAdapter.name, () => {
   const serverUrl = withDatabase(uniqueTestDatabaseUrl('adapter'), 'postgres');
@@ -18,6 +19,23 @@ describe(createPgAdapter.name, () => {
       expect(sut.provider).toBe('postgres');
     } finally {
       await adapter.dispose();
+    }
+  });
+
+  it('runs its sessions in UTC on a server whose default time zone is another, so stored instants match now()', async () => {
+    const databaseUrl = uniqueTestDatabaseUrl('adapter_zone');
+    const name = quoteIdentifier(databaseNameOf(databaseUrl));
+    await withClient(serverUrl, async (client) => {
+      await client.query(`CREATE DATABASE ${name}`);
+      await client.query(`ALTER DATABASE ${name} SET timezone TO 'America/New_York'`);
+    });
+    const adapter = await createPgAdapter(databaseUrl).connect();
+    try {
+      const { rows } = await adapter.underlyingDriver().query<{ zone: string }>("SELECT current_setting('TimeZone') AS zone");
+      expect(rows).toEqual([{ zone: 'UTC' }]);
+    } finally {
+      await adapter.dispose();
+      await dropTestDatabase(databaseUrl);
     }
   });
 });

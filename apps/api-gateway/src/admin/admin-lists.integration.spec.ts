@@ -41,8 +41,8 @@ describe('what an admin and a client may list and revoke in the gateway', () => 
     const cache = new CredentialCache(redis);
     const lookup = new CredentialLookup(cache);
     repository = new ClientsRepository(db);
-    clients = new ClientsService(config, repository, noBilling);
     keys = new ApiKeysService(new ApiKeysRepository(db), cache, lookup);
+    clients = new ClientsService(config, repository, keys, noBilling);
     tokens = new WorkerTokensService(new WorkerTokensRepository(db), cache, lookup);
   });
 
@@ -65,7 +65,7 @@ describe('what an admin and a client may list and revoke in the gateway', () => 
 
     it('lists the newest first, with the total', async () => {
       expect(namesOf(created)).toEqual([...names].reverse());
-      expect(created[0]).toEqual({ id: expect.any(Number), name: 'Plain', timezone: 'Europe/Belgrade', createdAt: expect.any(String) });
+      expect(created[0]).toEqual({ id: expect.any(Number), name: 'Plain', timezone: 'Europe/Belgrade', createdAt: expect.any(String), disabledAt: null });
       const createdAt = created.map((client) => client.createdAt);
       expect(createdAt).toEqual([...createdAt].sort().reverse());
     });
@@ -127,14 +127,15 @@ describe('what an admin and a client may list and revoke in the gateway', () => 
 
     it('lists a client’s own keys, newest first, revoked ones included, never the key', async () => {
       const first = await keys.create(client1);
-      const second = await keys.create(client1);
+      const second = await keys.create(client1, '  shop backend ');
       const theirs = await keys.create(client2);
       await keys.revoke({ keyId: first.keyId, clientId: client1 });
 
       const listed = await keys.list(client1);
 
       expect(listed.map((key) => key.id)).toEqual([second.keyId, first.keyId]);
-      expect(listed[0]).toEqual({ id: second.keyId, clientId: client1, prefix: second.prefix, createdAt: expect.any(String), lastUsedAt: null, revokedAt: null });
+      expect(listed[0]).toEqual({ id: second.keyId, clientId: client1, prefix: second.prefix, name: 'shop backend', createdAt: expect.any(String), lastUsedAt: null, revokedAt: null });
+      expect(listed[1]!.name).toBeNull();
       expect(listed[1]!.revokedAt).toEqual(expect.any(String));
       expect(JSON.stringify(listed)).not.toContain(second.apiKey);
       expect((await keys.list(client2)).map((key) => key.id)).toEqual([theirs.keyId]);
@@ -200,5 +201,23 @@ describe('what an admin and a client may list and revoke in the gateway', () => 
     it('finds no worker token beyond any stored id', async () => {
       await expect(tokens.revoke(2 ** 40)).rejects.toMatchObject({ code: 'not_found' });
     });
+  });
+
+  it('refuses a disabled client’s keys at once, cached or not, and an enabled client’s again, without reviving a revoked one', async () => {
+    const clientId = await repository.insert('Paused Ltd', 'Europe/Belgrade');
+    const live = await keys.create(clientId);
+    const revoked = await keys.create(clientId);
+    await keys.revoke({ keyId: revoked.keyId, clientId });
+    expect(await keys.authenticate(live.apiKey)).toMatchObject({ clientId });
+
+    const disabled = await clients.setDisabled({ clientId, disabled: true });
+
+    expect(disabled).toMatchObject({ id: clientId, disabledAt: expect.any(String) });
+    expect(await keys.authenticate(live.apiKey)).toBeUndefined();
+    expect((await clients.setDisabled({ clientId, disabled: true })).disabledAt).toBe(disabled.disabledAt);
+    expect(await clients.setDisabled({ clientId, disabled: false })).toMatchObject({ disabledAt: null });
+    expect(await keys.authenticate(live.apiKey)).toMatchObject({ clientId });
+    expect(await keys.authenticate(revoked.apiKey)).toBeUndefined();
+    await expect(clients.setDisabled({ clientId: 2_147_483_000, disabled: true })).rejects.toMatchObject({ code: 'not_found' });
   });
 });

@@ -3,6 +3,7 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   ClientCreateCommand,
   ClientListQuery,
+  ClientSetDisabledCommand,
   ClientPhoneRegisterCommand,
   ClientShowQuery,
   KeyCreateCommand,
@@ -38,9 +39,14 @@ export class AdminController {
     return this.clients.show(query.clientId);
   }
 
+  @MessagePattern(Patterns.gateway.clientSetDisabled)
+  setClientDisabled(@Payload() command: ClientSetDisabledCommand) {
+    return this.clients.setDisabled(command);
+  }
+
   @MessagePattern(Patterns.gateway.keyCreate)
   createKey(@Payload() command: KeyCreateCommand) {
-    return this.keys.create(command.clientId);
+    return this.keys.create(command.clientId, command.name);
   }
 
   @MessagePattern(Patterns.gateway.keyRevoke)

@@ -17,6 +17,7 @@ interface ClientRow {
   name: string;
   timezone: string;
   created_at: Date;
+  disabled_at: Date | null;
 }
 
 @Injectable()
@@ -30,7 +31,14 @@ export class ClientsRepository {
 
   async find(id: number): Promise<ClientView | undefined> {
     const client = await this.db.client.findUnique({ where: { id } });
-    return client ? { id: client.id, name: client.name, timezone: client.timezone, createdAt: client.createdAt.toISOString() } : undefined;
+    return client ? { id: client.id, name: client.name, timezone: client.timezone, createdAt: client.createdAt.toISOString(), disabledAt: client.disabledAt?.toISOString() ?? null } : undefined;
+  }
+
+  /** Disabled from now (keeping the first time), or enabled; false when there is no such client. */
+  async setDisabled(id: number, disabled: boolean): Promise<boolean> {
+    const changed = await this.db.$executeRaw`
+      UPDATE "gateway"."clients" SET disabled_at = CASE WHEN ${disabled} THEN COALESCE(disabled_at, now()) END WHERE id = ${id}`;
+    return changed === 1;
   }
 
   async exists(id: number): Promise<boolean> {
@@ -45,11 +53,11 @@ export class ClientsRepository {
     const where = whereOf(search);
     const [rows, counted] = await Promise.all([
       this.db.$queryRaw<ClientRow[]>`
-        SELECT id, name, timezone, created_at FROM "gateway"."clients" ${where}
+        SELECT id, name, timezone, created_at, disabled_at FROM "gateway"."clients" ${where}
          ORDER BY id DESC OFFSET ${skip}::bigint LIMIT ${take}::int`,
       this.db.$queryRaw<Array<{ total: number }>>`SELECT count(*)::int AS total FROM "gateway"."clients" ${where}`,
     ]);
-    const clients = rows.map((row) => ({ id: row.id, name: row.name, timezone: row.timezone, createdAt: row.created_at.toISOString() }));
+    const clients = rows.map((row) => ({ id: row.id, name: row.name, timezone: row.timezone, createdAt: row.created_at.toISOString(), disabledAt: row.disabled_at?.toISOString() ?? null }));
     return { clients, total: counted[0]?.total ?? 0 };
   }
 }

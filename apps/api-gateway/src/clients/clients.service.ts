@@ -10,9 +10,13 @@ import {
   type ClientDetails,
   type ClientListQuery,
   type ClientPage,
+  type ClientSetDisabledCommand,
+  type ClientView,
 } from '@smsq/contracts';
 import { ServiceClient, serviceClientToken } from '@smsq/platform';
 import { GatewayConfig, isTimeZone } from '../config/gateway-config.js';
+import { ApiKeysService } from '../identity/api-keys.service.js';
+import { isStoredId } from '../identity/stored-id.js';
 import { ClientsRepository, type ClientSearch } from './clients.repository.js';
 
 @Injectable()
@@ -20,6 +24,7 @@ export class ClientsService {
   constructor(
     private readonly config: GatewayConfig,
     private readonly clients: ClientsRepository,
+    private readonly keys: ApiKeysService,
     @Inject(serviceClientToken('billing')) private readonly billing: ServiceClient,
   ) {}
 
@@ -38,6 +43,13 @@ export class ClientsService {
     if (!client) throw new NotFoundError('client');
     const account = await this.billing.send<AccountView>(Patterns.billing.accountShow, { clientId });
     return { client, account };
+  }
+
+  /** Disables (its API keys answer 401 at once on every gateway) or enables a client; its tasks, credits and phones are untouched. */
+  async setDisabled(command: ClientSetDisabledCommand): Promise<ClientView> {
+    if (!isStoredId(command.clientId) || !(await this.clients.setDisabled(command.clientId, command.disabled))) throw new NotFoundError('client');
+    await this.keys.clientDisabledChanged(command.clientId, command.disabled);
+    return (await this.clients.find(command.clientId))!;
   }
 
   async requireExisting(clientId: number): Promise<void> {

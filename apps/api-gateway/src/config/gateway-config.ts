@@ -12,6 +12,8 @@ export class GatewayConfig extends CommonConfig {
   defaultRegion: string | undefined;
   /** How long create-task waits for dispatch before settling the outcome itself. */
   createTimeoutMs!: number;
+  /** How many batches of creates may be on their way to dispatch at once; more creates wait for the next batch. */
+  createBatchesInFlight!: number;
 }
 
 export function readGatewayConfig(env: EnvReader): GatewayConfig {
@@ -24,6 +26,7 @@ export function readGatewayConfig(env: EnvReader): GatewayConfig {
     defaultRegion: env.optionalString('SMSQ_DEFAULT_REGION')?.toUpperCase(),
     // Below the minute after which an idempotency record still in progress counts as abandoned.
     createTimeoutMs: env.int('SMSQ_CREATE_TIMEOUT_MS', 8_000, { min: 200, max: 30_000 }),
+    createBatchesInFlight: env.int('SMSQ_CREATE_BATCHES_IN_FLIGHT', 4, { min: 1, max: 64 }),
   });
   env.require(isTimeZone(config.defaultTimezone), `SMSQ_TIMEZONE must be an IANA time zone, got ${JSON.stringify(config.defaultTimezone)}`);
   env.require(

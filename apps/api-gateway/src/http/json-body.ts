@@ -5,6 +5,7 @@ export { UNPARSABLE_BODY };
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
+
 /** The body as a JSON object: not JSON is `invalid_json`, any other shape `invalid_request`. */
 export function jsonObjectOf(body: unknown, expected: string): Record<string, unknown> {
   if (body === UNPARSABLE_BODY) throw new DomainError('invalid_json', 'the body is not valid JSON');

@@ -107,4 +107,23 @@ describe(IdempotencyService.name, () => {
     await expect(sut.run(7, 'k1', BODY, { run: vi.fn(), recover })).rejects.toThrow(ConflictError);
     expect(recover).not.toHaveBeenCalled();
   });
+
+  it('never reads a dead gateway’s attempt through a different body: that repeat is a conflict, and the record waits for its own', async () => {
+    const { records, sut } = setUp();
+    records.leftInProgress(7, 'k1', BODY, 21_000);
+    const recover = vi.fn();
+
+    await expect(sut.run(7, 'k1', { ...BODY, message: 'other' }, { run: vi.fn(), recover })).rejects.toThrow('different body');
+    expect(recover).not.toHaveBeenCalled();
+    expect(records.rows.get('7/k1')?.statusCode).toBeNull();
+  });
+
+  it('keeps each endpoint’s success under its own status, and a key first used on the other endpoint is a conflict', async () => {
+    const { sut } = setUp();
+    const answer = { results: [{ ok: true, id: 5 }] };
+    expect(await sut.run(7, 'k1', BODY, { run: async () => answer, recover: vi.fn() }, 200)).toEqual(answer);
+
+    expect(await sut.run(7, 'k1', BODY, { run: vi.fn(), recover: vi.fn() }, 200)).toEqual(answer);
+    await expect(sut.run(7, 'k1', BODY, { run: vi.fn(), recover: vi.fn() }, 201)).rejects.toThrow('another endpoint');
+  });
 });

@@ -29,9 +29,9 @@ export interface IdempotentWork<T> {
 }
 
 /**
- * Idempotency-Key for create-task: the first final answer (201 or a 4xx) is kept and replayed to
- * a repeat of the same body for 24 hours, so a retried request never queues or debits twice.
- * An answer that says "retry later" (5xx) is not kept: the retry runs afresh.
+ * Idempotency-Key for create-task and create-tasks: the first final answer (the success, or a
+ * 4xx) is kept and replayed to a repeat of the same body for 24 hours, so a retried request never
+ * queues or debits twice. An answer that says "retry later" (5xx) is not kept: the retry runs afresh.
  */
 @Injectable()
 export class IdempotencyService {
@@ -48,10 +48,11 @@ export class IdempotencyService {
     this.abandonedAfterMs = config.createTimeoutMs + 2 * config.rpcTimeoutMs + 2_000;
   }
 
-  async run<T extends object>(clientId: number, key: string | undefined, body: unknown, work: IdempotentWork<T>): Promise<T> {
+  /** `successStatus` is the HTTP status of the work's answer: a key first used on another endpoint is a conflict. */
+  async run<T extends object>(clientId: number, key: string | undefined, body: unknown, work: IdempotentWork<T>, successStatus = 201): Promise<T> {
     if (key === undefined) return work.run(randomUUID());
     const requestHash = hashBody(body);
-    const claimed = await this.claim(clientId, key, requestHash, work);
+    const claimed = await this.claim(clientId, key, requestHash, successStatus, work);
     if ('replay' in claimed) return claimed.replay as T;
     let answer: T;
     try {
@@ -61,14 +62,14 @@ export class IdempotencyService {
       throw error;
     }
     // The task exists now: its record must never be dropped, or a retry would queue and charge again.
-    await this.keepAnswer(clientId, key, answer);
+    await this.keepAnswer(clientId, key, successStatus, answer);
     return answer;
   }
 
-  private async keepAnswer(clientId: number, key: string, answer: object): Promise<void> {
+  private async keepAnswer(clientId: number, key: string, successStatus: number, answer: object): Promise<void> {
     for (let attempt = 1; attempt <= 3; attempt++) {
       try {
-        return await this.records.complete(clientId, key, 201, answer);
+        return await this.records.complete(clientId, key, successStatus, answer);
       } catch (error) {
         this.logger.warn(`answer to idempotency key ${key} of client ${clientId} not kept (attempt ${attempt}): ${(error as Error).message}`);
       }
@@ -76,7 +77,7 @@ export class IdempotencyService {
   }
 
   /** Starts a record, or answers the earlier outcome of the same request. */
-  private async claim(clientId: number, key: string, requestHash: string, work: IdempotentWork<object>): Promise<{ createdAt: Date } | { replay: object }> {
+  private async claim(clientId: number, key: string, requestHash: string, successStatus: number, work: IdempotentWork<object>): Promise<{ createdAt: Date } | { replay: object }> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const createdAt = await this.records.tryInsert(clientId, key, requestHash);
       if (createdAt) return { createdAt };
@@ -87,27 +88,29 @@ export class IdempotencyService {
         await this.records.removeIfCreatedAt(clientId, key, existing.createdAt);
         continue;
       }
+      // Before any recovery: what an abandoned attempt did is read through this request's body, which must be the same.
+      if (existing.requestHash !== requestHash) throw new ConflictError('this Idempotency-Key was used with a different body');
       if (existing.statusCode === null && age > this.abandonedAfterMs) {
         // Its gateway died mid-request: whatever that request did must become this record's answer, never a second task.
-        await this.recoverAbandoned(clientId, key, existing.createdAt, work);
+        await this.recoverAbandoned(clientId, key, existing.createdAt, successStatus, work);
         continue;
       }
-      if (existing.requestHash !== requestHash) throw new ConflictError('this Idempotency-Key was used with a different body');
       if (existing.statusCode === null) throw new ConflictError('a request with this Idempotency-Key is still in progress');
-      if (existing.statusCode === 201) return { replay: existing.response as object };
+      if (existing.statusCode === successStatus) return { replay: existing.response as object };
+      if (existing.statusCode < 300) throw new ConflictError('this Idempotency-Key was used on another endpoint');
       throw domainErrorFrom(existing.response) ?? new DomainError('internal_error', 'stored answer unreadable');
     }
     throw new ConflictError('this Idempotency-Key is being used concurrently');
   }
 
-  private async recoverAbandoned(clientId: number, key: string, createdAt: Date, work: IdempotentWork<object>): Promise<void> {
+  private async recoverAbandoned(clientId: number, key: string, createdAt: Date, successStatus: number, work: IdempotentWork<object>): Promise<void> {
     const answer = await work.recover(attemptKeyOf(clientId, key, createdAt));
     if (answer === undefined) {
       await this.records.removeIfCreatedAt(clientId, key, createdAt);
       return;
     }
     this.logger.warn(`idempotency key ${key} of client ${clientId} was left in progress; its task was stored, so its answer is kept now`);
-    await this.records.complete(clientId, key, 201, answer);
+    await this.records.complete(clientId, key, successStatus, answer);
   }
 
   private async settleFailure(clientId: number, key: string, createdAt: Date, error: unknown): Promise<void> {
@@ -124,7 +127,16 @@ export class IdempotencyService {
 
 /** A UUID derived from the record, so any gateway computes the same one for it. */
 export function attemptKeyOf(clientId: number, key: string, createdAt: Date): string {
-  const hex = createHash('sha256').update(`${clientId}\u0000${key}\u0000${createdAt.toISOString()}`).digest('hex');
+  return uuidFrom(`${clientId}\u0000${key}\u0000${createdAt.toISOString()}`);
+}
+
+/** The task key of one item of a request's attempt: the same on every gateway, different for each item. */
+export function itemKeyOf(attemptKey: string, index: number): string {
+  return uuidFrom(`${attemptKey}\u0000${index}`);
+}
+
+function uuidFrom(text: string): string {
+  const hex = createHash('sha256').update(text).digest('hex');
   // Shaped as a version 8 (custom) UUID, RFC 9562.
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -13,9 +13,9 @@ export interface ApiKeyOwner {
 export class ApiKeysRepository {
   constructor(private readonly db: GatewayDatabase) {}
 
-  async insert(clientId: number, prefix: string, hash: string): Promise<number> {
+  async insert(clientId: number, prefix: string, hash: string, name: string | null = null): Promise<number> {
     try {
-      const key = await this.db.apiKey.create({ data: { clientId, prefix, hash }, select: { id: true } });
+      const key = await this.db.apiKey.create({ data: { clientId, prefix, hash, name }, select: { id: true } });
       return key.id;
     } catch (error) {
       if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2003') throw new NotFoundError('client');
@@ -25,7 +25,7 @@ export class ApiKeysRepository {
 
   async findActiveOwner(hash: string): Promise<ApiKeyOwner | undefined> {
     const key = await this.db.apiKey.findFirst({
-      where: { hash, revokedAt: null },
+      where: { hash, revokedAt: null, client: { disabledAt: null } },
       select: { id: true, clientId: true, client: { select: { timezone: true } } },
     });
     return key ? { keyId: key.id, clientId: key.clientId, timezone: key.client.timezone } : undefined;
@@ -42,6 +42,11 @@ export class ApiKeysRepository {
     return key.hash;
   }
 
+  /** The hashes of a client's keys that are not revoked. */
+  async liveHashesOfClient(clientId: number): Promise<string[]> {
+    return (await this.db.apiKey.findMany({ where: { clientId, revokedAt: null }, select: { hash: true } })).map((key) => key.hash);
+  }
+
   async touch(keyId: number): Promise<void> {
     await this.db.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: new Date() } });
   }
@@ -50,12 +55,13 @@ export class ApiKeysRepository {
   async listOfClient(clientId: number): Promise<KeyView[] | undefined> {
     const client = await this.db.client.findUnique({
       where: { id: clientId },
-      select: { apiKeys: { orderBy: { id: 'desc' }, select: { id: true, clientId: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true } } },
+      select: { apiKeys: { orderBy: { id: 'desc' }, select: { id: true, clientId: true, prefix: true, name: true, createdAt: true, lastUsedAt: true, revokedAt: true } } },
     });
     return client?.apiKeys.map((key) => ({
       id: key.id,
       clientId: key.clientId,
       prefix: key.prefix,
+      name: key.name,
       createdAt: key.createdAt.toISOString(),
       lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
       revokedAt: key.revokedAt?.toISOString() ?? null,

@@ -23,9 +23,9 @@ export class ApiKeysService {
     };
   }
 
-  async create(clientId: number): Promise<KeyCreated> {
+  async create(clientId: number, name?: string): Promise<KeyCreated> {
     const secret = issueSecret('key');
-    const keyId = await this.keys.insert(clientId, secret.prefix, secret.hash);
+    const keyId = await this.keys.insert(clientId, secret.prefix, secret.hash, name?.trim() || null);
     return { keyId, prefix: secret.prefix, apiKey: secret.raw };
   }
 
@@ -36,6 +36,18 @@ export class ApiKeysService {
     if (hash === undefined) throw new NotFoundError('API key');
     await this.cache.revoke('key', hash);
     return { ok: true };
+  }
+
+  /**
+   * After a client was disabled or enabled: its keys' cached owners go, so every gateway refuses
+   * (or accepts again) them at once. A disabled client's keys are blocked like revoked ones; the
+   * database, which refuses a disabled client's keys, decides once the block is lifted.
+   */
+  async clientDisabledChanged(clientId: number, disabled: boolean): Promise<void> {
+    for (const hash of await this.keys.liveHashesOfClient(clientId)) {
+      if (disabled) await this.cache.revoke('key', hash);
+      else await this.cache.unrevoke('key', hash);
+    }
   }
 
   /** A client's keys, newest first, revoked ones included; never the key itself. */

@@ -48,6 +48,15 @@ export class CredentialCache {
     }
   }
 
+  /** Undoes `revoke` for a credential that is valid again (its client enabled): the next lookup reads the database. */
+  async unrevoke(kind: string, hash: string): Promise<void> {
+    try {
+      await this.redis.del(`auth:revoked:${kind}:${hash}`, `auth:${kind}:${hash}`);
+    } catch {
+      throw new UnavailableError('the client is enabled in the database but the cache was not reached; repeat the command');
+    }
+  }
+
   /**
    * True at most once a minute per credential, to keep `last_used_at` writes off the hot path.
    * Redis decides across gateways; a credential this process asked about within the minute is

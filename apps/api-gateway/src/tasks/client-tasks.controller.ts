@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import type { ApiKeyOwner } from '../identity/api-keys.repository.js';
 import { ApiKeyGuard } from '../identity/api-key.guard.js';
 import { AuthenticatedClient } from '../identity/authenticated-client.js';
@@ -16,8 +16,25 @@ export class ClientTasksController {
     return this.tasks.create(client, body, idempotencyKey);
   }
 
+  @Post('create-tasks')
+  @HttpCode(200)
+  createMany(@AuthenticatedClient() client: ApiKeyOwner, @Body() body: unknown, @Headers('idempotency-key') idempotencyKey?: string) {
+    return this.tasks.createMany(client, body, idempotencyKey);
+  }
+
+  @Get('tasks')
+  list(@AuthenticatedClient() client: ApiKeyOwner, @Query() query: Record<string, unknown>) {
+    return this.tasks.list(client, query);
+  }
+
   @Get('tasks/:id')
   get(@AuthenticatedClient() client: ApiKeyOwner, @Param('id') id: string) {
     return this.tasks.get(client, id);
+  }
+
+  @Post('tasks/:id/cancel')
+  @HttpCode(200)
+  cancel(@AuthenticatedClient() client: ApiKeyOwner, @Param('id') id: string) {
+    return this.tasks.cancel(client, id);
   }
 }

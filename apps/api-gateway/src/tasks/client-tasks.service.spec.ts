@@ -6,33 +6,45 @@ import type { IdempotencyRepository } from '../idempotency/idempotency.repositor
 import { IdempotencyService } from '../idempotency/idempotency.service.js';
 import type { AbandonedCreatesRepository } from './abandoned-creates.repository.js';
 import { ClientTasksService } from './client-tasks.service.js';
+import { CreateBatcher } from './create-batcher.js';
+import { TaskCreator } from './task-creator.js';
 
 const OWNER = { keyId: 1, clientId: 7, timezone: 'Europe/Belgrade' };
 const SMS = { recipient: '+381641234567', message: 'hello' };
 const STORED = { id: 41, clientId: 7, phoneId: 3, scheduledAt: '2026-11-22 10:00:00', status: 'pending' } as unknown as TaskView;
 
-/** Dispatch answers the create with `createError`, though the task was stored; settling the key finds it. */
-function setUp(createError: DomainError) {
+/**
+ * Dispatch answers the create with `createError`, though the task was stored; settling the key
+ * finds it. `whole`: the batch message itself fails, rather than its one item.
+ */
+function setUp(createError: DomainError, whole = false) {
   const dispatch = {
     send: vi.fn(async (pattern: string) => {
-      if (pattern === Patterns.dispatch.taskCreate) throw createError;
+      if (pattern === Patterns.dispatch.taskCreateBatch) {
+        if (whole) throw createError;
+        return { results: [{ ok: false, error: createError.toBody() }] };
+      }
       if (pattern === Patterns.dispatch.taskSettle) return { outcome: 'created', task: STORED };
       throw new Error(`unexpected ${pattern}`);
     }),
   };
   const billing = { send: vi.fn(async () => ({ creditsRemaining: 29 })) };
-  const config = { profile: 'A', createTimeoutMs: 8_000, rpcTimeoutMs: 5_000 } as GatewayConfig;
+  const config = { profile: 'A', createTimeoutMs: 8_000, rpcTimeoutMs: 5_000, createBatchesInFlight: 2 } as GatewayConfig;
   const idempotency = new IdempotencyService({} as IdempotencyRepository, config);
-  const sut = new ClientTasksService(config, idempotency, { record: vi.fn() } as unknown as AbandonedCreatesRepository, dispatch as unknown as ServiceClient, billing as unknown as ServiceClient);
+  const batcher = new CreateBatcher(config, dispatch as unknown as ServiceClient);
+  const abandoned = { record: vi.fn() } as unknown as AbandonedCreatesRepository;
+  const creator = new TaskCreator(config, abandoned, batcher, dispatch as unknown as ServiceClient, billing as unknown as ServiceClient);
+  const sut = new ClientTasksService(config, idempotency, creator, dispatch as unknown as ServiceClient);
   return { sut, dispatch };
 }
 
 describe(ClientTasksService.name, () => {
   it.each([
-    ['unavailable', new DomainError('unavailable', 'billing did not answer')],
-    ['internal_error', new DomainError('internal_error', 'something broke after the insert')],
-  ])('settles the task key when dispatch answers %s, and answers 201 with the task that was stored', async (_code, error) => {
-    const { sut, dispatch } = setUp(error);
+    ['unavailable', new DomainError('unavailable', 'billing did not answer'), false],
+    ['internal_error', new DomainError('internal_error', 'something broke after the insert'), false],
+    ['unavailable for the whole batch', new DomainError('unavailable', 'dispatch did not answer'), true],
+  ])('settles the task key when dispatch answers %s, and answers 201 with the task that was stored', async (_code, error, whole) => {
+    const { sut, dispatch } = setUp(error, whole);
 
     const answer = await sut.create(OWNER, SMS, undefined);
 
@@ -48,5 +60,86 @@ describe(ClientTasksService.name, () => {
 
     await expect(sut.create(OWNER, SMS, undefined)).rejects.toMatchObject({ code });
     expect(dispatch.send).toHaveBeenCalledTimes(1);
+  });
+
+  describe('createMany', () => {
+    /** Dispatch stores every create it is sent, except those to `refused` numbers; settling finds nothing. */
+    function setUpMany(options: { refused?: string; silentAfterCreate?: boolean } = {}) {
+      let nextId = 100;
+      const created: string[] = [];
+      const dispatch = {
+        send: vi.fn(async (pattern: string, payload: { creates?: Array<{ taskKey: string; recipient: string }> }) => {
+          if (pattern === Patterns.dispatch.taskCreateBatch) {
+            if (options.silentAfterCreate) throw new DomainError('unavailable', 'dispatch did not answer');
+            return {
+              results: payload.creates!.map((create) => {
+                if (create.recipient === options.refused) return { ok: false, error: { error: 'insufficient_credits', detail: 'no credits left' } };
+                created.push(create.taskKey);
+                return { ok: true, value: { task: { ...STORED, id: nextId++ }, creditsRemaining: 10 } };
+              }),
+            };
+          }
+          if (pattern === Patterns.dispatch.taskSettle) throw new DomainError('unavailable', 'dispatch did not answer');
+          throw new Error(`unexpected ${pattern}`);
+        }),
+      };
+      const billing = { send: vi.fn(async () => ({ creditsRemaining: 29 })) };
+      const config = { profile: 'A', createTimeoutMs: 8_000, rpcTimeoutMs: 5_000, createBatchesInFlight: 2 } as GatewayConfig;
+      const records = new Map<string, { statusCode: number | null }>();
+      const repository = {
+        tryInsert: async (_clientId: number, key: string) => (records.has(key) ? undefined : (records.set(key, { statusCode: null }), new Date())),
+        complete: async (_clientId: number, key: string, statusCode: number) => void records.set(key, { statusCode }),
+        removeIfCreatedAt: async (_clientId: number, key: string) => records.delete(key),
+      } as unknown as IdempotencyRepository;
+      const idempotency = new IdempotencyService(repository, config);
+      const abandoned = { record: vi.fn(async () => undefined) } as unknown as AbandonedCreatesRepository;
+      const creator = new TaskCreator(config, abandoned, new CreateBatcher(config, dispatch as unknown as ServiceClient), dispatch as unknown as ServiceClient, billing as unknown as ServiceClient);
+      const sut = new ClientTasksService(config, idempotency, creator, dispatch as unknown as ServiceClient);
+      return { sut, dispatch, created, records, abandoned };
+    }
+
+    it('answers every item in place: queued ones with their 201 body, refused ones with their error, none of them sent to dispatch twice', async () => {
+      const { sut, created } = setUpMany({ refused: '+381640000002' });
+
+      const answer = await sut.createMany(OWNER, { tasks: [SMS, { recipient: 'not a number', message: 'x' }, { recipient: '+381640000002', message: 'x' }, { ...SMS, message: 'again' }] }, undefined);
+
+      expect(answer.results).toEqual([
+        expect.objectContaining({ ok: true, id: 100, status: 'pending', credits_remaining: 10 }),
+        { ok: false, error: 'invalid_recipient', detail: expect.any(String) },
+        { ok: false, error: 'insufficient_credits', detail: 'no credits left' },
+        expect.objectContaining({ ok: true, id: 101 }),
+      ]);
+      expect(new Set(created).size).toBe(2);
+    });
+
+    it.each([
+      [{}, 'tasks is required'],
+      [{ tasks: {} }, 'tasks is required'],
+      [{ tasks: [] }, 'it holds 0'],
+      [{ tasks: Array.from({ length: 1001 }, () => SMS) }, 'it holds 1001'],
+    ])('refuses the whole request %# when its list is not 1 to 1000 items', async (body, detail) => {
+      const { sut, dispatch } = setUpMany();
+
+      await expect(sut.createMany(OWNER, body, undefined)).rejects.toMatchObject({ code: 'invalid_request', detail: expect.stringContaining(detail) });
+      expect(dispatch.send).not.toHaveBeenCalled();
+    });
+
+    it('without an Idempotency-Key, an item whose outcome could not be learnt is answered unavailable and its key abandoned', async () => {
+      const { sut, abandoned } = setUpMany({ silentAfterCreate: true });
+
+      const answer = await sut.createMany(OWNER, { tasks: [SMS] }, undefined);
+
+      expect(answer.results).toEqual([{ ok: false, error: 'unavailable', detail: expect.any(String) }]);
+      expect(abandoned.record).toHaveBeenCalledTimes(1);
+    });
+
+    it('with an Idempotency-Key too: the other items stand, and the answer is kept for the repeat', async () => {
+      const { sut, records } = setUpMany({ silentAfterCreate: true });
+
+      const answer = await sut.createMany(OWNER, { tasks: [SMS] }, 'bulk-1');
+
+      expect(answer.results).toEqual([{ ok: false, error: 'unavailable', detail: expect.any(String) }]);
+      expect(records.get('bulk-1')).toEqual({ statusCode: 200 });
+    });
   });
 });

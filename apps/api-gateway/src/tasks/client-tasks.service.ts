@@ -1,132 +1,152 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
+  countSegments,
   DomainError,
-  NotFoundError,
+  domainErrorFrom,
   Patterns,
-  UnavailableError,
-  type AccountView,
-  type RefundCommand,
-  type TaskCreateCommand,
-  type TaskCreated,
+  type CreatedTaskBody,
+  type CreateTasksBody,
+  type RefusedItemBody,
+  type TaskCancelCommand,
+  type TasksChecked,
+  type TaskFeed,
+  type TaskFeedQuery,
   type TaskGetQuery,
-  type TaskSettleCommand,
-  type TaskSettlement,
   type TaskView,
+  taskBody,
+  type TaskBody,
 } from '@smsq/contracts';
 import { ServiceClient, serviceClientToken } from '@smsq/platform';
 import { GatewayConfig } from '../config/gateway-config.js';
 import type { ApiKeyOwner } from '../identity/api-keys.repository.js';
-import { IdempotencyService, UndecidedOutcomeError } from '../idempotency/idempotency.service.js';
-import { AbandonedCreatesRepository } from './abandoned-creates.repository.js';
-import { parseCreateTaskRequest, parseIdempotencyKey, type CreateTaskRequest } from './create-task-request.js';
-import { createdTaskBody, taskBody, type CreatedTaskBody } from './task-answers.js';
+import { IdempotencyService, itemKeyOf } from '../idempotency/idempotency.service.js';
+import { storedIdFromPath } from '../identity/stored-id.js';
+import { parseCreateTaskRequest, parseIdempotencyKey, refuseLapsedExpiry, type RequestContext } from './create-task-request.js';
+import { parseCreateTasksRequest, type CreateTasksItem } from './create-tasks-request.js';
+import { cursorAfter, parseTaskListRequest } from './task-list-request.js';
+import { TaskCreator } from './task-creator.js';
 
-/** Room for dispatch to answer before the gateway stops waiting; work past the deadline is refused. */
-const DEADLINE_MARGIN_MS = 1_000;
+/** Whose tasks these are: an API key's client, or a client signed in to the dashboard. */
+export type TaskOwner = Pick<ApiKeyOwner, 'clientId' | 'timezone'>;
 
-/**
- * The answers of dispatch that leave a create's outcome open: it may have stored the task before
- * failing. Every other contract error (`no_active_gateway` included) is a refusal of a task it did not store.
- */
-const OPEN_OUTCOME_CODES: ReadonlySet<string> = new Set(['unavailable', 'internal_error']);
+/** How many items of an abandoned create-tasks are settled at once when a repeat recovers it. */
+const RECOVERY_CONCURRENCY = 20;
 
 @Injectable()
 export class ClientTasksService {
-  private readonly logger = new Logger(ClientTasksService.name);
-
   constructor(
     private readonly config: GatewayConfig,
     private readonly idempotency: IdempotencyService,
-    private readonly abandoned: AbandonedCreatesRepository,
+    private readonly creator: TaskCreator,
     @Inject(serviceClientToken('dispatch')) private readonly dispatch: ServiceClient,
-    @Inject(serviceClientToken('billing')) private readonly billing: ServiceClient,
   ) {}
 
-  async create(owner: ApiKeyOwner, body: unknown, idempotencyHeader: string | string[] | undefined): Promise<CreatedTaskBody> {
-    const request = parseCreateTaskRequest(body, {
-      profile: this.config.profile,
-      defaultRegion: this.config.defaultRegion,
-      timeZone: owner.timezone,
-      now: new Date(),
-    });
+  async create(owner: TaskOwner, body: unknown, idempotencyHeader: string | string[] | undefined): Promise<CreatedTaskBody> {
+    const request = parseCreateTaskRequest(body, this.requestContext(owner));
     const idempotencyKey = parseIdempotencyKey(idempotencyHeader);
     return this.idempotency.run(owner.clientId, idempotencyKey, body, {
-      run: (taskKey) => this.queue(owner.clientId, request, taskKey),
-      recover: (taskKey) => this.recoverAbandoned(owner.clientId, taskKey),
+      run: (taskKey) => this.creator.queue(owner.clientId, request, taskKey),
+      recover: (taskKey) => this.creator.recoverAbandoned(owner.clientId, taskKey),
     });
   }
 
-  async get(owner: ApiKeyOwner, rawId: string): Promise<ReturnType<typeof taskBody>> {
-    const id = /^\d{1,10}$/.test(rawId) ? Number(rawId) : Number.NaN;
-    if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw new NotFoundError('task');
-    const query: TaskGetQuery = { clientId: owner.clientId, id };
+  /**
+   * create-tasks: each item is queued exactly as create-task would queue it (together they ride
+   * the same batches), and answered in place; an item refused costs nothing. An Idempotency-Key
+   * covers the whole request.
+   */
+  async createMany(owner: TaskOwner, body: unknown, idempotencyHeader: string | string[] | undefined): Promise<CreateTasksBody> {
+    const items = parseCreateTasksRequest(body, this.requestContext(owner));
+    const idempotencyKey = parseIdempotencyKey(idempotencyHeader);
+    return this.idempotency.run(
+      owner.clientId,
+      idempotencyKey,
+      body,
+      {
+        run: (attemptKey) => this.queueAll(owner.clientId, items, attemptKey),
+        recover: (attemptKey) => this.recoverAll(owner.clientId, items, attemptKey),
+      },
+      200,
+    );
+  }
+
+  /** create-tasks' items as its rules read them, queuing nothing: the dashboard's preview before it sends. */
+  check(owner: TaskOwner, body: unknown): TasksChecked {
+    return {
+      results: parseCreateTasksRequest(body, this.requestContext(owner)).map((item) => {
+        if (!item.ok) return refusedItem(item.error);
+        try {
+          refuseLapsedExpiry(item.request, new Date());
+        } catch (error) {
+          return refusedItem(error);
+        }
+        return { ok: true, recipient: item.request.recipient, message: item.request.message, scheduled_at: item.request.schedule.local, segments: countSegments(item.request.message) };
+      }),
+    };
+  }
+
+  async get(owner: ApiKeyOwner, rawId: string): Promise<TaskBody> {
+    const query: TaskGetQuery = { clientId: owner.clientId, id: storedIdFromPath(rawId, 'task') };
     return taskBody(await this.dispatch.send<TaskView>(Patterns.dispatch.taskGet, query));
   }
 
-  /**
-   * Dispatch debits and stores the task as one outcome. When its answer does not come, the
-   * outcome is settled explicitly so the client is never told "error" about a task that exists.
-   */
-  private async queue(clientId: number, request: CreateTaskRequest, taskKey: string): Promise<CreatedTaskBody> {
-    const command: TaskCreateCommand = {
-      taskKey,
-      clientId,
-      recipient: request.recipient,
-      message: request.message,
-      requestedPhoneId: request.requestedPhoneId,
-      scheduledAt: request.schedule.at.toISOString(),
-      scheduledLocal: request.schedule.local,
-      deadline: new Date(Date.now() + this.config.createTimeoutMs - DEADLINE_MARGIN_MS).toISOString(),
+  /** The client's tasks, newest first, a page at a time; `next_cursor` asks for the page after. */
+  async list(owner: ApiKeyOwner, rawQuery: Record<string, unknown>): Promise<{ items: TaskBody[]; next_cursor: string | null }> {
+    const request = parseTaskListRequest(rawQuery, owner.timezone);
+    const query: TaskFeedQuery = {
+      clientId: owner.clientId,
+      limit: request.limit,
+      ...(request.status ? { status: request.status } : {}),
+      ...(request.since ? { since: request.since.toISOString() } : {}),
+      ...(request.until ? { until: request.until.toISOString() } : {}),
+      ...(request.after ? { afterCreatedAt: request.after.createdAt, afterId: request.after.id } : {}),
     };
-    try {
-      const created = await this.dispatch.send<TaskCreated>(Patterns.dispatch.taskCreate, command, { timeoutMs: this.config.createTimeoutMs });
-      return createdTaskBody(created, this.config.profile);
-    } catch (error) {
-      if (error instanceof DomainError && !OPEN_OUTCOME_CODES.has(error.code)) throw error;
-      return createdTaskBody(await this.settle(clientId, taskKey), this.config.profile);
-    }
+    const feed = await this.dispatch.send<TaskFeed>(Patterns.dispatch.taskFeed, query);
+    const last = feed.items.at(-1);
+    return { items: feed.items.map(taskBody), next_cursor: feed.hasMore && last ? cursorAfter(last) : null };
+  }
+
+  /** Takes back a task no worker has been handed: it ends failed (`cancelled`) and its credit comes back. */
+  async cancel(owner: ApiKeyOwner, rawId: string): Promise<TaskBody> {
+    const command: TaskCancelCommand = { clientId: owner.clientId, id: storedIdFromPath(rawId, 'task') };
+    return taskBody(await this.dispatch.send<TaskView>(Patterns.dispatch.taskCancel, command));
   }
 
   /**
-   * An earlier attempt under the same Idempotency-Key whose outcome nobody learnt (its gateway
-   * died, or answered 503 without knowing): settled as an abandoned create, so a stored task that
-   * no worker touched yet is failed and refunded and the repeat queues afresh, while one already
-   * under way becomes the answer. Either way the key ends with exactly one live task.
+   * An item whose outcome could not be learnt is answered `unavailable` in place: its task key
+   * was recorded as abandoned, and the relay makes "not queued" true. The other items' answers
+   * stand, so the client resends only that one.
    */
-  private async recoverAbandoned(clientId: number, taskKey: string): Promise<CreatedTaskBody | undefined> {
-    const command: TaskSettleCommand = { taskKey, abandon: true };
-    const settlement = await this.dispatch.send<TaskSettlement>(Patterns.dispatch.taskSettle, command);
-    if (settlement.outcome === 'voided') return undefined;
-    const account = await this.billing.send<AccountView>(Patterns.billing.accountShow, { clientId });
-    return createdTaskBody({ task: settlement.task, creditsRemaining: account.creditsRemaining }, this.config.profile);
+  private async queueAll(clientId: number, items: CreateTasksItem[], attemptKey: string): Promise<CreateTasksBody> {
+    const outcomes = await Promise.allSettled(
+      items.map((item, index) => (item.ok ? this.creator.queue(clientId, item.request, itemKeyOf(attemptKey, index)) : Promise.reject(item.error))),
+    );
+    return { results: outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : refusedItem(outcome.reason))) };
   }
 
-  private async settle(clientId: number, taskKey: string): Promise<TaskCreated> {
-    let settlement: TaskSettlement;
-    try {
-      settlement = await this.dispatch.send<TaskSettlement>(Patterns.dispatch.taskSettle, { taskKey });
-    } catch {
-      // Still unknown: the client is told "not queued", and the relay makes that true once dispatch is back.
-      await this.recordAbandoned(taskKey, clientId);
-      throw new UndecidedOutcomeError('the dispatch service did not answer; retry later');
+  /**
+   * A create-tasks whose gateway died mid-request, settled item by item as create-task's would
+   * be: untouched tasks are failed and refunded. When none was under way the repeat queues them
+   * all afresh (undefined); otherwise the tasks under way are the answer and the rest were not queued.
+   */
+  private async recoverAll(clientId: number, items: CreateTasksItem[], attemptKey: string): Promise<CreateTasksBody | undefined> {
+    const recovered: Array<CreatedTaskBody | undefined> = [];
+    for (let start = 0; start < items.length; start += RECOVERY_CONCURRENCY) {
+      const slice = items.slice(start, start + RECOVERY_CONCURRENCY);
+      recovered.push(...(await Promise.all(slice.map((item, offset) => (item.ok ? this.creator.recoverAbandoned(clientId, itemKeyOf(attemptKey, start + offset)) : undefined)))));
     }
-    if (settlement.outcome === 'created') {
-      try {
-        const account = await this.billing.send<AccountView>(Patterns.billing.accountShow, { clientId });
-        return { task: settlement.task, creditsRemaining: account.creditsRemaining };
-      } catch {
-        // Without the balance the 201 cannot be given; the 503 is made true by abandoning the untouched task.
-        await this.recordAbandoned(taskKey, clientId);
-        throw new UndecidedOutcomeError('the billing service did not answer; retry later');
-      }
-    }
-    const refund: RefundCommand = { taskKey, reason: 'task_not_created' };
-    // Billing's own settlement refunds it anyway; this only makes the balance right sooner.
-    await this.billing.send(Patterns.billing.refund, refund).catch((error: Error) => this.logger.warn(`refund of ${taskKey} deferred: ${error.message}`));
-    throw new UnavailableError('the task could not be queued and nothing was charged; retry later');
+    if (recovered.every((answer) => answer === undefined)) return undefined;
+    const notQueued = new DomainError('unavailable', 'this task was not queued and nothing was charged; send it again');
+    return { results: items.map((item, index) => recovered[index] ?? refusedItem(item.ok ? notQueued : item.error)) };
   }
 
-  private async recordAbandoned(taskKey: string, clientId: number): Promise<void> {
-    await this.abandoned.record(taskKey, clientId).catch((error: Error) => this.logger.error(`abandoned create ${taskKey} not recorded: ${error.message}`));
+  private requestContext(owner: TaskOwner): RequestContext {
+    return { profile: this.config.profile, defaultRegion: this.config.defaultRegion, timeZone: owner.timezone, now: new Date() };
   }
 }
+
+function refusedItem(error: unknown): RefusedItemBody {
+  const body = domainErrorFrom(error)?.toBody() ?? { error: 'internal_error', detail: 'the task could not be handled' };
+  return { ok: false, error: body.error, detail: body.detail };
+}
+

@@ -1,7 +1,7 @@
 import { DomainError } from '@smsq/contracts';
 import { describe, expect, it } from 'vitest';
 import { UNPARSABLE_BODY } from '../http/json-body.js';
-import { parseCreateTaskRequest, parseIdempotencyKey } from './create-task-request.js';
+import { parseCreateTaskRequest, parseIdempotencyKey, refuseLapsedExpiry } from './create-task-request.js';
 
 const CONTEXT = { profile: 'A' as const, defaultRegion: undefined, timeZone: 'Europe/Belgrade', now: new Date('2026-11-22T10:00:00Z') };
 
@@ -22,6 +22,50 @@ describe(parseCreateTaskRequest.name, () => {
       message: 'hi',
       requestedPhoneId: 7,
       schedule: { at: new Date('2026-12-01T08:30:00Z'), local: '2026-12-01 09:30:00' },
+      expiresAt: undefined,
+    });
+  });
+
+  describe('expiry', () => {
+    const SMS = { recipient: '+381641234567', message: 'your code is 1234' };
+    const expiryOf = (body: object) => parseCreateTaskRequest({ ...SMS, ...body }, CONTEXT).expiresAt?.toISOString();
+
+    it('counts ttl from when the task is due: now, a future scheduled_at, or now again for one already past', () => {
+      expect(expiryOf({ ttl: 300 })).toBe('2026-11-22T10:05:00.000Z');
+      expect(expiryOf({ ttl: 60, scheduled_at: '2026-12-01 09:30' })).toBe('2026-12-01T08:31:00.000Z');
+      expect(expiryOf({ ttl: 60, scheduled_at: '2020-01-01 09:30' })).toBe('2026-11-22T10:01:00.000Z');
+      expect(expiryOf({ ttl: null })).toBeUndefined();
+    });
+
+    it('reads expires_at as a local time in the client’s zone, or as an instant with its offset', () => {
+      expect(expiryOf({ expires_at: '2026-11-22 12:00' })).toBe('2026-11-22T11:00:00.000Z');
+      expect(expiryOf({ expires_at: '2026-11-22T10:30:00Z' })).toBe('2026-11-22T10:30:00.000Z');
+    });
+
+    it.each([
+      [{ ttl: 0 }, 'ttl must be a whole number'],
+      [{ ttl: 1.5 }, 'ttl must be a whole number'],
+      [{ ttl: '60' }, 'ttl must be a whole number'],
+      [{ ttl: 366 * 86_400 + 1 }, 'ttl must be a whole number'],
+      [{ ttl: 60, expires_at: '2026-11-22 12:00' }, 'not both'],
+      [{ expires_at: 1_700_000_000 }, 'expires_at must be a string'],
+      [{ expires_at: 'tomorrow' }, 'must be YYYY-MM-DD'],
+    ])('refuses %j as invalid_request', (body, detail) => {
+      expect(() => parseCreateTaskRequest({ ...SMS, ...body }, CONTEXT)).toThrow(expect.objectContaining({ code: 'invalid_request', detail: expect.stringContaining(detail) }));
+    });
+
+    it.each([[{ expires_at: '2026-11-22 10:59' }], [{ expires_at: '2026-12-01 09:00', scheduled_at: '2026-12-01 09:30' }]])(
+      'reads %j, and refuses it when the create runs: it is not later than the time the task is due',
+      (body) => {
+        const request = parseCreateTaskRequest({ ...SMS, ...body }, CONTEXT);
+        expect(() => refuseLapsedExpiry(request, CONTEXT.now)).toThrow(expect.objectContaining({ code: 'invalid_request', detail: 'expires_at must be later than the time the task is due' }));
+      },
+    );
+
+    it('refuses, when the create runs, an expiry that has passed since the body was read', () => {
+      const request = parseCreateTaskRequest({ ...SMS, expires_at: '2026-11-22 11:30' }, CONTEXT);
+      expect(() => refuseLapsedExpiry(request, CONTEXT.now)).not.toThrow();
+      expect(() => refuseLapsedExpiry(request, new Date('2026-11-22T10:31:00Z'))).toThrow('expires_at must be later');
     });
   });
 

@@ -1,11 +1,13 @@
 import { DomainError, InvalidRequestError } from '@smsq/contracts';
 import { jsonObjectOf } from '../http/json-body.js';
 import { normaliseRecipient, type RecipientRules } from './recipient.js';
-import { parseSchedule, type Schedule } from '../time/local-datetime.js';
+import { parseInstant, parseSchedule, type Schedule } from '../time/local-datetime.js';
 
 export const MESSAGE_MAX_CODE_POINTS = 1600;
 const IDEMPOTENCY_KEY_MAX = 255;
 const MAX_PHONE_ID = 2_147_483_647;
+/** A year and a day: longer than any message is worth waiting for. */
+export const MAX_TTL_S = 366 * 24 * 60 * 60;
 
 /** A create-task body that passed every body rule, normalised. */
 export interface CreateTaskRequest {
@@ -13,6 +15,8 @@ export interface CreateTaskRequest {
   message: string;
   requestedPhoneId: number | undefined;
   schedule: Schedule;
+  /** Not sent by then, the task ends failed (`expired`) and refunded; undefined when the client set no limit. */
+  expiresAt: Date | undefined;
 }
 
 export interface RequestContext extends RecipientRules {
@@ -28,7 +32,43 @@ export function parseCreateTaskRequest(body: unknown, context: RequestContext): 
   const recipient = normaliseRecipient(fields['recipient'], context);
   const message = checkMessage(fields['message']);
   const schedule = parseSchedule(fields['scheduled_at'], context.timeZone, context.now);
-  return { recipient, message, requestedPhoneId: usablePhoneId(fields['phone_id']), schedule };
+  const expiresAt = parseExpiry(fields, dueAt(schedule, context.now), context.timeZone);
+  return { recipient, message, requestedPhoneId: usablePhoneId(fields['phone_id']), schedule, expiresAt };
+}
+
+/** When a task scheduled so becomes due: its time, or now for one in the past. */
+function dueAt(schedule: Schedule, now: Date): Date {
+  return new Date(Math.max(schedule.at.getTime(), now.getTime()));
+}
+
+/**
+ * An `expires_at` must be later than the time the task is due. Checked when the create runs, not
+ * when the body is read: whether it holds depends on the time, and a repeat under an
+ * Idempotency-Key must get the first answer, not a verdict of a later clock.
+ */
+export function refuseLapsedExpiry(request: CreateTaskRequest, now: Date): void {
+  if (request.expiresAt && request.expiresAt.getTime() <= dueAt(request.schedule, now).getTime()) {
+    throw new InvalidRequestError('expires_at must be later than the time the task is due');
+  }
+}
+
+/**
+ * `ttl`, seconds counted from when the task is due (now, or its scheduled_at), or `expires_at`, a
+ * local datetime like scheduled_at (or an ISO 8601 instant with its offset); at most one of them.
+ */
+function parseExpiry(fields: Record<string, unknown>, due: Date, timeZone: string): Date | undefined {
+  const ttl = fields['ttl'] ?? undefined;
+  const expiresAt = fields['expires_at'] ?? undefined;
+  if (ttl !== undefined && expiresAt !== undefined) throw new InvalidRequestError('give ttl or expires_at, not both');
+  if (ttl !== undefined) {
+    if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TTL_S) {
+      throw new InvalidRequestError(`ttl must be a whole number of seconds from 1 to ${MAX_TTL_S}`);
+    }
+    return new Date(due.getTime() + ttl * 1000);
+  }
+  if (expiresAt === undefined) return undefined;
+  if (typeof expiresAt !== 'string') throw new InvalidRequestError('expires_at must be a string like "2026-05-01 09:30:00"');
+  return parseInstant(expiresAt, timeZone, 'invalid_request');
 }
 
 function checkMessage(message: string): string {

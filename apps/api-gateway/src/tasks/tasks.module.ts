@@ -5,13 +5,17 @@ import { IdentityModule } from '../identity/identity.module.js';
 import { RateLimitModule } from '../rate-limit/rate-limit.module.js';
 import { AbandonedCreatesRelay } from './abandoned-creates.relay.js';
 import { AbandonedCreatesRepository } from './abandoned-creates.repository.js';
+import { AdminModule } from '../admin/admin.module.js';
 import { ClientTasksController } from './client-tasks.controller.js';
 import { ClientTasksService } from './client-tasks.service.js';
+import { CreateBatcher } from './create-batcher.js';
+import { TaskCreator } from './task-creator.js';
+import { TasksMessagesController } from './tasks-messages.controller.js';
 
-/** The client-facing task API: create-task and reading one's own tasks. */
+/** The client-facing task API: create-task, create-tasks (also for the dashboard), and reading or cancelling one's own tasks. */
 @Module({
-  imports: [IdentityModule, RateLimitModule],
-  controllers: [ClientTasksController],
-  providers: [ClientTasksService, IdempotencyService, IdempotencyRepository, AbandonedCreatesRepository, AbandonedCreatesRelay],
+  imports: [IdentityModule, RateLimitModule, AdminModule],
+  controllers: [ClientTasksController, TasksMessagesController],
+  providers: [ClientTasksService, TaskCreator, CreateBatcher, IdempotencyService, IdempotencyRepository, AbandonedCreatesRepository, AbandonedCreatesRelay],
 })
 export class TasksModule {}

@@ -14,6 +14,13 @@ export interface LockedAccount {
   now: Date;
 }
 
+export interface LockedAccounts {
+  tx: BillingTransaction;
+  /** Every account asked for, as it is now, each row locked until the transaction ends. */
+  accounts: ReadonlyMap<number, Account>;
+  now: Date;
+}
+
 export interface AccountTransactionOptions {
   /** The plan terms of the account if this opens it (free by default); an existing account keeps its own. */
   termsIfNew?: PlanTerms;
@@ -44,6 +51,25 @@ export class AccountTransactions {
       const now = new Date();
       const account = options.refill === false ? locked : await this.refillIfDue(tx, locked, now);
       return work({ tx, account, now });
+    });
+  }
+
+  /**
+   * `run` for several accounts at once (a batch of debits): their rows are locked in the order of
+   * their ids, the order every transaction that locks more than one account follows, and opened
+   * or refilled as `run` would.
+   */
+  runMany<T>(clientIds: readonly number[], work: (locked: LockedAccounts) => Promise<T>): Promise<T> {
+    const ids = [...new Set(clientIds)].sort((a, b) => a - b);
+    return this.database.transaction(async (tx) => {
+      const found = new Map((await this.accounts.lockMany(tx, ids)).map((account) => [account.clientId, account]));
+      for (const clientId of ids) {
+        if (!found.has(clientId)) found.set(clientId, await this.open(tx, clientId, planTerms('free')));
+      }
+      const now = new Date();
+      const accounts = new Map<number, Account>();
+      for (const [clientId, account] of found) accounts.set(clientId, await this.refillIfDue(tx, account, now));
+      return work({ tx, accounts, now });
     });
   }
 

@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { BillingTransaction } from '../database/billing-database.js';
-import type { Account } from '../generated/prisma/client.js';
+import { Prisma, type Account } from '../generated/prisma/client.js';
 import type { AccountState } from './account-rules.js';
+
+const ACCOUNT_COLUMNS = Prisma.sql`client_id AS "clientId", plan, daily_allowance AS "dailyAllowance", phone_limit AS "phoneLimit",
+  daily_remaining AS "dailyRemaining", bonus_remaining AS "bonusRemaining",
+  period_started_at AS "periodStartedAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 @Injectable()
 export class AccountsRepository {
@@ -14,13 +18,14 @@ export class AccountsRepository {
   /** Reads the account and holds its row lock until the transaction ends; null when there is none. */
   async lock(tx: BillingTransaction, clientId: number): Promise<Account | null> {
     const rows = await tx.$queryRaw<Account[]>`
-      SELECT client_id AS "clientId", plan, daily_allowance AS "dailyAllowance", phone_limit AS "phoneLimit",
-             daily_remaining AS "dailyRemaining", bonus_remaining AS "bonusRemaining",
-             period_started_at AS "periodStartedAt", created_at AS "createdAt", updated_at AS "updatedAt"
-        FROM "billing"."accounts"
-       WHERE client_id = ${clientId}
-         FOR UPDATE`;
+      SELECT ${ACCOUNT_COLUMNS} FROM "billing"."accounts" WHERE client_id = ${clientId} FOR UPDATE`;
     return rows[0] ?? null;
+  }
+
+  /** `lock` for several accounts, taking their row locks in the order of their ids; missing ones are left out. */
+  async lockMany(tx: BillingTransaction, clientIds: readonly number[]): Promise<Account[]> {
+    return tx.$queryRaw<Account[]>`
+      SELECT ${ACCOUNT_COLUMNS} FROM "billing"."accounts" WHERE client_id = ANY(${clientIds}::int[]) ORDER BY client_id FOR UPDATE`;
   }
 
   async update(tx: BillingTransaction, clientId: number, changes: Partial<Omit<AccountState, 'clientId'>>): Promise<Account> {

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { DebitCommand, Patterns, RefundCommand, type DebitResult, type RefundResult } from '@smsq/contracts';
+import { DebitBatchCommand, DebitCommand, Patterns, RefundCommand, type BatchAnswer, type DebitResult, type RefundResult } from '@smsq/contracts';
 import { ChargesService } from './charges.service.js';
 
 @Controller()
@@ -10,6 +10,11 @@ export class ChargesController {
   @MessagePattern(Patterns.billing.debit)
   debit(@Payload() command: DebitCommand): Promise<DebitResult> {
     return this.charges.debit(command);
+  }
+
+  @MessagePattern(Patterns.billing.debitBatch)
+  async debitBatch(@Payload() command: DebitBatchCommand): Promise<BatchAnswer<DebitResult>> {
+    return { results: await this.charges.debitMany(command.debits) };
   }
 
   @MessagePattern(Patterns.billing.refund)

@@ -9,6 +9,7 @@ import {
   testBillingConfig,
   type BillingServices,
 } from '../testing/billing-harness.js';
+import { outcomeOf as outcomeOfDebit } from '@smsq/contracts';
 import { ChargesService } from './charges.service.js';
 
 describe(ChargesService.name, () => {
@@ -140,6 +141,77 @@ describe(ChargesService.name, () => {
       const report = await profileB.audit.audit(clientId);
       expect(report.totals).toMatchObject({ opening: 10, debits: 10 });
       expect(report.violations).toEqual([]);
+    });
+  });
+
+  describe('debitMany', () => {
+    const command = (clientId: number, taskKey: string = randomUUID(), deadline = deadlineAhead()) => ({ clientId, taskKey, deadline });
+
+    it('debits a batch over several clients in order, opening an unknown one, each item answered with its own balance', async () => {
+      const known = nextClientId();
+      const unknown = nextClientId();
+      await profileB.accounts.open({ clientId: known });
+      const batch = [command(known), command(unknown), command(known), command(unknown), command(known)];
+
+      const outcomes = await profileB.charges.debitMany(batch);
+
+      expect(outcomes.map((outcome) => outcome.ok && outcome.value.creditsRemaining)).toEqual([9, 9, 8, 8, 7]);
+      expect(outcomes.map((outcome) => outcome.ok && outcome.value.taskKey)).toEqual(batch.map((item) => item.taskKey));
+      for (const clientId of [known, unknown]) await expectLedgerHolds(profileB, clientId);
+      await expect(profileB.audit.audit(known)).resolves.toMatchObject({ totals: { debits: 3 }, balance: 7 });
+    });
+
+    it('answers a repeat, a key twice in one batch and another client’s key as debit would, charging each key once', async () => {
+      const clientId = nextClientId();
+      const charged = await debit(profileA, clientId);
+      const others = await debit(profileA, nextClientId());
+      const twice = randomUUID();
+
+      const outcomes = await profileA.charges.debitMany([
+        command(clientId, charged.taskKey),
+        command(clientId, twice),
+        command(clientId, twice),
+        command(clientId, others.taskKey),
+      ]);
+
+      expect(outcomes).toEqual([
+        { ok: true, value: { taskKey: charged.taskKey, creditsRemaining: 29, bucket: 'daily' } },
+        { ok: true, value: { taskKey: twice, creditsRemaining: 28, bucket: 'daily' } },
+        { ok: true, value: { taskKey: twice, creditsRemaining: 28, bucket: 'daily' } },
+        { ok: false, error: expect.objectContaining({ error: 'conflict' }) },
+      ]);
+      await expect(profileA.audit.audit(clientId)).resolves.toMatchObject({ totals: { debits: 2 }, balance: 28, violations: [] });
+    });
+
+    it('refuses what debit refuses, item by item: out of credits and past the deadline, charging nothing for them', async () => {
+      const clientId = nextClientId();
+      await profileB.accounts.open({ clientId });
+      const late = command(clientId, randomUUID(), new Date(Date.now() - 1).toISOString());
+      const batch = [late, ...Array.from({ length: 11 }, () => command(clientId))];
+
+      const outcomes = await profileB.charges.debitMany(batch);
+
+      expect(outcomes.map((outcome) => (outcome.ok ? 'debited' : outcome.error.error))).toEqual([
+        'unavailable',
+        ...Array.from({ length: 10 }, () => 'debited'),
+        'insufficient_credits',
+      ]);
+      await expect(profileB.audit.audit(clientId)).resolves.toMatchObject({ totals: { debits: 10 }, balance: 0, violations: [] });
+    });
+
+    it('never overspends when batches and single debits of one client run at once', async () => {
+      const clientId = nextClientId();
+      await profileA.accounts.open({ clientId, plan: 'free' });
+
+      const batches = Array.from({ length: 4 }, () => profileA.charges.debitMany(Array.from({ length: 8 }, () => command(clientId))));
+      const singles = Array.from({ length: 8 }, () => outcomeOfDebit(debit(profileA, clientId)));
+      const outcomes = [...(await Promise.all(batches)).flat(), ...(await Promise.all(singles))];
+
+      expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(30);
+      expect(outcomes.filter((outcome) => !outcome.ok).map((outcome) => !outcome.ok && outcome.error.error)).toEqual(
+        Array.from({ length: 10 }, () => 'daily_limit_reached'),
+      );
+      await expect(profileA.audit.audit(clientId)).resolves.toMatchObject({ totals: { debits: 30 }, balance: 0, violations: [] });
     });
   });
 

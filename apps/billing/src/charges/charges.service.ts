@@ -1,15 +1,26 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ConflictError, type DebitCommand, type DebitResult, type RefundCommand, type RefundResult } from '@smsq/contracts';
+import {
+  ConflictError,
+  outcomeOf,
+  type DebitCommand,
+  type DebitResult,
+  type ItemOutcome,
+  type RefundCommand,
+  type RefundResult,
+} from '@smsq/contracts';
 import { AccountTransactions } from '../accounts/account-transactions.js';
 import { AccountsRepository } from '../accounts/accounts.repository.js';
-import { balanceOf, withBucketChange } from '../accounts/balance.js';
+import { balanceOf, withBucketChange, type Balances } from '../accounts/balance.js';
 import { BillingConfig } from '../config/billing-config.js';
 import { BillingDatabase } from '../database/billing-database.js';
-import type { Account, TaskCharge } from '../generated/prisma/client.js';
+import type { TaskCharge } from '../generated/prisma/client.js';
 import { LedgerRepository } from '../ledger/ledger.repository.js';
 import { bucketToDebit, isPastDeadline, outOfCreditsError } from './charge-rules.js';
 import { DebitTooLateError } from './credit-errors.js';
-import { TaskChargesRepository } from './task-charges.repository.js';
+import { TaskChargesRepository, type NewDebit } from './task-charges.repository.js';
+
+/** An item billing could not decide: whether it was charged is left to the settlement sweep, as for a lost answer. */
+const UNANSWERED: ItemOutcome<DebitResult> = { ok: false, error: { error: 'unavailable', detail: 'the billing database did not answer; retry later' } };
 
 /** One credit per task: debited at most once, refunded at most once, per task key. */
 @Injectable()
@@ -45,6 +56,59 @@ export class ChargesService {
   }
 
   /**
+   * Several debits (a batch of creates) in one transaction: the accounts are locked once and the
+   * charges, ledger entries and balances written by one statement. Each item is answered as
+   * `debit` would answer it, in order, so a client's later items see its earlier ones' balance.
+   * If the batch cannot be written as one (a key charged meanwhile by another client, a deadlock
+   * with the first debit of a client whose account this batch opens), nothing of it is, and each
+   * item is debited on its own instead, until one fails for want of the database.
+   */
+  async debitMany(received: readonly DebitCommand[]): Promise<ItemOutcome<DebitResult>[]> {
+    // One spelling per key, so that a key twice in the batch is seen as a repeat.
+    const commands = received.map((command) => ({ ...command, taskKey: command.taskKey.toLowerCase() }));
+    try {
+      return await this.transactions.runMany(
+        commands.map((command) => command.clientId),
+        async ({ tx, accounts, now }) => {
+          const charges = await this.charges.findMany(tx, commands.map((command) => command.taskKey));
+          const charged = new Map<string, Pick<TaskCharge, 'clientId' | 'bucket'>>(charges.map((charge) => [charge.taskKey, charge]));
+          const balances = new Map<number, Balances>(accounts);
+          const debits: NewDebit[] = [];
+          const answered: ItemOutcome<DebitResult>[] = [];
+          for (const command of commands) {
+            const decide = async (): Promise<DebitResult> => {
+              const balance = balances.get(command.clientId)!;
+              const existing = charged.get(command.taskKey);
+              if (existing) return this.repeatedDebit(existing, command, balance);
+              if (isPastDeadline(command.deadline, now)) throw new DebitTooLateError(command.deadline);
+              const bucket = bucketToDebit(balance);
+              if (!bucket) throw outOfCreditsError(this.config.profile);
+              const after = withBucketChange(balance, bucket, -1);
+              balances.set(command.clientId, after);
+              charged.set(command.taskKey, { clientId: command.clientId, bucket });
+              debits.push({ taskKey: command.taskKey, clientId: command.clientId, bucket, after, debitedAt: now });
+              return { taskKey: command.taskKey, creditsRemaining: balanceOf(after), bucket };
+            };
+            answered.push(await outcomeOf(decide()));
+          }
+          if (debits.length > 0) await this.charges.recordDebits(tx, debits, now);
+          return answered;
+        },
+      );
+    } catch (error) {
+      this.logger.warn(`a batch of ${commands.length} debits is taken one by one: ${(error as Error).message}`);
+      const outcomes: ItemOutcome<DebitResult>[] = [];
+      let databaseGone = false;
+      for (const command of commands) {
+        const outcome: ItemOutcome<DebitResult> = databaseGone ? UNANSWERED : await outcomeOf(this.debit(command));
+        databaseGone ||= !outcome.ok && outcome.error.error === 'internal_error';
+        outcomes.push(databaseGone ? UNANSWERED : outcome);
+      }
+      return outcomes;
+    }
+  }
+
+  /**
    * Gives the credit back to the bucket it came from; a daily credit refunded after a refill
    * lands in the current daily bucket. A task with no charge, or refunded already, gets nothing.
    */
@@ -74,12 +138,12 @@ export class ChargesService {
     });
   }
 
-  /** The task of a held charge exists, so the charge stays; false when it was settled otherwise meanwhile. */
-  keep(taskKey: string): Promise<boolean> {
-    return this.charges.markKept(this.database, taskKey, new Date());
+  /** The tasks of these held charges exist, so the charges stay; answers how many were still held. */
+  keepMany(taskKeys: readonly string[]): Promise<number> {
+    return taskKeys.length === 0 ? Promise.resolve(0) : this.charges.markKept(this.database, taskKeys, new Date());
   }
 
-  private repeatedDebit(existing: TaskCharge, command: DebitCommand, account: Account): DebitResult {
+  private repeatedDebit(existing: Pick<TaskCharge, 'clientId' | 'bucket'>, command: DebitCommand, account: Balances): DebitResult {
     if (existing.clientId !== command.clientId) {
       throw new ConflictError(`task key ${command.taskKey} was charged to another client`);
     }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { InvalidRequestError, UnavailableError, type TaskSettlement, type TaskView } from '@smsq/contracts';
+import { InvalidRequestError, Patterns, UnavailableError, type BatchAnswer, type TaskSettlement, type TaskView } from '@smsq/contracts';
 import { eventually } from '@smsq/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BillingDatabase } from '../database/billing-database.js';
@@ -17,17 +17,25 @@ import { SettlementSweeper, type DispatchClient } from './settlement-sweeper.js'
 class FakeDispatch implements DispatchClient {
   readonly asked: Array<{ pattern: string; payload: object }> = [];
   readonly created = new Set<string>();
+  /** Keys dispatch answers with an error of their own. */
+  readonly refused = new Set<string>();
   unavailable = false;
   /** When set, answers only once this settles. */
   holdAnswers: Promise<void> | undefined;
 
   async send<T>(pattern: string, payload: object): Promise<T> {
     this.asked.push({ pattern, payload });
+    expect(pattern).toBe(Patterns.dispatch.taskSettleBatch);
     await this.holdAnswers;
     if (this.unavailable) throw new UnavailableError('the dispatch service did not answer; retry later');
-    const { taskKey } = payload as { taskKey: string };
-    const settlement: TaskSettlement = this.created.has(taskKey) ? { outcome: 'created', task: taskViewFor(taskKey) } : { outcome: 'voided' };
-    return settlement as T;
+    const { taskKeys } = payload as { taskKeys: string[] };
+    const answer: BatchAnswer<TaskSettlement> = {
+      results: taskKeys.map((taskKey) => {
+        if (this.refused.has(taskKey)) return { ok: false, error: new InvalidRequestError('taskKey must be a UUID').toBody() };
+        return { ok: true, value: this.created.has(taskKey) ? { outcome: 'created', task: taskViewFor(taskKey) } : { outcome: 'voided' } };
+      }),
+    };
+    return answer as T;
   }
 }
 
@@ -45,6 +53,7 @@ function taskViewFor(taskKey: string): TaskView {
     deliveredAt: null,
     failedAt: null,
     error: null,
+    expiresAt: null,
     segments: 1,
     createdAt: new Date().toISOString(),
   };
@@ -152,16 +161,25 @@ describe(SettlementSweeper.name, () => {
     const refused = await debit(nextClientId());
     const voided = await debit(nextClientId());
     const dispatch = new FakeDispatch();
-    const send = dispatch.send.bind(dispatch);
-    dispatch.send = async <T>(pattern: string, payload: object): Promise<T> => {
-      if ((payload as { taskKey: string }).taskKey === refused.taskKey) throw new InvalidRequestError('taskKey must be a UUID');
-      return send<T>(pattern, payload);
-    };
+    dispatch.refused.add(refused.taskKey);
 
     await services.sweeper(dispatch).sweepOnce(inTheFuture(6));
 
     await expect(chargeOf(refused.taskKey)).resolves.toMatchObject({ state: 'held' });
     await expect(chargeOf(voided.taskKey)).resolves.toMatchObject({ state: 'refunded' });
+  });
+
+  it('keeps many held charges with one question to dispatch and one write', async () => {
+    const clientId = nextClientId();
+    const charges = await Promise.all(Array.from({ length: 30 }, () => debit(clientId)));
+    const dispatch = new FakeDispatch();
+    for (const { taskKey } of charges) dispatch.created.add(taskKey);
+
+    const outcome = await services.sweeper(dispatch).sweepOnce(inTheFuture(6));
+
+    expect(outcome).toMatchObject({ kept: 30, refunded: 0, failed: 0 });
+    expect(dispatch.asked).toHaveLength(1);
+    for (const { taskKey } of charges) await expect(chargeOf(taskKey)).resolves.toMatchObject({ state: 'kept' });
   });
 
   it('sweeps once the application has started, one round at a time, and lets a round finish on shutdown', async () => {

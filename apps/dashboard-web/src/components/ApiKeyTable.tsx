@@ -9,6 +9,7 @@ export function ApiKeyTable({ keys, onRevoke, busy, emptyText }: { keys: ApiKeyR
       caption="API keys"
       testIdPrefix="api-key-row"
       empty={{ title: 'No API keys yet', text: emptyText }}
+      extraColumn={{ header: 'Name', cell: (key) => key.name ?? <span className="muted">–</span> }}
       confirmTitle="Revoke this API key?"
       confirmText={(key) => (
         <>

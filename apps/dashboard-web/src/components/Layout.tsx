@@ -65,8 +65,10 @@ export function Layout() {
                   {link('/', 'Overview', true)}
                   {link('/keys', 'API keys')}
                   {profileA ? link('/phones', 'Phones') : null}
+                  {link('/send', 'Send')}
                   {link('/tasks', 'Tasks')}
                   {link('/inbox', 'Inbox')}
+                  {link('/webhooks', 'Webhooks')}
                 </ul>
               </>
             ) : null}
@@ -87,6 +89,9 @@ export function Layout() {
               {user.email}
             </p>
             <p className="account-role">{isAdmin ? 'Administrator' : 'Client'}</p>
+            <NavLink to="/settings" className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')}>
+              Settings
+            </NavLink>
             <button
               type="button"
               className="btn btn-secondary btn-sm btn-block"

@@ -7,7 +7,7 @@ import { AdminClientsService } from './admin-clients.service.js';
 import { AdminGatewaysService } from './admin-gateways.service.js';
 import { AdminSystemService } from './admin-system.service.js';
 import { AdminWorkerTokensService } from './admin-worker-tokens.service.js';
-import { ClientCreateBody, CreditsBody, GatewayCreateBody, GatewayUpdateBody, PlanBody, WorkerTokenCreateBody } from './dto/admin.bodies.js';
+import { ClientCreateBody, ClientDisabledBody, CreditsBody, GatewayCreateBody, GatewayUpdateBody, PlanBody, WorkerTokenCreateBody } from './dto/admin.bodies.js';
 
 /** Admins only; to everyone else these routes answer 404 as if they did not exist. */
 @Controller('api/admin')
@@ -45,6 +45,11 @@ export class AdminAreaController {
   @HttpCode(200)
   grantCredits(@Param('id') id: string, @Body() body: CreditsBody): Promise<ClientDetail> {
     return this.clients.grantCredits(entityIdOf(id, 'client'), body);
+  }
+
+  @Put('clients/:id/disabled')
+  setDisabled(@Param('id') id: string, @Body() body: ClientDisabledBody): Promise<ClientDetail> {
+    return this.clients.setDisabled(entityIdOf(id, 'client'), body.disabled);
   }
 
   @Post('clients/:id/keys')

@@ -64,7 +64,7 @@ describe(AdminAreaController.name, () => {
     const created = await admin.send('POST', '/api/admin/clients', { name: 'Managed Ltd', plan: 'starter', timezone: 'Europe/London', email, password: 'a client password' });
 
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(Number), name: 'Managed Ltd', timezone: 'Europe/London', createdAt: expect.any(String) });
+    expect(created.body).toEqual({ id: expect.any(Number), name: 'Managed Ltd', timezone: 'Europe/London', createdAt: expect.any(String), disabledAt: null });
     expect(dashboard.services.gateway.payloadsOf(Patterns.gateway.clientCreate).at(-1)).toEqual({ name: 'Managed Ltd', plan: 'starter', timezone: 'Europe/London' });
     const user = await dashboard.browser().signIn(email, 'a client password');
     expect(user.body.user).toMatchObject({ role: 'client', clientId: created.body.id });

@@ -7,6 +7,8 @@ import {
   type ClientCreated,
   type ClientListQuery,
   type ClientPage,
+  type ClientSetDisabledCommand,
+  type ClientView,
   type CreditsGrantCommand,
   type KeyRevokeCommand,
   type PlanSetCommand,
@@ -76,6 +78,13 @@ export class AdminClientsService {
     await this.directory.details(clientId);
     const command: CreditsGrantCommand = { clientId, amount: body.amount };
     await this.billing.send<AccountView>(Patterns.billing.creditsGrant, command);
+    return this.detail(clientId);
+  }
+
+  /** Its API keys answer 401 at once while disabled; its tasks, credits and phones stay as they are. */
+  async setDisabled(clientId: number, disabled: boolean): Promise<ClientDetail> {
+    const command: ClientSetDisabledCommand = { clientId, disabled };
+    await this.gateway.send<ClientView>(Patterns.gateway.clientSetDisabled, command);
     return this.detail(clientId);
   }
 

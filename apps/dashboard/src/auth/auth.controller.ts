@@ -1,9 +1,11 @@
-import { Body, Controller, Get, HttpCode, Post, Req, Res, UseFilters } from '@nestjs/common';
-import type { SessionAnswer } from '@smsq/dashboard-api';
+import { Body, Controller, Get, HttpCode, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import type { SessionAnswer, SessionUser } from '@smsq/dashboard-api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthService, type StartedSession } from './auth.service.js';
 import { BrowserCookies } from './browser-cookies.js';
-import { SignInBody, SignUpBody } from './dto/credentials.body.js';
+import { PasswordChangeBody, SignInBody, SignUpBody } from './dto/credentials.body.js';
+import { SessionGuard } from './session.guard.js';
+import { SignedInUser } from './signed-in.decorators.js';
 import { RateLimitedFilter } from './rate-limited.filter.js';
 
 @Controller('api/auth')
@@ -41,6 +43,15 @@ export class AuthController {
   async signOut(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     await this.auth.signOut(this.cookies.ids(request).sessionId);
     this.cookies.clearSession(request, reply);
+  }
+
+  /** A new password: every other browser is signed out; this one gets a fresh session. */
+  @Post('password')
+  @HttpCode(200)
+  @UseGuards(SessionGuard)
+  @UseFilters(RateLimitedFilter)
+  async changePassword(@SignedInUser() user: SessionUser, @Body() body: PasswordChangeBody, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionAnswer> {
+    return this.started(await this.auth.changePassword(user, body, request.ip, this.cookies.ids(request).sessionId), request, reply);
   }
 
   private started(started: StartedSession, request: FastifyRequest, reply: FastifyReply): SessionAnswer {

@@ -140,6 +140,45 @@ describe(AuthController.name, () => {
     expect((await first.session()).user).toBeNull();
   });
 
+  it('changes the password with the current one: every other browser is signed out, this one stays, and only the new password signs in', async () => {
+    const email = uniqueEmail('password');
+    const here = dashboard.browser();
+    await here.signUp(email);
+    const elsewhere = dashboard.browser();
+    expect((await elsewhere.signIn(email, 'correct horse battery')).status).toBe(200);
+
+    const wrong = await here.send('POST', '/api/auth/password', { currentPassword: 'not it at all', newPassword: 'a brand new passphrase' });
+    expect(wrong.status).toBe(401);
+    expect((await elsewhere.session()).user?.email).toBe(email);
+    expect((await here.send('POST', '/api/auth/password', { currentPassword: 'correct horse battery', newPassword: 'short' })).status).toBe(400);
+
+    const changed = await here.send('POST', '/api/auth/password', { currentPassword: 'correct horse battery', newPassword: 'a brand new passphrase' });
+
+    expect(changed.status).toBe(200);
+    expect(changed.body.user.email).toBe(email);
+    expect((await here.session()).user?.email).toBe(email);
+    expect((await elsewhere.session()).user).toBeNull();
+    expect((await dashboard.browser().signIn(email, 'correct horse battery')).status).toBe(401);
+    expect((await dashboard.browser().signIn(email, 'a brand new passphrase')).status).toBe(200);
+    const stranger = dashboard.browser();
+    await stranger.session();
+    expect((await stranger.send('POST', '/api/auth/password', { currentPassword: 'a brand new passphrase', newPassword: 'another new passphrase' })).status).toBe(401);
+  });
+
+  it('counts wrong current passwords against the sign-in throttle, so a stolen session cannot guess the password', async () => {
+    const email = uniqueEmail('guess');
+    const thief = dashboard.browser();
+    await thief.signUp(email);
+    for (let guess = 0; guess < 5; guess++) {
+      expect((await thief.send('POST', '/api/auth/password', { currentPassword: `guess ${guess}`, newPassword: 'taken over entirely' })).status).toBe(401);
+    }
+
+    const locked = await thief.send('POST', '/api/auth/password', { currentPassword: 'correct horse battery', newPassword: 'taken over entirely' });
+
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
   it('answers a wrong password and an unknown address alike, 401', async () => {
     const email = uniqueEmail('wrong');
     await dashboard.browser().signUp(email);

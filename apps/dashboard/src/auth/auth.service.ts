@@ -6,7 +6,7 @@ import { normaliseEmail } from '../users/email.js';
 import { sessionUserOf, UsersService } from '../users/users.service.js';
 import { WORKER_DOWNLOAD_PATH, workerFileExists } from '../web/worker-download.js';
 import { csrfTokenFor } from './csrf-token.js';
-import type { SignInBody, SignUpBody } from './dto/credentials.body.js';
+import type { PasswordChangeBody, SignInBody, SignUpBody } from './dto/credentials.body.js';
 import { SessionStore } from './session-store.js';
 import { SignInThrottle } from './sign-in-throttle.js';
 
@@ -27,10 +27,30 @@ export class AuthService {
   /** The signed-in user behind a session id, or null. */
   async userOf(sessionId: string | undefined): Promise<SessionUser | null> {
     if (sessionId === undefined) return null;
-    const userId = await this.sessions.touch(sessionId);
-    if (userId === null) return null;
-    const user = await this.users.find(userId);
-    return user ? sessionUserOf(user) : null;
+    const session = await this.sessions.touch(sessionId);
+    if (session === null) return null;
+    const user = await this.users.find(session.userId);
+    // A password change ends every session started before it, on every browser.
+    if (!user || (user.sessionsValidFrom !== null && session.startedAt < user.sessionsValidFrom)) return null;
+    return sessionUserOf(user);
+  }
+
+  /**
+   * A signed-in user's new password, given the current one. Every other session of the user ends;
+   * this browser gets a fresh session, so it stays signed in.
+   */
+  async changePassword(signedIn: SessionUser, body: PasswordChangeBody, ip: string, sessionId: string | undefined): Promise<StartedSession> {
+    // A stolen session must not become a way to guess the password: the sign-in throttle counts these tries too.
+    await this.throttle.assertAllowed(signedIn.email, ip);
+    let user;
+    try {
+      user = await this.users.changePassword(signedIn.id, body.currentPassword, body.newPassword);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'unauthorized') await this.throttle.recordFailure(signedIn.email, ip);
+      throw error;
+    }
+    await this.throttle.recordSuccess(signedIn.email);
+    return this.startSession(sessionUserOf(user), sessionId);
   }
 
   async signUp(body: SignUpBody, previousSessionId: string | undefined): Promise<StartedSession> {

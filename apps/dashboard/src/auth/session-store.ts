@@ -30,8 +30,8 @@ export class SessionStore {
     return id;
   }
 
-  /** The user id of a live session, its expiry pushed forward; null when it is unknown or over. */
-  async touch(id: string): Promise<number | null> {
+  /** The user and start of a live session, its expiry pushed forward; null when it is unknown or over. */
+  async touch(id: string): Promise<{ userId: number; startedAt: Date } | null> {
     const key = sessionKey(id);
     const raw = await redisCall('session read', () => this.redis.getex(key, 'EX', this.config.sessionIdleS));
     if (raw === null) return null;
@@ -42,7 +42,7 @@ export class SessionStore {
       return null;
     }
     if (leftMs < this.config.sessionIdleS * 1_000) await redisCall('session expiry', () => this.redis.pexpire(key, leftMs));
-    return record.userId;
+    return { userId: record.userId, startedAt: new Date(record.createdAt) };
   }
 
   async destroy(id: string): Promise<void> {

@@ -1,14 +1,19 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
-import type { ApiKeyRow, CreatedApiKey, InboxRow, Overview, Page, PhoneRow, TaskRow } from '@smsq/dashboard-api';
+import type { ApiKeyRow, CheckResult, CreatedApiKey, CreatedWebhook, InboxRow, Overview, Page, PhoneRow, SendResult, TaskRow, WebhookDeliveryRow, WebhookRow, WebhooksAnswer } from '@smsq/dashboard-api';
 import { SessionGuard } from '../auth/session.guard.js';
 import { ActingClientId } from '../auth/signed-in.decorators.js';
-import { entityIdOf, queryPage, queryText } from '../http/request-values.js';
+import { bigIdOf, entityIdOf, queryPage, queryText } from '../http/request-values.js';
+import { KeyCreateBody } from './dto/key-create.body.js';
 import { PhoneUpdateBody } from './dto/phone-update.body.js';
+import { SendBody, SendCheckBody } from './dto/send.body.js';
+import { WebhookCreateBody } from './dto/webhook-create.body.js';
 import { InboxService } from './inbox.service.js';
 import { KeysService } from './keys.service.js';
 import { OverviewService } from './overview.service.js';
 import { PhonesService } from './phones.service.js';
+import { SendService } from './send.service.js';
 import { TasksService } from './tasks.service.js';
+import { WebhooksService } from './webhooks.service.js';
 
 /** A signed-in user's own client: every service call carries its client id, so another client's rows are not found. */
 @Controller('api')
@@ -20,6 +25,8 @@ export class ClientAreaController {
     private readonly phones: PhonesService,
     private readonly tasks: TasksService,
     private readonly inbox: InboxService,
+    private readonly sending: SendService,
+    private readonly webhooks: WebhooksService,
   ) {}
 
   @Get('overview')
@@ -34,8 +41,8 @@ export class ClientAreaController {
 
   @Post('keys')
   @HttpCode(201)
-  createKey(@ActingClientId() clientId: number): Promise<CreatedApiKey> {
-    return this.keys.create(clientId);
+  createKey(@ActingClientId() clientId: number, @Body() body: KeyCreateBody): Promise<CreatedApiKey> {
+    return this.keys.create(clientId, body.name);
   }
 
   @Delete('keys/:id')
@@ -74,6 +81,64 @@ export class ClientAreaController {
   @HttpCode(201)
   resendTask(@ActingClientId() clientId: number, @Param('id') id: string): Promise<TaskRow> {
     return this.tasks.resend(clientId, entityIdOf(id, 'task'));
+  }
+
+  @Post('send')
+  @HttpCode(200)
+  send(@ActingClientId() clientId: number, @Body() body: SendBody): Promise<{ results: SendResult[] }> {
+    return this.sending.send(clientId, body);
+  }
+
+  @Post('send/check')
+  @HttpCode(200)
+  checkSend(@ActingClientId() clientId: number, @Body() body: SendCheckBody): Promise<{ results: CheckResult[] }> {
+    return this.sending.check(clientId, body);
+  }
+
+  @Get('webhooks')
+  listWebhooks(@ActingClientId() clientId: number): Promise<WebhooksAnswer> {
+    return this.webhooks.list(clientId);
+  }
+
+  @Post('webhooks')
+  @HttpCode(201)
+  createWebhook(@ActingClientId() clientId: number, @Body() body: WebhookCreateBody): Promise<CreatedWebhook> {
+    return this.webhooks.create(clientId, body);
+  }
+
+  @Delete('webhooks/:id')
+  @HttpCode(204)
+  deleteWebhook(@ActingClientId() clientId: number, @Param('id') id: string): Promise<void> {
+    return this.webhooks.delete(clientId, entityIdOf(id, 'webhook endpoint'));
+  }
+
+  @Post('webhooks/:id/rotate')
+  @HttpCode(200)
+  rotateWebhookSecret(@ActingClientId() clientId: number, @Param('id') id: string): Promise<CreatedWebhook> {
+    return this.webhooks.rotate(clientId, entityIdOf(id, 'webhook endpoint'));
+  }
+
+  @Post('webhooks/:id/enable')
+  @HttpCode(200)
+  enableWebhook(@ActingClientId() clientId: number, @Param('id') id: string): Promise<WebhookRow> {
+    return this.webhooks.enable(clientId, entityIdOf(id, 'webhook endpoint'));
+  }
+
+  @Get('webhooks/:id/deliveries')
+  webhookDeliveries(@ActingClientId() clientId: number, @Param('id') id: string): Promise<WebhookDeliveryRow[]> {
+    return this.webhooks.deliveries(clientId, entityIdOf(id, 'webhook endpoint'));
+  }
+
+  @Post('webhooks/:id/test')
+  @HttpCode(201)
+  sendTestEvent(@ActingClientId() clientId: number, @Param('id') id: string): Promise<WebhookDeliveryRow> {
+    return this.webhooks.sendTest(clientId, entityIdOf(id, 'webhook endpoint'));
+  }
+
+  @Post('webhooks/deliveries/:deliveryId/redeliver')
+  @HttpCode(200)
+  redeliverWebhook(@ActingClientId() clientId: number, @Param('deliveryId') deliveryId: string): Promise<WebhookDeliveryRow> {
+    return this.webhooks.redeliver(clientId, bigIdOf(deliveryId, 'webhook delivery'));
   }
 
   @Get('inbox')

@@ -5,11 +5,13 @@ import { InboxService } from './inbox.service.js';
 import { KeysService } from './keys.service.js';
 import { OverviewService } from './overview.service.js';
 import { PhonesService } from './phones.service.js';
+import { SendService } from './send.service.js';
 import { TasksService } from './tasks.service.js';
+import { WebhooksService } from './webhooks.service.js';
 
 @Module({
   imports: [SharedModule],
   controllers: [ClientAreaController],
-  providers: [OverviewService, KeysService, PhonesService, TasksService, InboxService],
+  providers: [OverviewService, KeysService, PhonesService, TasksService, InboxService, SendService, WebhooksService],
 })
 export class ClientAreaModule {}

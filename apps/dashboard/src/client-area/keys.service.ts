@@ -15,8 +15,8 @@ export class KeysService {
     return this.directory.keys(clientId);
   }
 
-  create(clientId: number): Promise<CreatedApiKey> {
-    return this.directory.createKey(clientId);
+  create(clientId: number, name?: string): Promise<CreatedApiKey> {
+    return this.directory.createKey(clientId, name);
   }
 
   /** The gateway checks the key is this client's; another client's key is not found. */

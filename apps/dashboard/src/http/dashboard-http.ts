@@ -1,5 +1,6 @@
 import type { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createHttpAdapter, readBodiesAsJson } from '@smsq/platform';
+import { CREATE_TASKS_BODY_LIMIT_BYTES } from '@smsq/contracts';
+import { createHttpAdapter, raiseBodyLimit, readBodiesAsJson } from '@smsq/platform';
 import type { DashboardConfig } from '../config/dashboard-config.js';
 import { serveWebApp } from '../web/web-app.js';
 import { serveWorkerDownload } from '../web/worker-download.js';
@@ -14,6 +15,8 @@ export function dashboardFastify(config: DashboardConfig): FastifyAdapter {
   sendSecurityHeaders(fastify);
   checkCsrfTokens(fastify, { secret: config.secret, namespace: config.namespace });
   readBodiesAsJson(fastify, { bodyLimit: BODY_LIMIT_BYTES, notJson: 'refuse' });
+  // Send to many: a list of messages, as large as create-tasks takes.
+  raiseBodyLimit(fastify, ['/api/send', '/api/send/check'], CREATE_TASKS_BODY_LIMIT_BYTES);
   return adapter;
 }
 

@@ -9,6 +9,12 @@ export function entityIdOf(raw: string, what: string): number {
   return id;
 }
 
+/** A bigint id from the path, kept as its digits; anything else names nothing. */
+export function bigIdOf(raw: string, what: string): string {
+  if (!/^[1-9]\d{0,17}$/.test(raw)) throw new NotFoundError(what);
+  return raw;
+}
+
 /** An optional query value: absent or empty is undefined; a repeated parameter is refused. */
 export function queryText(query: unknown, name: string, maxLength: number): string | undefined {
   const value = (query as Record<string, unknown> | undefined)?.[name];

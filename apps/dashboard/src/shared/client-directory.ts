@@ -49,8 +49,8 @@ export class ClientDirectory {
     return (await this.gateway.send<KeyView[]>(Patterns.gateway.keyList, query)).map(apiKeyRowOf);
   }
 
-  async createKey(clientId: number): Promise<CreatedApiKey> {
-    const command: KeyCreateCommand = { clientId };
+  async createKey(clientId: number, name?: string): Promise<CreatedApiKey> {
+    const command: KeyCreateCommand = { clientId, ...(name?.trim() ? { name: name.trim() } : {}) };
     return createdApiKeyOf(await this.gateway.send<KeyCreated>(Patterns.gateway.keyCreate, command), this.config.profile, this.config.publicApiUrl);
   }
 }

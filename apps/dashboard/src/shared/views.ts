@@ -4,7 +4,7 @@ import type { ApiKeyRow, ClientRow, CreatedApiKey, CreatedWorkerToken, GatewayRo
 // The services' views mapped field by field, so nothing they add later leaks to the browser unasked.
 
 export function apiKeyRowOf(key: KeyView): ApiKeyRow {
-  return { id: key.id, prefix: key.prefix, createdAt: key.createdAt, lastUsedAt: key.lastUsedAt, revokedAt: key.revokedAt };
+  return { id: key.id, prefix: key.prefix, name: key.name, createdAt: key.createdAt, lastUsedAt: key.lastUsedAt, revokedAt: key.revokedAt };
 }
 
 /** Profile A: the pairing QR code carries where the API is and the key; the worker's `pair` command reads this text. */
@@ -53,6 +53,7 @@ export function taskRowOf(task: TaskView, timeZone: string): TaskRow {
     deliveredAt: task.deliveredAt,
     failedAt: task.failedAt,
     error: task.error,
+    expiresAt: task.expiresAt,
     createdAt: task.createdAt,
     segments: task.segments,
     timeZone,
@@ -64,7 +65,7 @@ export function inboxRowOf(message: InboxMessageView, timeZone: string): InboxRo
 }
 
 export function clientRowOf(client: ClientView): ClientRow {
-  return { id: client.id, name: client.name, timezone: client.timezone, createdAt: client.createdAt };
+  return { id: client.id, name: client.name, timezone: client.timezone, createdAt: client.createdAt, disabledAt: client.disabledAt };
 }
 
 export function workerTokenRowOf(token: WorkerTokenView): WorkerTokenRow {

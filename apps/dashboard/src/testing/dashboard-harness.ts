@@ -99,7 +99,7 @@ function cannedGateway(services: FakeServices): void {
       const client = clients.get(clientId);
       if (!client) throw new NotFoundError('client');
       return {
-        client: { ...client, createdAt: '2026-11-22T10:00:00.000Z' },
+        client: { ...client, createdAt: '2026-11-22T10:00:00.000Z', disabledAt: null },
         account: { clientId, plan: 'free', dailyAllowance: 30, phoneLimit: 2, dailyRemaining: 30, bonusRemaining: 0, creditsRemaining: 30, periodEndsAt: '2026-11-23T10:00:00.000Z' },
       };
     });

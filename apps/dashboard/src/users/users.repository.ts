@@ -36,4 +36,8 @@ export class UsersRepository {
       throw error;
     }
   }
+
+  setPassword(id: number, passwordHash: string, sessionsValidFrom: Date): Promise<StoredUser> {
+    return this.database.user.update({ where: { id }, data: { passwordHash, sessionsValidFrom } });
+  }
 }

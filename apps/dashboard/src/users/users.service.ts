@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ConflictError, Patterns, type AdminCreateCommand, type AdminCreated, type ClientCreateCommand, type ClientCreated, type PlanName } from '@smsq/contracts';
+import { ConflictError, DomainError, Patterns, type AdminCreateCommand, type AdminCreated, type ClientCreateCommand, type ClientCreated, type PlanName } from '@smsq/contracts';
 import { ServiceClient, serviceClientToken } from '@smsq/platform';
 import type { SessionUser } from '@smsq/dashboard-api';
 import { normaliseEmail } from './email.js';
@@ -49,6 +49,16 @@ export class UsersService {
     const user = await this.users.findByEmail(normaliseEmail(email));
     if (!user) return this.hasher.verifyNothing(password).then(() => null);
     return (await this.hasher.verify(password, user.passwordHash)) ? user : null;
+  }
+
+  /**
+   * Sets a new password when the current one is right (`unauthorized` otherwise, taking as long);
+   * sessions started before now are over from now on.
+   */
+  async changePassword(userId: number, currentPassword: string, newPassword: string): Promise<StoredUser> {
+    const user = await this.users.findById(userId);
+    if (!user || !(await this.hasher.verify(currentPassword, user.passwordHash))) throw new DomainError('unauthorized', 'the current password is wrong');
+    return this.users.setPassword(userId, await this.hasher.hash(newPassword), new Date());
   }
 
   find(id: number): Promise<StoredUser | null> {

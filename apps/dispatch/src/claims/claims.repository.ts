@@ -11,7 +11,8 @@ interface ClaimedRow extends Omit<ClaimedTask, 'claimExpiresAt'> {
 /**
  * Claims are single statements: the due task is found and locked with `FOR UPDATE SKIP LOCKED`
  * and updated in the same statement, so concurrent pollers each get a different task and none
- * waits for another. Both scopes read the due tasks straight off an index in (scheduled_at, id)
+ * waits for another. A claim lapses at the task's expiry at the latest, so a worker that keeps
+ * to its claim never sends a task after it expired. Both scopes read the due tasks straight off an index in (scheduled_at, id)
  * order: (phone_id, status, scheduled_at, id) for a bound token, (status, scheduled_at, id) otherwise.
  */
 @Injectable()
@@ -37,7 +38,7 @@ export class ClaimsRepository {
          SET status = 'claimed',
              attempts = t.attempts + 1,
              claimed_by_token_id = ${tokenId},
-             claim_expires_at = now() + ${claimTimeoutS}::int * interval '1 second'
+             claim_expires_at = LEAST(now() + ${claimTimeoutS}::int * interval '1 second', t.expires_at)
         FROM next, "dispatch"."phones" p
        WHERE t.id = next.id AND p.id = t.phone_id
       RETURNING t.id, t.recipient, t.message, t.phone_id AS "phoneId", t.client_id AS "clientId",
@@ -54,13 +55,13 @@ export class ClaimsRepository {
         ? await this.db.$queryRaw<{ scheduledAt: Date }[]>`
             SELECT t.scheduled_at AS "scheduledAt"
               FROM "dispatch"."tasks" t JOIN "dispatch"."phones" p ON p.id = t.phone_id
-             WHERE t.status = 'pending' AND t.scheduled_at > now() AND p.active AND p.kind = 'gateway'
+             WHERE t.status = 'pending' AND t.scheduled_at > now() AND ${NOT_EXPIRED} AND p.active AND p.kind = 'gateway'
              ORDER BY t.scheduled_at, t.id
              LIMIT 1`
         : await this.db.$queryRaw<{ scheduledAt: Date }[]>`
             SELECT t.scheduled_at AS "scheduledAt"
               FROM "dispatch"."tasks" t
-             WHERE t.phone_id = ${scope.phoneId} AND t.status = 'pending' AND t.scheduled_at > now()
+             WHERE t.phone_id = ${scope.phoneId} AND t.status = 'pending' AND t.scheduled_at > now() AND ${NOT_EXPIRED}
              ORDER BY t.scheduled_at, t.id
              LIMIT 1`;
     return rows[0]?.scheduledAt ?? null;
@@ -85,6 +86,9 @@ export class ClaimsRepository {
   }
 }
 
+/** A task past its expiry is never handed out, even before the expiry sweep has failed it. */
+const NOT_EXPIRED = Prisma.sql`(t.expires_at IS NULL OR t.expires_at > now())`;
+
 /**
  * The first due task of the scope that no other transaction holds, locked. A task is due when it
  * is pending, its time has come and its phone is active; the phone row itself is not locked. An
@@ -94,14 +98,14 @@ function nextDueTask(scope: ClaimScope): Prisma.Sql {
   if (scope.phoneId === null) {
     return Prisma.sql`
       SELECT t.id FROM "dispatch"."tasks" t JOIN "dispatch"."phones" p ON p.id = t.phone_id
-       WHERE t.status = 'pending' AND t.scheduled_at <= now() AND p.active AND p.kind = 'gateway'
+       WHERE t.status = 'pending' AND t.scheduled_at <= now() AND ${NOT_EXPIRED} AND p.active AND p.kind = 'gateway'
        ORDER BY t.scheduled_at, t.id
        LIMIT 1
          FOR UPDATE OF t SKIP LOCKED`;
   }
   return Prisma.sql`
     SELECT t.id FROM "dispatch"."tasks" t
-     WHERE t.phone_id = ${scope.phoneId} AND t.status = 'pending' AND t.scheduled_at <= now()
+     WHERE t.phone_id = ${scope.phoneId} AND t.status = 'pending' AND t.scheduled_at <= now() AND ${NOT_EXPIRED}
        AND EXISTS (SELECT 1 FROM "dispatch"."phones" p WHERE p.id = ${scope.phoneId} AND p.active)
      ORDER BY t.scheduled_at, t.id
      LIMIT 1

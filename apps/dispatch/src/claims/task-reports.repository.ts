@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { inTransaction, type DbTransaction } from '../database/db-transaction.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
+import { queueTaskEvents } from '../webhooks/task-events.js';
 import type { ReportedTask } from './report-decision.js';
 
 @Injectable()
@@ -25,10 +26,14 @@ export class TaskReportsRepository {
    * condition does not hold, for the locked path to give the contract's answer.
    */
   async markSentIfHeld(id: number, tokenId: number): Promise<boolean> {
-    const changed = await this.db.$executeRaw`
-      UPDATE "dispatch"."tasks" SET status = 'sent', sent_at = now(), claim_expires_at = NULL
-       WHERE id = ${id} AND claimed_by_token_id = ${tokenId} AND status IN ('claimed', 'pending')`;
-    return changed === 1;
+    const rows = await this.db.$queryRaw<{ changed: number }[]>`
+      WITH sent AS (
+        UPDATE "dispatch"."tasks" SET status = 'sent', sent_at = now(), claim_expires_at = NULL
+         WHERE id = ${id} AND claimed_by_token_id = ${tokenId} AND status IN ('claimed', 'pending')
+        RETURNING id, client_id
+      ), ${queueTaskEvents('task.sent', 'sent')}
+      SELECT count(*)::int AS changed FROM sent`;
+    return rows[0]?.changed === 1;
   }
 
   /**
@@ -36,12 +41,23 @@ export class TaskReportsRepository {
    * still held (sent now as well) or sent without a delivery report yet. False otherwise.
    */
   async markDeliveredIfHeld(id: number, tokenId: number): Promise<boolean> {
-    const changed = await this.db.$executeRaw`
-      UPDATE "dispatch"."tasks"
-         SET status = 'sent', sent_at = COALESCE(sent_at, now()), delivered_at = now(), claim_expires_at = NULL
-       WHERE id = ${id} AND claimed_by_token_id = ${tokenId}
-         AND (status IN ('claimed', 'pending') OR (status = 'sent' AND delivered_at IS NULL))`;
-    return changed === 1;
+    // The row as it was, read under the lock the update takes: was it sent already?
+    const rows = await this.db.$queryRaw<{ changed: number }[]>`
+      WITH held AS (
+        SELECT id, status FROM "dispatch"."tasks"
+         WHERE id = ${id} AND claimed_by_token_id = ${tokenId}
+           AND (status IN ('claimed', 'pending') OR (status = 'sent' AND delivered_at IS NULL))
+           FOR UPDATE
+      ), delivered AS (
+        UPDATE "dispatch"."tasks" t
+           SET status = 'sent', sent_at = COALESCE(t.sent_at, now()), delivered_at = now(), claim_expires_at = NULL
+          FROM held WHERE t.id = held.id
+        RETURNING t.id, t.client_id, held.status <> 'sent' AS newly_sent
+      ), newly_sent AS (SELECT id, client_id FROM delivered WHERE newly_sent),
+      ${queueTaskEvents('task.sent', 'newly_sent', 'sent_events')},
+      ${queueTaskEvents('task.delivered', 'delivered', 'delivered_events')}
+      SELECT count(*)::int AS changed FROM delivered`;
+    return rows[0]?.changed === 1;
   }
 
   async markSent(id: number, tx: DbTransaction): Promise<void> {

@@ -31,13 +31,17 @@ export class TaskReportsService {
       switch (decision.apply) {
         case 'sent':
           await this.reports.markSent(command.id, tx);
+          await this.outbox.enqueueTaskEvents(tx, 'task.sent', [command.id]);
           break;
         case 'delivered':
           await this.reports.markDelivered(command.id, tx);
+          if (task?.status !== 'sent') await this.outbox.enqueueTaskEvents(tx, 'task.sent', [command.id]);
+          await this.outbox.enqueueTaskEvents(tx, 'task.delivered', [command.id]);
           break;
         case 'failed':
           await this.reports.markFailed(command.id, command.error?.trim() || UNEXPLAINED_FAILURE, tx);
           await this.outbox.enqueue(tx, [refundOfFailedTask(decision.taskKey)]);
+          await this.outbox.enqueueTaskEvents(tx, 'task.failed', [command.id]);
           break;
       }
       return { id: command.id, status: outcomeOf(decision.apply) };

@@ -8,6 +8,10 @@ export class DispatchConfig extends CommonConfig {
   claimTimeoutS!: number;
   /** Claims of one task before it fails for good (and is refunded). */
   maxAttempts!: number;
+  /** A task whose client set no expiry fails as `expired` this long after it is due; undefined: it never expires. */
+  taskMaxAgeS: number | undefined;
+  /** Webhooks may reach loopback and private addresses (tests, private networks); otherwise refused after resolving. */
+  webhookAllowPrivate!: boolean;
 }
 
 export function readDispatchConfig(env: EnvReader): DispatchConfig {
@@ -17,5 +21,7 @@ export function readDispatchConfig(env: EnvReader): DispatchConfig {
     port: env.port('DISPATCH_PORT', 3012),
     claimTimeoutS: env.int('SMSQ_CLAIM_TIMEOUT_S', 300, { min: 1, max: 86_400 }),
     maxAttempts: env.int('SMSQ_MAX_ATTEMPTS', 3, { min: 1, max: 100 }),
+    taskMaxAgeS: env.int('SMSQ_TASK_MAX_AGE_S', 0, { min: 0, max: 366 * 86_400 }) || undefined,
+    webhookAllowPrivate: env.bool('SMSQ_WEBHOOK_ALLOW_PRIVATE', false),
   });
 }

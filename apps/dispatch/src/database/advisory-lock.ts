@@ -5,5 +5,14 @@ import type { DbTransaction } from './db-transaction.js';
  * share a hash; that only serialises them, it never lets two holders of one name in at once.
  */
 export async function lockUntilCommit(tx: DbTransaction, name: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${name}, 0))`;
+  await lockAllUntilCommit(tx, [name]);
+}
+
+/**
+ * `lockUntilCommit` for several names in one round trip, taken one after another in the order
+ * given: callers that lock more than one name keep to one order, so that they never deadlock.
+ */
+export async function lockAllUntilCommit(tx: DbTransaction, names: readonly string[]): Promise<void> {
+  if (names.length === 0) return;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(l.name, 0)) FROM unnest(${names}::text[]) WITH ORDINALITY AS l(name, position)`;
 }

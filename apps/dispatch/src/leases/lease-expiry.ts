@@ -49,10 +49,9 @@ export class LeaseExpiry implements OnApplicationBootstrap, OnModuleDestroy {
     for (let batch = 0; batch < MAX_BATCHES; batch++) {
       const expired = await inTransaction(this.db, async (tx) => {
         const claims = await this.leases.expireClaims(tx, this.config.maxAttempts, BATCH);
-        await this.outbox.enqueue(
-          tx,
-          claims.filter((claim) => claim.status === 'failed').map((claim) => refundOfFailedTask(claim.taskKey)),
-        );
+        const failed = claims.filter((claim) => claim.status === 'failed');
+        await this.outbox.enqueue(tx, failed.map((claim) => refundOfFailedTask(claim.taskKey)));
+        await this.outbox.enqueueTaskEvents(tx, 'task.failed', failed.map((claim) => claim.id));
         return claims;
       });
       const returned = expired.filter((claim) => claim.status === 'pending');

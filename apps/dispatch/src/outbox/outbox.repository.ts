@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { DbTransaction } from '../database/db-transaction.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
+import type { WebhookEventType } from '@smsq/contracts';
 import type { Prisma } from '../generated/prisma/client.js';
+import { queueTaskEvents } from '../webhooks/task-events.js';
 
 /** A message to another service, stored with the change it belongs to. */
 export interface OutboxDraft {
@@ -24,6 +26,15 @@ export class OutboxRepository {
   async enqueue(tx: DbTransaction, messages: readonly OutboxDraft[]): Promise<void> {
     if (messages.length === 0) return;
     await tx.outboxMessage.createMany({ data: messages.map(({ pattern, payload }) => ({ pattern, payload })) });
+  }
+
+  /** Queues the webhook event `type` for these tasks to their clients' endpoints, in the transaction of the change. */
+  async enqueueTaskEvents(tx: DbTransaction, type: WebhookEventType, taskIds: readonly number[]): Promise<void> {
+    if (taskIds.length === 0) return;
+    await tx.$executeRaw`
+      WITH changed AS (SELECT id, client_id FROM "dispatch"."tasks" WHERE id = ANY (${[...taskIds]}::int[])),
+      ${queueTaskEvents(type, 'changed')}
+      SELECT 1`;
   }
 
   /**

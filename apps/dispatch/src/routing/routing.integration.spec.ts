@@ -94,4 +94,37 @@ describe(`${RoutingService.name} on Postgres`, () => {
 
     expect([toTheirs.task.phoneId, toDisabled.task.phoneId]).toEqual([mine.phone.id, mine.phone.id]);
   });
+
+  it('takes turns over the shared pool within a batch, and evenly when batches and single creates run at once', async () => {
+    const gateways = await Promise.all(
+      ['g1', 'g2', 'g3'].map((name) => profileB.phones.createGateway({ name, url: `http://${name}.local` })),
+    );
+    const batch = (size: number) => profileB.creation.createMany(Array.from({ length: size }, (_, i) => taskCreateCommand({ clientId: 200 + i })));
+
+    const first = await batch(3);
+    await Promise.all([batch(10), batch(10), batch(7), ...Array.from({ length: 6 }, (_, i) => profileB.creation.create(taskCreateCommand({ clientId: 300 + i })))]);
+
+    expect(new Set(first.map((outcome) => outcome.ok && outcome.value.task.phoneId))).toEqual(new Set(gateways.map((gateway) => gateway.id)));
+    const counts = await taskCountsByPhone();
+    expect(gateways.map((gateway) => counts.get(gateway.id))).toEqual([12, 12, 12]);
+  });
+
+  it('routes each create of a batch by its own rules: VIP pool, requested VIP gateway, shared pool, none', async () => {
+    const shared = await profileB.phones.createGateway({ name: 'shared', url: 'http://shared.local' });
+    const [vip1, vip2] = await Promise.all(['v1', 'v2'].map((name) => profileB.phones.createGateway({ name, url: `http://${name}.local`, clientId: 7 })));
+    const debitsBefore = profileB.billing.debitCalls.length;
+
+    const outcomes = await profileB.creation.createMany([
+      taskCreateCommand({ clientId: 7, requestedPhoneId: vip2!.id }),
+      taskCreateCommand({ clientId: 7, requestedPhoneId: vip2!.id }),
+      taskCreateCommand({ clientId: 8, requestedPhoneId: vip1!.id }),
+      taskCreateCommand({ clientId: 7 }),
+    ]);
+
+    expect(outcomes.map((outcome) => outcome.ok && outcome.value.task.phoneId)).toEqual([vip2!.id, vip2!.id, shared.id, vip1!.id]);
+    await profileB.phones.setActive({ phoneId: shared.id, kind: 'gateway', active: false });
+    const refused = await profileB.creation.createMany([taskCreateCommand({ clientId: 8 }), taskCreateCommand({ clientId: 7 })]);
+    expect(refused.map((outcome) => (outcome.ok ? 'created' : outcome.error.error))).toEqual(['no_active_gateway', 'created']);
+    expect(profileB.billing.debitCalls.length - debitsBefore).toBe(5);
+  });
 });

@@ -1,66 +1,57 @@
 import { Injectable } from '@nestjs/common';
-import { lockUntilCommit } from '../database/advisory-lock.js';
+import { lockAllUntilCommit } from '../database/advisory-lock.js';
 import type { DbTransaction } from '../database/db-transaction.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
-import { Prisma } from '../generated/prisma/client.js';
 
-type Pool = number | null;
+/** An active phone a task could be routed to; `clientId` null for a gateway of the shared pool. */
+export interface RouteCandidate {
+  id: number;
+  clientId: number | null;
+}
+
+/** A gateway pool: a client's VIP gateways, or the shared pool (`null`). */
+export type Pool = number | null;
 
 /**
- * The candidates a task can be routed to. Given a transaction, the phone found is locked until it
- * commits, and a gateway pool is locked before it is read, so that concurrent assignments see each
- * other's `last_assigned_at` and least-recently-used really takes turns. Without one, nothing is locked.
+ * The candidates tasks of some clients can be routed to. Routing inside a transaction locks the
+ * pools it reads (`lockPools`) and then the phones it chose (`lockActive`), so that concurrent
+ * assignments see each other's `last_assigned_at` and least-recently-used really takes turns.
  */
 @Injectable()
 export class RoutingRepository {
   constructor(private readonly db: DispatchDatabase) {}
 
-  activeOwnPhone(clientId: number, phoneId: number, tx?: DbTransaction): Promise<number | null> {
-    return this.firstId(
-      tx,
-      Prisma.sql`SELECT id FROM "dispatch"."phones"
-                  WHERE id = ${phoneId} AND kind = 'own' AND client_id = ${clientId} AND active`,
-    );
+  /** The active own phones of these clients, lowest id first. */
+  activeOwnPhones(clientIds: readonly number[], tx?: DbTransaction): Promise<RouteCandidate[]> {
+    return (tx ?? this.db).$queryRaw<RouteCandidate[]>`
+      SELECT id, client_id AS "clientId" FROM "dispatch"."phones"
+       WHERE kind = 'own' AND client_id = ANY(${clientIds}::int[]) AND active
+       ORDER BY id`;
   }
 
-  firstActiveOwnPhone(clientId: number, tx?: DbTransaction): Promise<number | null> {
-    return this.firstId(
-      tx,
-      Prisma.sql`SELECT id FROM "dispatch"."phones"
-                  WHERE kind = 'own' AND client_id = ${clientId} AND active
-                  ORDER BY id LIMIT 1`,
-    );
+  /** The active gateways of these pools, least recently assigned first. */
+  activeGateways(pools: readonly Pool[], tx?: DbTransaction): Promise<RouteCandidate[]> {
+    const clientIds = pools.filter((pool) => pool !== null);
+    return (tx ?? this.db).$queryRaw<RouteCandidate[]>`
+      SELECT id, client_id AS "clientId" FROM "dispatch"."phones"
+       WHERE kind = 'gateway' AND (client_id = ANY(${clientIds}::int[]) OR (${pools.includes(null)} AND client_id IS NULL)) AND active
+       ORDER BY last_assigned_at ASC NULLS FIRST, id`;
   }
 
-  async activeVipGateway(clientId: number, phoneId: number, tx?: DbTransaction): Promise<number | null> {
-    if (tx) await this.lockPool(tx, clientId);
-    return this.firstId(
-      tx,
-      Prisma.sql`SELECT id FROM "dispatch"."phones"
-                  WHERE id = ${phoneId} AND kind = 'gateway' AND client_id = ${clientId} AND active`,
-    );
+  /**
+   * Locks the pools until the transaction commits, in the one order every transaction keeps
+   * (clients' pools by id, then the shared pool), so that two never deadlock.
+   */
+  lockPools(tx: DbTransaction, pools: readonly Pool[]): Promise<void> {
+    const ordered = [...pools].sort((a, b) => (a === null ? 1 : b === null ? -1 : a - b));
+    return lockAllUntilCommit(tx, ordered.map((pool) => `dispatch.pool:${pool ?? 'shared'}`));
   }
 
-  /** The active gateway of a client's VIP pool (or of the shared pool, `null`) assigned a task least recently. */
-  async leastRecentlyUsedGateway(pool: Pool, tx?: DbTransaction): Promise<number | null> {
-    if (tx) await this.lockPool(tx, pool);
-    const inPool = pool === null ? Prisma.sql`client_id IS NULL` : Prisma.sql`client_id = ${pool}`;
-    return this.firstId(
-      tx,
-      Prisma.sql`SELECT id FROM "dispatch"."phones"
-                  WHERE kind = 'gateway' AND ${inPool} AND active
-                  ORDER BY last_assigned_at ASC NULLS FIRST, id LIMIT 1`,
-    );
-  }
-
-  private async firstId(tx: DbTransaction | undefined, query: Prisma.Sql): Promise<number | null> {
-    const rows = tx
-      ? await tx.$queryRaw<{ id: number }[]>`${query} FOR UPDATE`
-      : await this.db.$queryRaw<{ id: number }[]>(query);
-    return rows[0]?.id ?? null;
-  }
-
-  private lockPool(tx: DbTransaction, pool: Pool): Promise<void> {
-    return lockUntilCommit(tx, `dispatch.pool:${pool ?? 'shared'}`);
+  /** Locks the phones until the transaction commits; answers those still active (a phone disabled meanwhile is left out). */
+  async lockActive(tx: DbTransaction, phoneIds: readonly number[]): Promise<number[]> {
+    if (phoneIds.length === 0) return [];
+    const rows = await tx.$queryRaw<Array<{ id: number }>>`
+      SELECT id FROM "dispatch"."phones" WHERE id = ANY(${phoneIds}::int[]) AND active ORDER BY id FOR UPDATE`;
+    return rows.map((row) => row.id);
   }
 }

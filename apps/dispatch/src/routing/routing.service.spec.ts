@@ -1,16 +1,25 @@
-import type { Profile } from '@smsq/contracts';
+import { DomainError, type Profile } from '@smsq/contracts';
 import { loadConfig } from '@smsq/platform';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { readDispatchConfig } from '../config/dispatch-config.js';
+import type { DbTransaction } from '../database/db-transaction.js';
 import { FAKE_TRANSACTION } from '../testing/fake-transaction.js';
 import { InMemoryRoutingRepository } from '../testing/in-memory-routing.repository.js';
 import { domainErrorOf } from '../testing/domain-error-of.js';
 import { InMemoryStore } from '../testing/in-memory-store.js';
 import { standIn } from '../testing/stand-in.js';
+import type { RouteRequest } from './route-request.js';
 import { RoutingService } from './routing.service.js';
 
 const CLIENT = 7;
 const OTHER_CLIENT = 8;
+
+/** The route of one request: its phone, or the contract's error thrown. */
+async function chooseOne(sut: RoutingService, request: RouteRequest, tx?: DbTransaction): Promise<number> {
+  const [choice] = await sut.chooseMany([request], tx);
+  if (choice instanceof DomainError) throw choice;
+  return choice!;
+}
 
 function routingFor(profile: Profile, store: InMemoryStore): RoutingService {
   return new RoutingService(loadConfig(readDispatchConfig, { SMSQ_PROFILE: profile }), standIn(new InMemoryRoutingRepository(store)));
@@ -34,7 +43,7 @@ describe(RoutingService.name, () => {
       store.addPhone({ kind: 'own', clientId: CLIENT });
       const second = store.addPhone({ kind: 'own', clientId: CLIENT });
 
-      await expect(sut.choose({ clientId: CLIENT, requestedPhoneId: second.id })).resolves.toBe(second.id);
+      await expect(chooseOne(sut, { clientId: CLIENT, requestedPhoneId: second.id })).resolves.toBe(second.id);
     });
 
     it('uses the first active own phone (lowest id) when none is requested', async () => {
@@ -42,7 +51,7 @@ describe(RoutingService.name, () => {
       const firstActive = store.addPhone({ kind: 'own', clientId: CLIENT });
       store.addPhone({ kind: 'own', clientId: CLIENT });
 
-      await expect(sut.choose({ clientId: CLIENT })).resolves.toBe(firstActive.id);
+      await expect(chooseOne(sut, { clientId: CLIENT })).resolves.toBe(firstActive.id);
     });
 
     it.each([
@@ -57,7 +66,7 @@ describe(RoutingService.name, () => {
       const first = store.addPhone({ kind: 'own', clientId: CLIENT });
       store.addPhone({ kind: 'own', clientId: CLIENT });
 
-      await expect(sut.choose({ clientId: CLIENT, requestedPhoneId: requested() })).resolves.toBe(first.id);
+      await expect(chooseOne(sut, { clientId: CLIENT, requestedPhoneId: requested() })).resolves.toBe(first.id);
     });
 
     it('answers no_active_phone when the client has no active own phone', async () => {
@@ -65,7 +74,7 @@ describe(RoutingService.name, () => {
       store.addPhone({ kind: 'own', clientId: OTHER_CLIENT });
       store.addPhone({ kind: 'gateway', clientId: null });
 
-      expect((await domainErrorOf(sut.choose({ clientId: CLIENT }))).code).toBe('no_active_phone');
+      expect((await domainErrorOf(chooseOne(sut, { clientId: CLIENT }))).code).toBe('no_active_phone');
     });
   });
 
@@ -80,7 +89,7 @@ describe(RoutingService.name, () => {
       store.addPhone({ kind: 'gateway', clientId: CLIENT });
       const requested = store.addPhone({ kind: 'gateway', clientId: CLIENT });
 
-      await expect(sut.choose({ clientId: CLIENT, requestedPhoneId: requested.id })).resolves.toBe(requested.id);
+      await expect(chooseOne(sut, { clientId: CLIENT, requestedPhoneId: requested.id })).resolves.toBe(requested.id);
     });
 
     it.each([
@@ -92,14 +101,14 @@ describe(RoutingService.name, () => {
     ])('ignores a requested gateway %s and uses the VIP pool', async (_label, requested) => {
       const vip = store.addPhone({ kind: 'gateway', clientId: CLIENT });
 
-      await expect(sut.choose({ clientId: CLIENT, requestedPhoneId: requested() })).resolves.toBe(vip.id);
+      await expect(chooseOne(sut, { clientId: CLIENT, requestedPhoneId: requested() })).resolves.toBe(vip.id);
     });
 
     it('prefers the client’s VIP pool over the shared pool', async () => {
       store.addPhone({ kind: 'gateway', clientId: null });
       const vip = store.addPhone({ kind: 'gateway', clientId: CLIENT, lastAssignedAt: store.now() });
 
-      await expect(sut.choose({ clientId: CLIENT })).resolves.toBe(vip.id);
+      await expect(chooseOne(sut, { clientId: CLIENT })).resolves.toBe(vip.id);
     });
 
     it('falls back to the shared pool when the VIP pool has no active gateway', async () => {
@@ -107,16 +116,16 @@ describe(RoutingService.name, () => {
       store.addPhone({ kind: 'gateway', clientId: OTHER_CLIENT });
       const shared = store.addPhone({ kind: 'gateway', clientId: null });
 
-      await expect(sut.choose({ clientId: CLIENT })).resolves.toBe(shared.id);
+      await expect(chooseOne(sut, { clientId: CLIENT })).resolves.toBe(shared.id);
     });
 
     it('takes the gateway assigned a task least recently, a never-used one first', async () => {
       const older = store.addPhone({ kind: 'gateway', clientId: null, lastAssignedAt: store.now() });
       store.addPhone({ kind: 'gateway', clientId: null, lastAssignedAt: store.now() });
-      expect(await sut.choose({ clientId: CLIENT })).toBe(older.id);
+      expect(await chooseOne(sut, { clientId: CLIENT })).toBe(older.id);
 
       const neverUsed = store.addPhone({ kind: 'gateway', clientId: null });
-      expect(await sut.choose({ clientId: CLIENT })).toBe(neverUsed.id);
+      expect(await chooseOne(sut, { clientId: CLIENT })).toBe(neverUsed.id);
     });
 
     it('takes turns over the pool as assignments are recorded', async () => {
@@ -124,8 +133,8 @@ describe(RoutingService.name, () => {
 
       const chosen: number[] = [];
       for (let i = 0; i < 6; i++) {
-        const phoneId = await sut.choose({ clientId: CLIENT }, FAKE_TRANSACTION);
-        // What storing the task on it records (TasksRepository.insert).
+        const phoneId = await chooseOne(sut, { clientId: CLIENT }, FAKE_TRANSACTION);
+        // What storing the task on it records (TasksRepository.insertMany).
         store.phone(phoneId).lastAssignedAt = store.now();
         chosen.push(phoneId);
       }
@@ -138,7 +147,38 @@ describe(RoutingService.name, () => {
       store.addPhone({ kind: 'gateway', clientId: OTHER_CLIENT });
       store.addPhone({ kind: 'own', clientId: CLIENT });
 
-      expect((await domainErrorOf(sut.choose({ clientId: CLIENT }))).code).toBe('no_active_gateway');
+      expect((await domainErrorOf(chooseOne(sut, { clientId: CLIENT }))).code).toBe('no_active_gateway');
     });
+  });
+
+  it('routes again when the phone it chose was disabled before it could be locked', async () => {
+    const first = store.addPhone({ kind: 'gateway', clientId: null });
+    const second = store.addPhone({ kind: 'gateway', clientId: null });
+    const repository = new InMemoryRoutingRepository(store);
+    const lockActive = repository.lockActive.bind(repository);
+    let disabled = false;
+    repository.lockActive = async (tx, phoneIds) => {
+      if (!disabled) {
+        disabled = true;
+        store.phone(first.id).active = false;
+      }
+      return lockActive(tx, phoneIds);
+    };
+    const sut = new RoutingService(loadConfig(readDispatchConfig, { SMSQ_PROFILE: 'B' }), standIn(repository));
+
+    await expect(chooseOne(sut, { clientId: CLIENT }, FAKE_TRANSACTION)).resolves.toBe(second.id);
+  });
+
+  it('routes a batch as one request after another: each own rule, least recently used taking turns', async () => {
+    const sut = routingFor('B', store);
+    const [a, b] = [store.addPhone({ kind: 'gateway', clientId: null }), store.addPhone({ kind: 'gateway', clientId: null })];
+    const vip = store.addPhone({ kind: 'gateway', clientId: CLIENT });
+
+    const choices = await sut.chooseMany(
+      [{ clientId: OTHER_CLIENT }, { clientId: CLIENT }, { clientId: OTHER_CLIENT, requestedPhoneId: vip.id }, { clientId: OTHER_CLIENT }],
+      FAKE_TRANSACTION,
+    );
+
+    expect(choices).toEqual([a.id, vip.id, b.id, a.id]);
   });
 });

@@ -27,7 +27,7 @@ describe(TaskCreationService.name, () => {
     const config = loadConfig(readDispatchConfig, { SMSQ_PROFILE: profile });
     const routing = new RoutingService(config, standIn(new InMemoryRoutingRepository(store)));
     const settlement = new TaskSettlementService(standIn(tasks), standIn(billing));
-    sut = new TaskCreationService(standIn(tasks), routing, standIn(billing), settlement, standIn(signals));
+    sut = new TaskCreationService(standIn(tasks), routing, standIn(billing), settlement, standIn(signals), config);
   }
 
   beforeEach(() => {

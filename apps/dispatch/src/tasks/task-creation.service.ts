@@ -2,23 +2,27 @@ import { Injectable, Logger } from '@nestjs/common';
 import {
   ConflictError,
   DomainError,
+  leavesOutcomeOpen,
+  outcomeOf,
   UnavailableError,
+  valueOf,
   type DebitResult,
+  type ItemOutcome,
   type TaskCreateCommand,
   type TaskCreated,
   type TaskSettlement,
   type TaskView,
 } from '@smsq/contracts';
 import { BillingClient } from '../billing/billing.client.js';
+import { DispatchConfig } from '../config/dispatch-config.js';
 import { DueSignals } from '../due-signals/due-signals.js';
-import type { RouteRequest } from '../routing/route-request.js';
 import { RoutingService } from '../routing/routing.service.js';
-import type { Task } from '../generated/prisma/client.js';
 import { TaskSettlementService } from './task-settlement.service.js';
 import { TasksRepository } from './tasks.repository.js';
 import { toTaskView } from './task-view.js';
 
 const VOIDED_DETAIL = 'this request was abandoned before its task was stored; send it again';
+const BILLING_SILENT_DETAIL = 'the billing service did not answer; retry later';
 
 /**
  * The longest a pending-tasks long poll waits (DESIGN §3: `wait` above 30 counts as 30). A poll
@@ -26,10 +30,29 @@ const VOIDED_DETAIL = 'this request was abandoned before its task was stored; se
  */
 const LONGEST_POLL_MS = 30_000;
 
+/** What storing one create came to: its task, or why it has none. */
+type Stored = { task: TaskView } | { error: unknown };
+
+/** A create of a batch on its way through: its place in the batch and its command. */
+interface Create {
+  index: number;
+  command: TaskCreateCommand;
+}
+
+/** A create whose credit billing took. */
+interface Debited extends Create {
+  debit: DebitResult;
+}
+
 /**
- * Queues one SMS: the route, the debit and the stored task are one outcome. A key that cannot get
- * its task is voided, so billing refunds its debit (now, or by its settlement sweep) and a late
- * retry can never create the task behind the caller's back.
+ * Queues SMS: for each, the route, the debit and the stored task are one outcome. A key that
+ * cannot get its task is voided, so billing refunds its debit (now, or by its settlement sweep)
+ * and a late retry can never create the task behind the caller's back.
+ *
+ * Creates come in batches (a gateway gathers those that arrive while its previous batch is under
+ * way): the batch is routed with one query, debited with one billing message, and stored with one
+ * transaction and one statement, while each create keeps its own rules and answer, exactly as if
+ * it had come alone (docs/decisions.md, "Creates in batches").
  */
 @Injectable()
 export class TaskCreationService {
@@ -41,66 +64,152 @@ export class TaskCreationService {
     private readonly billing: BillingClient,
     private readonly settlement: TaskSettlementService,
     private readonly signals: DueSignals,
+    private readonly config: DispatchConfig,
   ) {}
 
+  /** The client's own expiry, or else the server's maximum age counted from when the task is due. */
+  private expiryOf(command: TaskCreateCommand): Date | null {
+    if (command.expiresAt) return new Date(command.expiresAt);
+    if (this.config.taskMaxAgeS === undefined) return null;
+    return new Date(Math.max(Date.parse(command.scheduledAt), Date.now()) + this.config.taskMaxAgeS * 1000);
+  }
+
   async create(command: TaskCreateCommand): Promise<TaskCreated> {
-    // A broker delivery that arrives after the caller gave up must not act.
-    if (Date.parse(command.deadline) <= Date.now()) throw new UnavailableError('the request expired before it was handled');
+    const [outcome] = await this.createMany([command]);
+    return valueOf(outcome!);
+  }
 
-    const key = await this.tasks.keyState(command.taskKey);
-    const existing = key.stored ? await this.tasks.findByKey(command.taskKey) : null;
-    if (existing) return this.answerRepeat(command, existing);
-    if (key.voided) throw new UnavailableError(VOIDED_DETAIL);
+  /** Each create's answer, in order: what `create` would have answered or thrown for it alone. */
+  async createMany(received: readonly TaskCreateCommand[]): Promise<ItemOutcome<TaskCreated>[]> {
+    // One spelling per key, so that the batch's own bookkeeping and its locks see a key once.
+    const commands = received.map((command) => ({ ...command, taskKey: command.taskKey.toLowerCase() }));
+    const outcomes: Array<ItemOutcome<TaskCreated> | Promise<ItemOutcome<TaskCreated>>> = [];
+    const fresh: Create[] = [];
+    const again: Create[] = [];
+    const keys = new Set<string>();
+    const states = await this.tasks.keyStates(commands.map((command) => command.taskKey));
+    const now = Date.now();
+    commands.forEach((command, index) => {
+      const state = states[index]!;
+      // A broker delivery that arrives after the caller gave up must not act.
+      if (Date.parse(command.deadline) <= now) outcomes[index] = failure(new UnavailableError('the request expired before it was handled'));
+      else if (state.stored) outcomes[index] = outcomeOf(this.answerRepeat(command));
+      else if (state.voided) outcomes[index] = failure(new UnavailableError(VOIDED_DETAIL));
+      else if (keys.has(command.taskKey)) again.push({ index, command });
+      else {
+        keys.add(command.taskKey);
+        fresh.push({ index, command });
+      }
+    });
+    const created = this.createFresh(fresh);
+    for (const create of fresh) outcomes[create.index] = created.then((answers) => answers.get(create.index)!);
+    // The same key twice in one batch: the second waits for the first and is then its repeat.
+    for (const create of again) outcomes[create.index] = created.then(() => outcomeOf(this.create(create.command)));
+    return Promise.all(outcomes);
+  }
 
-    const route: RouteRequest = { clientId: command.clientId, requestedPhoneId: command.requestedPhoneId };
+  private async createFresh(creates: Create[]): Promise<Map<number, ItemOutcome<TaskCreated>>> {
+    const answers = new Map<number, ItemOutcome<TaskCreated>>();
+    const answer = (create: Create, outcome: ItemOutcome<TaskCreated>) => answers.set(create.index, outcome);
+    if (creates.length === 0) return answers;
+
     // The contract checks phone / gateway before credits, so no debit is taken for a task with nowhere to go.
-    await this.routing.choose(route);
-    const debit = await this.debit(command);
-    const task = await this.store(command, route).catch((error: unknown) => this.undoDebit(command.taskKey, error));
-    if (Date.parse(command.scheduledAt) <= Date.now() + LONGEST_POLL_MS) void this.signals.announce([task.phoneId]);
-    return { task, creditsRemaining: debit.creditsRemaining };
+    const routes = await this.routing.chooseMany(creates.map(({ command }) => command));
+    const routed = creates.filter((create, i) => {
+      const route = routes[i]!;
+      if (route instanceof DomainError) answer(create, failure(route));
+      return !(route instanceof DomainError);
+    });
+
+    const debited = await this.debit(routed, answer);
+    const stored = await this.store(debited).catch((error: unknown) => debited.map((): Stored => ({ error })));
+    const due: number[] = [];
+    // Undone one after another: a batch that could not be stored must not flood the database with settlements.
+    for (const [i, create] of debited.entries()) {
+      const result = stored[i]!;
+      const task = 'task' in result ? { ok: true as const, value: result.task } : await outcomeOf(this.undoDebit(create.command.taskKey, result.error));
+      if (!task.ok) {
+        answer(create, task);
+        continue;
+      }
+      answer(create, { ok: true, value: { task: task.value, creditsRemaining: create.debit.creditsRemaining } });
+      if (Date.parse(create.command.scheduledAt) <= Date.now() + LONGEST_POLL_MS) due.push(task.value.phoneId);
+    }
+    if (due.length > 0) void this.signals.announce(new Set(due));
+    return answers;
+  }
+
+  /** One billing message for the batch; the creates debited go on, the others are answered here. */
+  private async debit(creates: Create[], answer: (create: Create, outcome: ItemOutcome<TaskCreated>) => void): Promise<Debited[]> {
+    if (creates.length === 0) return [];
+    const debits = await this.billing.debitMany(creates.map(({ command }) => debitOf(command))).catch(() => undefined);
+    const debited: Debited[] = [];
+    for (const [i, create] of creates.entries()) {
+      const debit = debits?.[i];
+      if (debit?.ok) debited.push({ ...create, debit: debit.value });
+      else if (debit && !leavesOutcomeOpen(debit.error.error)) answer(create, { ok: false, error: debit.error });
+      else {
+        // Billing may have taken the credit though its answer never came; a voided key is refunded by its sweep.
+        // One key after another: a batch billing could not answer must not flood the database with settlements.
+        await this.voidKey(create.command.taskKey);
+        answer(create, failure(new UnavailableError(BILLING_SILENT_DETAIL)));
+      }
+    }
+    return debited;
+  }
+
+  /**
+   * Stores the debited creates in one transaction holding their keys' locks: each key is checked
+   * again (a redelivery may have stored its task, a settlement voided it, while billing was asked)
+   * and routed again under the pools' locks. Each item is its stored task or why it is not stored.
+   */
+  private store(creates: Create[]): Promise<Stored[]> {
+    if (creates.length === 0) return Promise.resolve([]);
+    const taskKeys = creates.map(({ command }) => command.taskKey);
+    return this.tasks.underKeyLocks(taskKeys, async (tx) => {
+      const results: Stored[] = [];
+      const toRoute: number[] = [];
+      for (const [position, state] of (await this.tasks.keyStates(taskKeys, tx)).entries()) {
+        if (state.voided) results[position] = { error: new UnavailableError(VOIDED_DETAIL) };
+        else if (state.stored) results[position] = { task: toTaskView((await this.tasks.findByKey(taskKeys[position]!, tx))!) };
+        else toRoute.push(position);
+      }
+      const routes = await this.routing.chooseMany(toRoute.map((position) => creates[position]!.command), tx);
+      const toInsert: Array<{ position: number; phoneId: number }> = [];
+      toRoute.forEach((position, i) => {
+        const route = routes[i]!;
+        if (route instanceof DomainError) results[position] = { error: route };
+        else toInsert.push({ position, phoneId: route });
+      });
+      if (toInsert.length === 0) return results;
+      const inserted = await this.tasks.insertMany(
+        toInsert.map(({ position, phoneId }) => {
+          const { command } = creates[position]!;
+          return {
+            taskKey: command.taskKey,
+            clientId: command.clientId,
+            phoneId,
+            recipient: command.recipient,
+            message: command.message,
+            scheduledAt: new Date(command.scheduledAt),
+            scheduledLocal: command.scheduledLocal,
+            expiresAt: this.expiryOf(command),
+          };
+        }),
+        tx,
+      );
+      toInsert.forEach(({ position }, i) => (results[position] = { task: toTaskView(inserted[i]!) }));
+      return results;
+    });
   }
 
   /** A retry or redelivery: billing's debit is idempotent per key, so repeating it charges nothing and tells the balance. */
-  private async answerRepeat(command: TaskCreateCommand, task: Task): Promise<TaskCreated> {
+  private async answerRepeat(command: TaskCreateCommand): Promise<TaskCreated> {
+    const task = await this.tasks.findByKey(command.taskKey);
+    if (!task) throw new UnavailableError('the task of this request is being settled; retry later');
     if (task.clientId !== command.clientId) throw new ConflictError('this task key belongs to another request');
     const debit = await this.billing.debit(debitOf(command));
     return { task: toTaskView(task), creditsRemaining: debit.creditsRemaining };
-  }
-
-  private async debit(command: TaskCreateCommand): Promise<DebitResult> {
-    try {
-      return await this.billing.debit(debitOf(command));
-    } catch (error) {
-      if (error instanceof DomainError && error.code !== 'unavailable') throw error;
-      // Billing may have taken the credit though its answer never came; a voided key is refunded by its sweep.
-      await this.voidKey(command.taskKey);
-      throw new UnavailableError('the billing service did not answer; retry later');
-    }
-  }
-
-  private store(command: TaskCreateCommand, route: RouteRequest): Promise<TaskView> {
-    return this.tasks.underKeyLock(command.taskKey, async (tx) => {
-      const key = await this.tasks.keyState(command.taskKey, tx);
-      if (key.voided) throw new UnavailableError(VOIDED_DETAIL);
-      // A redelivery of this same create may have stored the task while this one waited for billing.
-      const stored = key.stored ? await this.tasks.findByKey(command.taskKey, tx) : null;
-      if (stored) return toTaskView(stored);
-      const phoneId = await this.routing.choose(route, tx);
-      const task = await this.tasks.insert(
-        {
-          taskKey: command.taskKey,
-          clientId: command.clientId,
-          phoneId,
-          recipient: command.recipient,
-          message: command.message,
-          scheduledAt: new Date(command.scheduledAt),
-          scheduledLocal: command.scheduledLocal,
-        },
-        tx,
-      );
-      return toTaskView(task);
-    });
   }
 
   /** The debit was taken but the task could not be stored: void the key, give the credit back, report the failure. */
@@ -134,6 +243,10 @@ export class TaskCreationService {
 
 function debitOf(command: TaskCreateCommand) {
   return { taskKey: command.taskKey, clientId: command.clientId, deadline: command.deadline };
+}
+
+function failure(error: DomainError): ItemOutcome<TaskCreated> {
+  return { ok: false, error: error.toBody() };
 }
 
 function describe(error: unknown): string {

@@ -116,4 +116,38 @@ describe(`${TaskListService.name} on Postgres`, () => {
   it('knows no tasks of a client id no row can have', async () => {
     await expect(dispatch.list.list({ clientId: 2 ** 40, page: 1, pageSize: 50 })).resolves.toMatchObject({ items: [], total: 0 });
   });
+
+  describe('feed', () => {
+    const idsOf = (tasks: Array<{ id: number }>) => tasks.map((task) => task.id);
+
+    it('walks one client’s tasks newest first, page after page, each starting after the last of the one before', async () => {
+      const pages: number[][] = [];
+      let after: { afterCreatedAt: string; afterId: number } | undefined;
+      for (;;) {
+        const page = await dispatch.list.feed({ clientId: 1, limit: 2, ...after });
+        pages.push(idsOf(page.items));
+        if (!page.hasMore) break;
+        const last = page.items.at(-1)!;
+        after = { afterCreatedAt: last.createdAt, afterId: last.id };
+      }
+
+      expect(pages).toEqual([idsOf([ofClient1[4]!, ofClient1[3]!]), idsOf([ofClient1[2]!, ofClient1[1]!]), idsOf([ofClient1[0]!])]);
+    });
+
+    it('breaks ties of the same creation instant by id, and filters by status and by creation time', async () => {
+      const sameInstant = minutesAfterT0(10);
+      const phoneId = ofClient2[0]!.phoneId;
+      const [first, second] = [await insertTask(dispatch.db, { phoneId, clientId: 2, createdAt: sameInstant }), await insertTask(dispatch.db, { phoneId, clientId: 2, createdAt: sameInstant })];
+
+      const page = await dispatch.list.feed({ clientId: 2, limit: 1 });
+      const next = await dispatch.list.feed({ clientId: 2, limit: 1, afterCreatedAt: page.items[0]!.createdAt, afterId: page.items[0]!.id });
+      const failed = await dispatch.list.feed({ clientId: 2, limit: 50, status: 'failed' });
+      const window = await dispatch.list.feed({ clientId: 1, limit: 50, since: minutesAfterT0(1).toISOString(), until: minutesAfterT0(3).toISOString() });
+
+      expect([idsOf(page.items), idsOf(next.items)]).toEqual([[second.id], [first.id]]);
+      expect(idsOf(failed.items)).toEqual([ofClient2[0]!.id]);
+      expect(idsOf(window.items)).toEqual(idsOf([ofClient1[2]!, ofClient1[1]!]));
+      expect((await dispatch.list.feed({ clientId: 3, limit: 50 })).items).toEqual([]);
+    });
+  });
 });

@@ -28,6 +28,15 @@ export class TaskListRepository {
     return { tasks, total };
   }
 
+  /** Newest first after the task `after` (by creation, then id), from the same indexes; `take` at most. */
+  async after(filter: TaskFilter, after: { createdAt: Date; id: number } | undefined, take: number): Promise<Task[]> {
+    // The redundant `lte` bounds the index scan, so a deep page costs what the first one does.
+    const older = after
+      ? [{ createdAt: { lte: after.createdAt } }, { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }]
+      : [];
+    return this.db.task.findMany({ where: { AND: [whereOf(filter), ...older] }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take });
+  }
+
   async count(filter: TaskFilter): Promise<number> {
     return this.db.task.count({ where: whereOf(filter) });
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InvalidRequestError, type TaskListQuery, type TaskPage } from '@smsq/contracts';
+import { InvalidRequestError, type TaskFeed, type TaskFeedQuery, type TaskListQuery, type TaskPage } from '@smsq/contracts';
 import { isStoredId } from '../database/stored-id.js';
 import { TaskListRepository, type TaskFilter } from './task-list.repository.js';
 import { toTaskView } from './task-view.js';
@@ -30,6 +30,16 @@ export class TaskListService {
     if (skip > MAX_OFFSET) return { ...empty, total: await this.tasks.count(filter) };
     const { tasks, total } = await this.tasks.page(filter, skip, query.pageSize);
     return { items: tasks.map(toTaskView), total, page: query.page, pageSize: query.pageSize };
+  }
+
+  /** A client's tasks page after page, newest first, each page starting after the last task of the one before. */
+  async feed(query: TaskFeedQuery): Promise<TaskFeed> {
+    if (!isStoredId(query.clientId)) return { items: [], hasMore: false };
+    const filter: TaskFilter = { clientId: query.clientId, status: query.status, from: instantOf(query.since, 'since'), to: instantOf(query.until, 'until') };
+    const afterCreatedAt = instantOf(query.afterCreatedAt, 'afterCreatedAt');
+    const after = afterCreatedAt && query.afterId !== undefined ? { createdAt: afterCreatedAt, id: query.afterId } : undefined;
+    const found = await this.tasks.after(filter, after, query.limit + 1);
+    return { items: found.slice(0, query.limit).map(toTaskView), hasMore: found.length > query.limit };
   }
 }
 

@@ -78,4 +78,15 @@ describe(`${TaskSettlementService.name} racing creates on Postgres`, () => {
     expect(taskKeys.size).toBeGreaterThan(0);
     expect(voidedKeys.size).toBeGreaterThan(0);
   });
+
+  it('settles many keys in order: a stored task is created, an unknown key voided, and a create with a voided key refused', async () => {
+    const stored = taskCreateCommand({ clientId: 1 });
+    await dispatch.creation.create(stored);
+    const unknown = taskCreateCommand({ clientId: 1 });
+
+    const outcomes = await dispatch.settlement.settleMany([unknown.taskKey, stored.taskKey.toUpperCase(), unknown.taskKey]);
+
+    expect(outcomes.map((outcome) => outcome.ok && outcome.value.outcome)).toEqual(['voided', 'created', 'voided']);
+    await expect(dispatch.creation.create(unknown)).rejects.toMatchObject({ code: 'unavailable' });
+  });
 });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { TaskSettlement } from '@smsq/contracts';
+import { outcomeOf, type ItemOutcome, type TaskSettlement } from '@smsq/contracts';
 import { BillingClient } from '../billing/billing.client.js';
 import { TasksRepository } from './tasks.repository.js';
 import { toTaskView } from './task-view.js';
@@ -25,6 +25,21 @@ export class TaskSettlementService {
       await this.tasks.voidKey(taskKey, tx);
       return { outcome: 'voided' };
     });
+  }
+
+  /**
+   * `settle` for many keys, in order. A key whose task exists is settled by that alone (a stored
+   * task stays stored), so the usual sweep of kept charges costs one query; the others are
+   * settled one after another under their locks.
+   */
+  async settleMany(taskKeys: readonly string[]): Promise<ItemOutcome<TaskSettlement>[]> {
+    const stored = new Map((await this.tasks.findByKeys(taskKeys.map((taskKey) => taskKey.toLowerCase()))).map((task) => [task.taskKey, task]));
+    const outcomes: ItemOutcome<TaskSettlement>[] = [];
+    for (const taskKey of taskKeys) {
+      const task = stored.get(taskKey.toLowerCase());
+      outcomes.push(task ? { ok: true, value: { outcome: 'created', task: toTaskView(task) } } : await outcomeOf(this.settle(taskKey)));
+    }
+    return outcomes;
   }
 
   /**

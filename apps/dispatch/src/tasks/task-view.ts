@@ -16,6 +16,7 @@ export function toTaskView(task: Task): TaskView {
     deliveredAt: task.deliveredAt?.toISOString() ?? null,
     failedAt: task.failedAt?.toISOString() ?? null,
     error: task.error,
+    expiresAt: task.expiresAt?.toISOString() ?? null,
     createdAt: task.createdAt.toISOString(),
     segments: countSegments(task.message),
   };

@@ -2,16 +2,23 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   Patterns,
+  TaskCancelCommand,
+  TaskCreateBatchCommand,
   TaskCreateCommand,
+  TaskFeedQuery,
   TaskGetQuery,
   TaskListQuery,
   TaskResendCommand,
+  TaskSettleBatchCommand,
   TaskSettleCommand,
+  type BatchAnswer,
   type TaskCreated,
+  type TaskFeed,
   type TaskPage,
   type TaskSettlement,
   type TaskView,
 } from '@smsq/contracts';
+import { TaskCancelService } from './task-cancel.service.js';
 import { TaskCreationService } from './task-creation.service.js';
 import { TaskListService } from './task-list.service.js';
 import { TaskLookupService } from './task-lookup.service.js';
@@ -26,6 +33,7 @@ export class TasksController {
     private readonly lookup: TaskLookupService,
     private readonly listing: TaskListService,
     private readonly resending: TaskResendService,
+    private readonly cancelling: TaskCancelService,
   ) {}
 
   @MessagePattern(Patterns.dispatch.taskCreate)
@@ -33,9 +41,19 @@ export class TasksController {
     return this.creation.create(command);
   }
 
+  @MessagePattern(Patterns.dispatch.taskCreateBatch)
+  async createBatch(@Payload() command: TaskCreateBatchCommand): Promise<BatchAnswer<TaskCreated>> {
+    return { results: await this.creation.createMany(command.creates) };
+  }
+
   @MessagePattern(Patterns.dispatch.taskSettle)
   settle(@Payload() command: TaskSettleCommand): Promise<TaskSettlement> {
     return command.abandon ? this.settlement.abandon(command.taskKey) : this.settlement.settle(command.taskKey);
+  }
+
+  @MessagePattern(Patterns.dispatch.taskSettleBatch)
+  async settleBatch(@Payload() command: TaskSettleBatchCommand): Promise<BatchAnswer<TaskSettlement>> {
+    return { results: await this.settlement.settleMany(command.taskKeys) };
   }
 
   @MessagePattern(Patterns.dispatch.taskGet)
@@ -43,9 +61,19 @@ export class TasksController {
     return this.lookup.get(query);
   }
 
+  @MessagePattern(Patterns.dispatch.taskCancel)
+  cancel(@Payload() command: TaskCancelCommand): Promise<TaskView> {
+    return this.cancelling.cancel(command);
+  }
+
   @MessagePattern(Patterns.dispatch.taskList)
   list(@Payload() query: TaskListQuery): Promise<TaskPage> {
     return this.listing.list(query);
+  }
+
+  @MessagePattern(Patterns.dispatch.taskFeed)
+  feed(@Payload() query: TaskFeedQuery): Promise<TaskFeed> {
+    return this.listing.feed(query);
   }
 
   @MessagePattern(Patterns.dispatch.taskResend)

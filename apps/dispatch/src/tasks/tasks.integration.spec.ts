@@ -1,4 +1,4 @@
-import type { TestDatabase } from '@smsq/testing';
+import { eventually, type TestDatabase } from '@smsq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatchTestDatabase, dispatchUnderTest, type DispatchUnderTest } from '../testing/dispatch-under-test.js';
 import { taskCreateCommand } from '../testing/task-commands.js';
@@ -65,5 +65,45 @@ describe(`${TaskCreationService.name} and task lookup on Postgres`, () => {
     await expect(dispatch.creation.create(taskCreateCommand({ clientId: 3 }))).rejects.toMatchObject({ code: 'no_active_phone' });
     expect(dispatch.billing.debitCalls).toHaveLength(debitsBefore);
     expect(await dispatch.db.task.count({ where: { clientId: 3 } })).toBe(0);
+  });
+
+  it('answers each create of a batch in its place, as alone: new, repeat, the same key twice, no phone', async () => {
+    const stored = await dispatch.creation.create(taskCreateCommand({ clientId: 1 }));
+    const storedKey = (await dispatch.db.task.findUniqueOrThrow({ where: { id: stored.task.id } })).taskKey;
+    const fresh = taskCreateCommand({ clientId: 1 });
+    const balanceBefore = dispatch.billing.balance(1);
+
+    const outcomes = await dispatch.creation.createMany([
+      fresh,
+      taskCreateCommand({ clientId: 1, taskKey: storedKey }),
+      fresh,
+      taskCreateCommand({ clientId: 4 }),
+    ]);
+
+    expect(outcomes.map((outcome) => (outcome.ok ? outcome.value.task.id : outcome.error.error))).toEqual([
+      expect.any(Number),
+      stored.task.id,
+      outcomes[0]!.ok && outcomes[0]!.value.task.id,
+      'no_active_phone',
+    ]);
+    expect(await dispatch.db.task.count({ where: { taskKey: fresh.taskKey } })).toBe(1);
+    expect(dispatch.billing.balance(1)).toBe(balanceBefore - 1);
+  });
+
+  it('refunds only the create of a batch whose key was voided while billing debited, storing the others', async () => {
+    const [voided, kept] = [taskCreateCommand({ clientId: 1 }), taskCreateCommand({ clientId: 1 })];
+    dispatch.billing.duringDebit = async () => {
+      await dispatch.db.voidedTaskKey.createMany({ data: [{ taskKey: voided.taskKey }], skipDuplicates: true });
+    };
+    try {
+      const outcomes = await dispatch.creation.createMany([voided, kept]);
+
+      expect(outcomes.map((outcome) => (outcome.ok ? 'created' : outcome.error.error))).toEqual(['unavailable', 'created']);
+    } finally {
+      dispatch.billing.duringDebit = () => undefined;
+    }
+    expect(await dispatch.db.task.count({ where: { taskKey: { in: [voided.taskKey, kept.taskKey] } } })).toBe(1);
+    await eventually(() => expect(dispatch.billing.refundedKeys()).toContain(voided.taskKey));
+    expect(dispatch.billing.refundedKeys()).not.toContain(kept.taskKey);
   });
 });

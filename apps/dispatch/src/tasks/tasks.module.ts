@@ -2,7 +2,9 @@ import { Module } from '@nestjs/common';
 import { BillingModule } from '../billing/billing.module.js';
 import { DatabaseModule } from '../database/database.module.js';
 import { DueSignalsModule } from '../due-signals/due-signals.module.js';
+import { OutboxModule } from '../outbox/outbox.module.js';
 import { RoutingModule } from '../routing/routing.module.js';
+import { TaskCancelService } from './task-cancel.service.js';
 import { TaskCreationService } from './task-creation.service.js';
 import { TaskListRepository } from './task-list.repository.js';
 import { TaskListService } from './task-list.service.js';
@@ -13,8 +15,8 @@ import { TasksController } from './tasks.controller.js';
 import { TasksRepository } from './tasks.repository.js';
 
 @Module({
-  imports: [DatabaseModule, RoutingModule, BillingModule, DueSignalsModule],
+  imports: [DatabaseModule, RoutingModule, BillingModule, DueSignalsModule, OutboxModule],
   controllers: [TasksController],
-  providers: [TasksRepository, TaskCreationService, TaskSettlementService, TaskLookupService, TaskListRepository, TaskListService, TaskResendService],
+  providers: [TasksRepository, TaskCreationService, TaskCancelService, TaskSettlementService, TaskLookupService, TaskListRepository, TaskListService, TaskResendService],
 })
 export class TasksModule {}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { lockUntilCommit } from '../database/advisory-lock.js';
+import { lockAllUntilCommit } from '../database/advisory-lock.js';
 import { inTransaction, type DbTransaction } from '../database/db-transaction.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
 import { Prisma, type Task } from '../generated/prisma/client.js';
@@ -7,7 +7,7 @@ import { Prisma, type Task } from '../generated/prisma/client.js';
 /** A task row under the names of Prisma's `Task`, for statements written in SQL. */
 const TASK_COLUMNS = Prisma.sql`id, task_key AS "taskKey", client_id AS "clientId", phone_id AS "phoneId", recipient, message, status::text AS status,
   scheduled_at AS "scheduledAt", scheduled_local AS "scheduledLocal", attempts, claimed_by_token_id AS "claimedByTokenId",
-  claim_expires_at AS "claimExpiresAt", sent_at AS "sentAt", delivered_at AS "deliveredAt", failed_at AS "failedAt", error, created_at AS "createdAt"`;
+  claim_expires_at AS "claimExpiresAt", sent_at AS "sentAt", delivered_at AS "deliveredAt", failed_at AS "failedAt", error, expires_at AS "expiresAt", created_at AS "createdAt"`;
 
 export interface TaskKeyState {
   stored: boolean;
@@ -22,6 +22,7 @@ export interface NewTask {
   message: string;
   scheduledAt: Date;
   scheduledLocal: string;
+  expiresAt: Date | null;
 }
 
 @Injectable()
@@ -33,8 +34,14 @@ export class TasksRepository {
    * settling its key never interleave.
    */
   underKeyLock<T>(taskKey: string, work: (tx: DbTransaction) => Promise<T>): Promise<T> {
+    return this.underKeyLocks([taskKey], work);
+  }
+
+  /** `underKeyLock` for several keys, locked in their sorted order (the order every holder of more than one keeps). */
+  underKeyLocks<T>(taskKeys: readonly string[], work: (tx: DbTransaction) => Promise<T>): Promise<T> {
+    const names = [...new Set(taskKeys)].sort().map((taskKey) => `dispatch.task:${taskKey}`);
     return inTransaction(this.db, async (tx) => {
-      await lockUntilCommit(tx, `dispatch.task:${taskKey}`);
+      await lockAllUntilCommit(tx, names);
       return work(tx);
     });
   }
@@ -43,37 +50,67 @@ export class TasksRepository {
     return (tx ?? this.db).task.findUnique({ where: { taskKey } });
   }
 
+  findByKeys(taskKeys: readonly string[]): Promise<Task[]> {
+    return this.db.task.findMany({ where: { taskKey: { in: [...taskKeys] } } });
+  }
+
   findOfClient(clientId: number, id: number): Promise<Task | null> {
     return this.db.task.findFirst({ where: { id, clientId } });
   }
 
-  /** Whether the key has its task and whether it was voided, in one round trip (a create asks both, twice). */
-  async keyState(taskKey: string, tx?: DbTransaction): Promise<TaskKeyState> {
-    const rows = await (tx ?? this.db).$queryRaw<TaskKeyState[]>`
-      SELECT EXISTS (SELECT 1 FROM "dispatch"."tasks" WHERE task_key = ${taskKey}::uuid) AS stored,
-             EXISTS (SELECT 1 FROM "dispatch"."voided_task_keys" WHERE task_key = ${taskKey}::uuid) AS voided`;
-    return rows[0]!;
+  /** Whether each key has its task and whether it was voided, in order, in one round trip (a create asks both, twice). */
+  async keyStates(taskKeys: readonly string[], tx?: DbTransaction): Promise<TaskKeyState[]> {
+    return (tx ?? this.db).$queryRaw<TaskKeyState[]>`
+      SELECT EXISTS (SELECT 1 FROM "dispatch"."tasks" t WHERE t.task_key = k.task_key) AS stored,
+             EXISTS (SELECT 1 FROM "dispatch"."voided_task_keys" v WHERE v.task_key = k.task_key) AS voided
+        FROM unnest(${taskKeys}::uuid[]) WITH ORDINALITY AS k(task_key, position)
+       ORDER BY k.position`;
   }
 
   /**
-   * Stores the task and records the assignment on its phone (`last_assigned_at`, which orders
-   * least-recently-used routing), in one statement: the hottest of a create, in SQL because
-   * Prisma's model query costs more than the statement itself (docs/performance.md).
+   * Stores the tasks, in order, and records the assignments on their phones (`last_assigned_at`,
+   * which orders least-recently-used routing: a phone's latest task sorts last), in one
+   * statement: the hottest of a create, in SQL because Prisma's model queries cost more than the
+   * statement itself (docs/performance.md). The phones are locked by the routing of the same transaction.
    */
-  async insert(task: NewTask, tx: DbTransaction): Promise<Task> {
+  async insertMany(tasks: readonly NewTask[], tx: DbTransaction): Promise<Task[]> {
+    const lastAssignment = new Map(tasks.map((task, position) => [task.phoneId, position]));
+    const assigned = [...lastAssignment.keys()];
     // clock_timestamp(), not now(): a transaction that waited for the pool must sort after the one it waited for.
+    // Read once: per row, the clock's own steps would reorder the batch's assignments.
     const rows = await tx.$queryRaw<Task[]>`
-      WITH assigned AS (
-        UPDATE "dispatch"."phones" SET last_assigned_at = clock_timestamp() WHERE id = ${task.phoneId} RETURNING id
+      WITH clock AS MATERIALIZED (SELECT clock_timestamp() AS now), assigned AS (
+        UPDATE "dispatch"."phones" p SET last_assigned_at = clock.now + a.position * interval '1 microsecond'
+          FROM clock, unnest(${assigned}::int[], ${assigned.map((id) => lastAssignment.get(id)!)}::int[]) AS a(id, position)
+         WHERE p.id = a.id
       )
-      INSERT INTO "dispatch"."tasks" (task_key, client_id, phone_id, recipient, message, status, scheduled_at, scheduled_local, attempts)
-      SELECT ${task.taskKey}::uuid, ${task.clientId}, assigned.id, ${task.recipient}, ${task.message}, 'pending',
-             ${task.scheduledAt}, ${task.scheduledLocal}, 0
-        FROM assigned
+      INSERT INTO "dispatch"."tasks" (task_key, client_id, phone_id, recipient, message, status, scheduled_at, scheduled_local, expires_at, attempts)
+      SELECT t.task_key, t.client_id, t.phone_id, t.recipient, t.message, 'pending', t.scheduled_at, t.scheduled_local, t.expires_at, 0
+        FROM unnest(${tasks.map((task) => task.taskKey)}::uuid[], ${tasks.map((task) => task.clientId)}::int[], ${tasks.map((task) => task.phoneId)}::int[],
+                    ${tasks.map((task) => task.recipient)}::text[], ${tasks.map((task) => task.message)}::text[],
+                    ${tasks.map((task) => task.scheduledAt.toISOString())}::timestamptz[], ${tasks.map((task) => task.scheduledLocal)}::text[],
+                    ${tasks.map((task) => task.expiresAt?.toISOString() ?? null)}::timestamptz[])
+          WITH ORDINALITY AS t(task_key, client_id, phone_id, recipient, message, scheduled_at, scheduled_local, expires_at, position)
+       ORDER BY t.position
       RETURNING ${TASK_COLUMNS}`;
-    const stored = rows[0];
-    if (!stored) throw new Error(`phone ${task.phoneId} vanished before task ${task.taskKey} was stored on it`);
-    return stored;
+    const byKey = new Map(rows.map((row) => [row.taskKey.toLowerCase(), row]));
+    return tasks.map((task) => {
+      const stored = byKey.get(task.taskKey.toLowerCase());
+      if (!stored) throw new Error(`task ${task.taskKey} was not stored`);
+      return stored;
+    });
+  }
+
+  /**
+   * Fails a client's task that no worker was ever handed (pending, never claimed) with `error`, in
+   * one conditional statement; null when there is no such task (another state, another client's, none).
+   */
+  async failUntouchedOfClient(clientId: number, id: number, error: string, tx: DbTransaction): Promise<Task | null> {
+    const rows = await tx.$queryRaw<Task[]>`
+      UPDATE "dispatch"."tasks" SET status = 'failed', failed_at = now(), error = ${error}
+       WHERE id = ${id} AND client_id = ${clientId} AND status = 'pending' AND attempts = 0
+      RETURNING ${TASK_COLUMNS}`;
+    return rows[0] ?? null;
   }
 
   /** A task nobody has touched yet (pending, never claimed) fails as abandoned; false if it is already under way. */

@@ -12,6 +12,11 @@ import { DispatchDatabase } from '../database/dispatch-database.js';
 import { DueSignals } from '../due-signals/due-signals.js';
 import { LeaseExpiry } from '../leases/lease-expiry.js';
 import { LeasesRepository } from '../leases/leases.repository.js';
+import { TaskExpiry } from '../leases/task-expiry.js';
+import { WebhookDeliverer, type DelivererOptions } from '../webhooks/webhook-deliverer.js';
+import { WebhookDeliveriesRepository } from '../webhooks/webhook-deliveries.repository.js';
+import { WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository.js';
+import { WebhooksService } from '../webhooks/webhooks.service.js';
 import { OutboxRelay } from '../outbox/outbox-relay.js';
 import { OutboxRepository } from '../outbox/outbox.repository.js';
 import { PhoneHealthService } from '../phones/phone-health.service.js';
@@ -23,6 +28,7 @@ import { RoutingRepository } from '../routing/routing.repository.js';
 import { RoutingService } from '../routing/routing.service.js';
 import { StatsRepository } from '../stats/stats.repository.js';
 import { TaskStatsService } from '../stats/task-stats.service.js';
+import { TaskCancelService } from '../tasks/task-cancel.service.js';
 import { TaskCreationService } from '../tasks/task-creation.service.js';
 import { TaskListRepository } from '../tasks/task-list.repository.js';
 import { TaskListService } from '../tasks/task-list.service.js';
@@ -44,6 +50,8 @@ export function createDispatchTestDatabase(): Promise<TestDatabase> {
 export interface DispatchTestOptions {
   claimTimeoutS?: number;
   maxAttempts?: number;
+  taskMaxAgeS?: number;
+  webhookAllowPrivate?: boolean;
   /** Default: a fresh one, so due signals of parallel suites never mix. */
   namespace?: string;
 }
@@ -53,6 +61,7 @@ export interface DispatchUnderTest {
   db: DispatchDatabase;
   billing: FakeBillingClient;
   creation: TaskCreationService;
+  cancel: TaskCancelService;
   settlement: TaskSettlementService;
   lookup: TaskLookupService;
   list: TaskListService;
@@ -63,10 +72,14 @@ export interface DispatchUnderTest {
   claims: TaskClaimsService;
   reports: TaskReportsService;
   leases: LeaseExpiry;
+  expiry: TaskExpiry;
   outbox: OutboxRepository;
   /** A relay of its own each time: several relays at once stand for several dispatch instances. */
   newRelay(billing?: FakeBillingClient): OutboxRelay;
   replies: ReplyOwnerService;
+  webhooks: WebhooksService;
+  /** A deliverer of its own each time: several at once stand for several dispatch instances. */
+  newDeliverer(options?: Partial<DelivererOptions>): WebhookDeliverer;
   close(): Promise<void>;
 }
 
@@ -86,6 +99,9 @@ export async function dispatchUnderTest(databaseUrl: string, profile: Profile, o
     SMSQ_NAMESPACE: options.namespace ?? testNamespace(),
     SMSQ_CLAIM_TIMEOUT_S: options.claimTimeoutS?.toString(),
     SMSQ_MAX_ATTEMPTS: options.maxAttempts?.toString(),
+    SMSQ_TASK_MAX_AGE_S: options.taskMaxAgeS?.toString(),
+    // The receivers of the tests listen on loopback.
+    SMSQ_WEBHOOK_ALLOW_PRIVATE: String(options.webhookAllowPrivate ?? true),
   });
   const db = new DispatchDatabase(config);
   await db.onModuleInit();
@@ -96,12 +112,13 @@ export async function dispatchUnderTest(databaseUrl: string, profile: Profile, o
   const billing = new FakeBillingClient(1_000);
   const settlement = new TaskSettlementService(tasks, standIn(billing));
   const outbox = new OutboxRepository(db);
-  const creation = new TaskCreationService(tasks, routing, standIn(billing), settlement, signals);
+  const creation = new TaskCreationService(tasks, routing, standIn(billing), settlement, signals, config);
   return {
     config,
     db,
     billing,
     creation,
+    cancel: new TaskCancelService(db, tasks, outbox),
     settlement,
     lookup: new TaskLookupService(tasks),
     list: new TaskListService(new TaskListRepository(db)),
@@ -112,9 +129,12 @@ export async function dispatchUnderTest(databaseUrl: string, profile: Profile, o
     claims: new TaskClaimsService(config, new ClaimsRepository(db), signals),
     reports: new TaskReportsService(new TaskReportsRepository(db), outbox),
     leases: new LeaseExpiry(db, new LeasesRepository(), outbox, signals, config),
+    expiry: new TaskExpiry(db, new LeasesRepository(), outbox),
     outbox,
     newRelay: (relayBilling = billing) => new OutboxRelay(db, outbox, standIn(relayBilling), config),
     replies: new ReplyOwnerService(config, new RepliesRepository(db)),
+    webhooks: new WebhooksService(new WebhookEndpointsRepository(db), new WebhookDeliveriesRepository(db)),
+    newDeliverer: (delivererOptions = {}) => new WebhookDeliverer(new WebhookDeliveriesRepository(db), config).withOptions(delivererOptions),
     close: async () => {
       await db.onModuleDestroy();
       await redis.quit().catch(() => redis.disconnect());

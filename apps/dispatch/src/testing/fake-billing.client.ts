@@ -1,4 +1,4 @@
-import { DomainError, UnavailableError, type DebitCommand, type DebitResult, type RefundCommand, type RefundResult } from '@smsq/contracts';
+import { DomainError, outcomeOf, UnavailableError, type DebitCommand, type DebitResult, type ItemOutcome, type RefundCommand, type RefundResult } from '@smsq/contracts';
 import type { BillingClient } from '../billing/billing.client.js';
 import type { PublicOf } from './stand-in.js';
 
@@ -51,6 +51,13 @@ export class FakeBillingClient implements PublicOf<BillingClient> {
     this.debits.set(command.taskKey, { clientId: command.clientId, result });
     if (this.mode === 'lost-answer') throw new UnavailableError('the billing service did not answer; retry later');
     return result;
+  }
+
+  /** One message for the batch: when billing does not answer, no item gets an answer. */
+  async debitMany(commands: DebitCommand[]): Promise<ItemOutcome<DebitResult>[]> {
+    const outcomes = await Promise.all(commands.map((command) => outcomeOf(this.debit(command))));
+    if (this.mode !== 'answering') throw new UnavailableError('the billing service did not answer; retry later');
+    return outcomes;
   }
 
   /** The refund requests that reached billing for one task key, whatever became of them. */

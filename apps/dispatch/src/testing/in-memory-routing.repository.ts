@@ -1,31 +1,31 @@
 import type { Phone } from '../generated/prisma/client.js';
-import type { RoutingRepository } from '../routing/routing.repository.js';
+import type { Pool, RouteCandidate, RoutingRepository } from '../routing/routing.repository.js';
 import type { PublicOf } from './stand-in.js';
 import type { InMemoryStore } from './in-memory-store.js';
 
 export class InMemoryRoutingRepository implements PublicOf<RoutingRepository> {
   constructor(private readonly store: InMemoryStore) {}
 
-  async activeOwnPhone(clientId: number, phoneId: number): Promise<number | null> {
-    return this.find((phone) => phone.id === phoneId && phone.kind === 'own' && phone.clientId === clientId && phone.active)[0] ?? null;
+  async activeOwnPhones(clientIds: readonly number[]): Promise<RouteCandidate[]> {
+    return this.find((phone) => phone.kind === 'own' && phone.clientId !== null && clientIds.includes(phone.clientId) && phone.active).sort(
+      (a, b) => a.id - b.id,
+    );
   }
 
-  async firstActiveOwnPhone(clientId: number): Promise<number | null> {
-    return this.find((phone) => phone.kind === 'own' && phone.clientId === clientId && phone.active).sort((a, b) => a - b)[0] ?? null;
+  async activeGateways(pools: readonly Pool[]): Promise<RouteCandidate[]> {
+    return this.find((phone) => phone.kind === 'gateway' && pools.includes(phone.clientId) && phone.active).sort(
+      (a, b) => (a.lastAssignedAt?.getTime() ?? -Infinity) - (b.lastAssignedAt?.getTime() ?? -Infinity) || a.id - b.id,
+    );
   }
 
-  async activeVipGateway(clientId: number, phoneId: number): Promise<number | null> {
-    return this.find((phone) => phone.id === phoneId && phone.kind === 'gateway' && phone.clientId === clientId && phone.active)[0] ?? null;
+  /** The fakes run one transaction at a time per key: there is nothing to lock. */
+  async lockPools(): Promise<void> {}
+
+  async lockActive(_tx: unknown, phoneIds: readonly number[]): Promise<number[]> {
+    return this.find((phone) => phoneIds.includes(phone.id) && phone.active).map((phone) => phone.id);
   }
 
-  async leastRecentlyUsedGateway(pool: number | null): Promise<number | null> {
-    const gateways = this.store.phones
-      .filter((phone) => phone.kind === 'gateway' && phone.clientId === pool && phone.active)
-      .sort((a, b) => (a.lastAssignedAt?.getTime() ?? -Infinity) - (b.lastAssignedAt?.getTime() ?? -Infinity) || a.id - b.id);
-    return gateways[0]?.id ?? null;
-  }
-
-  private find(matches: (phone: Phone) => boolean): number[] {
-    return this.store.phones.filter(matches).map((phone) => phone.id);
+  private find(matches: (phone: Phone) => boolean): Array<RouteCandidate & { lastAssignedAt: Date | null }> {
+    return this.store.phones.filter(matches).map((phone) => ({ id: phone.id, clientId: phone.clientId, lastAssignedAt: phone.lastAssignedAt }));
   }
 }

@@ -30,7 +30,7 @@ export class InMemoryStore {
     return row;
   }
 
-  addTask(task: Omit<Task, 'id' | 'status' | 'attempts' | 'claimedByTokenId' | 'claimExpiresAt' | 'sentAt' | 'deliveredAt' | 'failedAt' | 'error' | 'createdAt'>): Task {
+  addTask(task: Omit<Task, 'id' | 'status' | 'attempts' | 'claimedByTokenId' | 'claimExpiresAt' | 'sentAt' | 'deliveredAt' | 'failedAt' | 'error' | 'expiresAt' | 'createdAt'> & { expiresAt?: Date | null }): Task {
     const row: Task = {
       id: this.nextTaskId++,
       status: 'pending',
@@ -43,6 +43,7 @@ export class InMemoryStore {
       error: null,
       createdAt: this.now(),
       ...task,
+      expiresAt: task.expiresAt ?? null,
     };
     this.tasks.push(row);
     return row;

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Patterns, type ReplyReceivedCommand } from '@smsq/contracts';
 import { InboxDatabase, type InboxTransaction } from '../database/inbox-database.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { NewMessage } from './new-message.js';
@@ -14,10 +16,22 @@ export interface MessageFilter {
 
 @Injectable()
 export class MessagesRepository {
-  /** Inserts in one statement what is not stored yet (by dedup key); answers how many rows it added. */
-  async insertNew(db: InboxDatabase | InboxTransaction, rows: NewMessage[]): Promise<number> {
-    const { count } = await db.message.createMany({ data: rows, skipDuplicates: true });
-    return count;
+  /**
+   * Inserts in one statement what is not stored yet (by dedup key), and in the same transaction
+   * an outbox event for each new reply that has a client: the webhook event then exists exactly
+   * when the reply does. Answers how many replies it added.
+   */
+  async insertNew(db: InboxDatabase, rows: NewMessage[]): Promise<number> {
+    return db.$transaction(async (tx) => {
+      const inserted = await tx.message.createManyAndReturn({
+        data: rows,
+        skipDuplicates: true,
+        select: { id: true, clientId: true, phoneId: true, sender: true, body: true, receivedAt: true, storedAt: true },
+      });
+      const events = inserted.flatMap((message) => (message.clientId === null ? [] : [{ pattern: Patterns.dispatch.webhookReplyReceived, payload: replyReceivedOf({ ...message, clientId: message.clientId }) }]));
+      if (events.length > 0) await tx.outboxEvent.createMany({ data: events });
+      return inserted.length;
+    });
   }
 
   async count(tx: InboxTransaction, filter: MessageFilter): Promise<number> {
@@ -41,4 +55,18 @@ function whereOf(filter: MessageFilter): Prisma.Sql {
   if (filter.clientId !== undefined) conditions.push(Prisma.sql`client_id = ${filter.clientId}`);
   if (filter.pattern !== undefined) conditions.push(Prisma.sql`(sender ILIKE ${filter.pattern} ESCAPE '\\' OR body ILIKE ${filter.pattern} ESCAPE '\\')`);
   return conditions.length === 0 ? Prisma.empty : Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}`;
+}
+
+function replyReceivedOf(message: StoredMessage & { clientId: number }): Prisma.InputJsonObject {
+  const command: ReplyReceivedCommand = {
+    eventId: randomUUID(),
+    clientId: message.clientId,
+    phoneId: message.phoneId,
+    messageId: message.id,
+    from: message.sender,
+    message: message.body,
+    receivedAt: message.receivedAt.toISOString(),
+    storedAt: message.storedAt.toISOString(),
+  };
+  return { ...command };
 }

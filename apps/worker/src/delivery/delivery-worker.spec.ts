@@ -144,6 +144,18 @@ describe(DeliveryWorker.name, () => {
     expect(sut.smsq.requestsTo(REPORT).length).toBeGreaterThanOrEqual(2);
   });
 
+  it('never sends a task whose claim has already lapsed (it expired, or waited too long): the lease returns it', async () => {
+    sut = await harness();
+    sut.smsq.route(POLL, pollAnswers({ status: 200, body: pendingTask(sut.gateway.url, { claim_expires_at: new Date(Date.now() - 5_000).toISOString() }) }));
+    sut.start();
+
+    await sut.logger.waitForLine(/not sent loop=1 task=7 reason="its claim lapsed/);
+    await sut.smsq.waitForRequest(POLL, 2);
+
+    expect(sut.gateway.requestsTo(SEND)).toEqual([]);
+    expect(sut.smsq.requestsTo(REPORT)).toEqual([]);
+  });
+
   it('backs off after a 401 on poll, names the variable, and carries on once the token works', async () => {
     sut = await harness();
     const unauthorized = { status: 401, body: { error: 'unauthorized', detail: 'missing, invalid or revoked worker token' } };

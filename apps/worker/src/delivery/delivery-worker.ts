@@ -114,6 +114,11 @@ export class DeliveryWorker {
         this.log.warn('not sent', { loop, task: task.id, reason: 'the worker stopped while the task waited for its pacing slot', note: 'the lease returns the task' });
         return undefined;
       }
+      if (Date.now() >= task.claimDeadline) {
+        // A claim lapses at the task's expiry at the latest: past it, the SMS is no longer this worker's to send.
+        this.log.warn('not sent', { loop, task: task.id, reason: 'its claim lapsed before it could be sent (a pacing wait, or the task expired)', note: 'the lease returns the task' });
+        return undefined;
+      }
       const sms: OutgoingSms = { taskId: task.id, messageKey: messageKeyOf(task), recipient: task.recipient, message: task.message, gatewayUrl: task.gatewayUrl, claimDeadline: task.claimDeadline };
       const outcome = await this.driver.send(sms, this.giveUp.signal);
       switch (outcome.status) {

@@ -1,7 +1,7 @@
 import { IsIn } from 'class-validator';
 import { IsTaskKey } from '../validation.js';
 
-export const REFUND_REASONS = ['task_failed', 'task_not_created'] as const;
+export const REFUND_REASONS = ['task_failed', 'task_not_created', 'task_cancelled', 'task_expired'] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
 
 /** Gives back the credit of a task; a task is refunded at most once, however often this arrives. */

@@ -1,4 +1,8 @@
-import { IsISO8601, IsInt, IsOptional, IsString, Length, Matches } from 'class-validator';
+// class-transformer's @Type reads decorator metadata through the Reflect API this polyfills.
+import 'reflect-metadata';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsISO8601, IsInt, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import { MAX_BATCH_ITEMS } from '../batch.js';
 import { LOCAL_DATETIME } from '../time.js';
 import { IsDeadline, IsEntityId, IsTaskKey } from '../validation.js';
 import type { TaskView } from './task-view.js';
@@ -17,7 +21,17 @@ export class TaskCreateCommand {
   @IsOptional() @IsInt() requestedPhoneId?: number;
   @IsISO8601({ strict: true }) scheduledAt!: string;
   @Matches(LOCAL_DATETIME) scheduledLocal!: string;
+  /** A task not sent by then ends failed (`expired`) and refunded; absent, dispatch's default maximum age applies. */
+  @IsOptional() @IsISO8601({ strict: true }) expiresAt?: string;
   @IsDeadline() deadline!: string;
+}
+
+/**
+ * The creates a gateway gathered while its previous batch was under way, each with the rules and
+ * the answer of `TaskCreateCommand` (`BatchAnswer<TaskCreated>`), routed, debited and stored together.
+ */
+export class TaskCreateBatchCommand {
+  @ValidateNested({ each: true }) @Type(() => TaskCreateCommand) @ArrayMinSize(1) @ArrayMaxSize(MAX_BATCH_ITEMS) creates!: TaskCreateCommand[];
 }
 
 export interface TaskCreated {

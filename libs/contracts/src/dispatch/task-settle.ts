@@ -1,4 +1,5 @@
-import { IsBoolean, IsOptional } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsBoolean, IsOptional, IsUUID } from 'class-validator';
+import { MAX_SETTLE_BATCH } from '../batch.js';
 import { IsTaskKey } from '../validation.js';
 import type { TaskView } from './task-view.js';
 
@@ -13,6 +14,14 @@ import type { TaskView } from './task-view.js';
 export class TaskSettleCommand {
   @IsTaskKey() taskKey!: string;
   @IsOptional() @IsBoolean() abandon?: boolean;
+}
+
+/**
+ * `TaskSettleCommand` (without `abandon`) for many keys at once, answered `BatchAnswer<TaskSettlement>`
+ * in order: billing's settlement sweep asks about the charges it holds this way.
+ */
+export class TaskSettleBatchCommand {
+  @IsUUID(undefined, { each: true }) @ArrayMinSize(1) @ArrayMaxSize(MAX_SETTLE_BATCH) taskKeys!: string[];
 }
 
 export type TaskSettlement = { outcome: 'created'; task: TaskView } | { outcome: 'voided' };

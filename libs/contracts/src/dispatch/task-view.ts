@@ -16,7 +16,37 @@ export interface TaskView {
   deliveredAt: string | null;
   failedAt: string | null;
   error: string | null;
+  /** Not sent by then, the task ends failed with the error `expired`; null when it never expires. */
+  expiresAt: string | null;
   createdAt: string;
   /** How many SMS the message costs the phone (see `countSegments`). */
   segments: number;
 }
+
+/** The error of a task not sent by its expiry (`ttl` or `expires_at`, or the server's maximum age). */
+export const EXPIRED_ERROR = 'expired';
+
+/**
+ * A task as the public API shows it (GET /smsapi/tasks/{id}, and the `data` of a task webhook event):
+ * the specification's task fields plus its delivery state, its expiry and what it costs the phone in SMS.
+ */
+export function taskBody(task: TaskView) {
+  return {
+    id: task.id,
+    status: task.status,
+    phone_id: task.phoneId,
+    client_id: task.clientId,
+    scheduled_at: task.scheduledAt,
+    recipient: task.recipient,
+    message: task.message,
+    attempts: task.attempts,
+    sent_at: task.sentAt,
+    delivered_at: task.deliveredAt,
+    failed_at: task.failedAt,
+    error: task.error,
+    expires_at: task.expiresAt,
+    segments: task.segments,
+  };
+}
+
+export type TaskBody = ReturnType<typeof taskBody>;

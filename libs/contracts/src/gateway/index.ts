@@ -8,3 +8,4 @@ export * from './worker-token-revoke.js';
 export * from './client-list.js';
 export * from './key-list.js';
 export * from './worker-token-list.js';
+export * from './tasks-send.js';

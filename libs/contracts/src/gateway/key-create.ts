@@ -1,7 +1,10 @@
+import { IsOptional, IsString, Length } from 'class-validator';
 import { IsEntityId } from '../validation.js';
 
 export class KeyCreateCommand {
   @IsEntityId() clientId!: number;
+  /** What the client calls the key, so it can tell its keys apart. */
+  @IsOptional() @IsString() @Length(1, 100) name?: string;
 }
 
 /** The raw key appears here once and is never stored. */

@@ -9,6 +9,7 @@ export interface KeyView {
   id: number;
   clientId: number;
   prefix: string;
+  name: string | null;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;

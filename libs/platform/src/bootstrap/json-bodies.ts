@@ -28,3 +28,10 @@ export function readBodiesAsJson(fastify: FastifyInstance, options: { bodyLimit:
     }
   });
 }
+
+/** Gives the routes at `urls` a body limit of their own, above the server's; it is checked before the body is read. */
+export function raiseBodyLimit(fastify: FastifyInstance, urls: readonly string[], bodyLimit: number): void {
+  fastify.addHook('onRoute', (route) => {
+    if (urls.includes(route.url)) route.bodyLimit = bodyLimit;
+  });
+}

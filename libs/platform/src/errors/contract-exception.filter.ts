@@ -15,7 +15,7 @@ const FRAMEWORK_ERRORS: Partial<Record<number, ErrorBody>> = {
   404: { error: 'not_found', detail: 'there is nothing at this path' },
   405: { error: 'method_not_allowed', detail: 'this method is not allowed here' },
   409: { error: 'conflict', detail: 'the request conflicts with the current state' },
-  413: { error: 'payload_too_large', detail: 'the body is larger than 64 KiB' },
+  413: { error: 'payload_too_large', detail: 'the body is larger than this endpoint takes (64 KiB; create-tasks 4 MiB)' },
   415: { error: 'invalid_request', detail: 'the body is not valid' },
   429: { error: 'rate_limited', detail: 'too many requests; retry later' },
   503: { error: 'unavailable', detail: 'a service this request needs is not reachable; retry later' },

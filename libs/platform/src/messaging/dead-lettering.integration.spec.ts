@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { Controller, Module } from '@nestjs/common';
 import { ClientProxyFactory, MessagePattern, Payload } from '@nestjs/microservices';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -191,6 +192,22 @@ describe(declareServiceQueue.name, () => {
     await expect(refused).rejects.toBeInstanceOf(QueueMigrationRefused);
     await expect(refused).rejects.toThrow(`queue ${queueName(config.namespace, 'billing')} was declared by an earlier smsq`);
     expect((await channel.checkQueue(queueName(config.namespace, 'billing'))).messageCount).toBe(1);
+  });
+
+  it('fails an event sent while the queue cannot be used, and survives a publish failing on a closing channel (an unheard error event would end the process)', async () => {
+    const config = await earlierVersionQueue();
+    const proxy = ClientProxyFactory.create(rmqClientOptions(config, 'billing'));
+    const publisher = new ServiceClient('billing', proxy, 1_000);
+    try {
+      const emits = await Promise.allSettled(Array.from({ length: 5 }, (_, n) => publisher.emit('test.echo.v1', { n })));
+      expect(emits.every((emit) => emit.status === 'rejected')).toBe(true);
+      expect((await channel.checkQueue(queueName(config.namespace, 'billing'))).messageCount).toBe(0);
+      // What the channel wrapper does when a queued message meets a channel that closed under it.
+      const wrapper = (proxy as unknown as { channel: EventEmitter }).channel;
+      expect(() => wrapper.emit('error', new Error('Channel closed'))).not.toThrow();
+    } finally {
+      await publisher.close();
+    }
   });
 
   it('keeps a publisher from sending into the earlier queue until the service has migrated it', async () => {

@@ -17,6 +17,10 @@ export class ServiceQueueClient extends ClientRMQ {
         setup: (channel: Channel) =>
           this.setupChannel(channel, resolve).catch((error: unknown) => this.logger.error(`cannot use queue ${this.queue}: ${error instanceof Error ? error.message : String(error)}`)),
       });
+      // The channel wrapper reports a publish that failed on a channel closing under it (a refused
+      // queue, a broker going away) as an 'error' event; unheard, that event would end the process.
+      // The message itself is failed or retried by the wrapper, so a warning is all there is to do.
+      this.channel.on('error', (error: Error) => this.logger.warn(`publishing to ${this.queue} failed: ${error.message}`));
     });
   }
 }

@@ -8,7 +8,9 @@ import { ApiKeyTable } from '../../components/ApiKeyTable';
 import { Alert, ErrorAlert } from '../../components/Alert';
 import { DailyChart } from '../../components/Chart';
 import { NewSecret } from '../../components/NewSecret';
-import { Card, Field, Loading, PageHeader } from '../../components/ui';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ZonedTime } from '../../components/Time';
+import { Badge, Card, Field, Loading, PageHeader } from '../../components/ui';
 import { formatCredits } from '../../lib/format';
 import { CreditStats } from '../overview/CreditStats';
 import { PLANS, planOptionLabel } from './plans';
@@ -109,6 +111,52 @@ function GrantCreditsForm({ clientId, onGranted }: { clientId: number; onGranted
   );
 }
 
+/** Disabling refuses the client's API keys at once (401) and keeps everything else; enabling restores them. */
+function ClientAccess({ detail, onChanged }: { detail: ClientDetail; onChanged: (next: ClientDetail) => void }) {
+  const [confirming, setConfirming] = useState(false);
+  const action = useAction();
+  const disabled = detail.client.disabledAt !== null;
+
+  async function setDisabled(next: boolean) {
+    const answer = await action.run(() => api.put<ClientDetail>(`/admin/clients/${detail.client.id}/disabled`, { disabled: next }));
+    setConfirming(false);
+    if (answer) onChanged(answer);
+  }
+
+  return (
+    <Card
+      title="Access"
+      actions={
+        disabled ? (
+          <button type="button" className="btn btn-primary btn-sm" disabled={action.busy} onClick={() => void setDisabled(false)}>
+            Enable client
+          </button>
+        ) : (
+          <button type="button" className="btn btn-danger-outline btn-sm" onClick={() => setConfirming(true)}>
+            Disable client
+          </button>
+        )
+      }
+    >
+      <ErrorAlert error={action.error} />
+      <p data-testid="client-access">
+        {disabled ? (
+          <>
+            <Badge tone="red">disabled</Badge> since <ZonedTime iso={detail.client.disabledAt} timeZone={detail.client.timezone} />: its API keys answer 401. Its tasks, credits and phones are kept.
+          </>
+        ) : (
+          <>
+            <Badge tone="green">active</Badge> Its API keys work.
+          </>
+        )}
+      </p>
+      <ConfirmDialog open={confirming} title={`Disable ${detail.client.name}?`} confirmLabel="Disable client" busy={action.busy} onCancel={() => setConfirming(false)} onConfirm={() => void setDisabled(true)}>
+        <p>Its API keys answer 401 at once, on every gateway. Nothing is deleted: tasks already queued stay queued, and enabling the client makes its keys work again.</p>
+      </ConfirmDialog>
+    </Card>
+  );
+}
+
 export function ClientDetailPage() {
   const { id } = useParams();
   const { session } = useSession();
@@ -162,6 +210,7 @@ export function ClientDetailPage() {
             {created ? <NewSecret title={`New API key for ${d.client.name}`} secret={created.apiKey} testId="new-api-key" qrPayload={session.profile === 'A' ? created.pairingPayload : null} onDone={() => setCreated(null)} /> : null}
             <ApiKeyTable keys={d.keys} busy={keyAction.busy} onRevoke={revoke} emptyText="This client has no keys. Create one and pass it on securely." />
           </Card>
+          <ClientAccess detail={d} onChanged={setDetail} />
           <Card title="Messages, last 30 days">
             <DailyChart days={d.days} title={`Messages per day for ${d.client.name}, last 30 days`} />
           </Card>

@@ -7,7 +7,7 @@ import { useAction, useApi } from '../../api/useApi';
 import { Alert, ErrorAlert } from '../../components/Alert';
 import { EmptyState } from '../../components/EmptyState';
 import { Pager } from '../../components/Pager';
-import { Card, Field, Loading, PageHeader } from '../../components/ui';
+import { Badge, Card, Field, Loading, PageHeader } from '../../components/ui';
 import { formatDateTime } from '../../lib/format';
 import { PLANS, browserTimeZone, planOptionLabel } from './plans';
 
@@ -132,6 +132,12 @@ export function ClientsPage() {
                         </td>
                         <td>
                           <Link to={`/admin/clients/${client.id}`}>{client.name}</Link>
+                          {client.disabledAt !== null ? (
+                            <>
+                              {' '}
+                              <Badge tone="red">disabled</Badge>
+                            </>
+                          ) : null}
                         </td>
                         <td>{client.timezone}</td>
                         <td className="nowrap">{formatDateTime(client.createdAt)}</td>

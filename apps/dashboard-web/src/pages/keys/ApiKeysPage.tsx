@@ -14,12 +14,14 @@ export function ApiKeysPage() {
   const action = useAction();
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [name, setName] = useState('');
 
   async function create() {
     setNotice(null);
-    const answer = await action.run(() => api.post<CreatedApiKey>('/keys'));
+    const answer = await action.run(() => api.post<CreatedApiKey>('/keys', name.trim() ? { name: name.trim() } : {}));
     if (answer) {
       setCreated(answer);
+      setName('');
       keys.reload();
     }
   }
@@ -42,9 +44,15 @@ export function ApiKeysPage() {
           </>
         }
         actions={
-          <button type="button" className="btn btn-primary" onClick={() => void create()} disabled={action.busy}>
-            Create API key
-          </button>
+          <div className="inline-form">
+            <label className="sr-only" htmlFor="new-key-name">
+              Key name
+            </label>
+            <input id="new-key-name" placeholder="Name (optional), e.g. shop backend" maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
+            <button type="button" className="btn btn-primary" onClick={() => void create()} disabled={action.busy}>
+              Create API key
+            </button>
+          </div>
         }
       />
       <ErrorAlert error={action.error} onDismiss={() => action.setError(undefined)} />

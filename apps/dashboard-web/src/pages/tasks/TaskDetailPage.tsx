@@ -114,6 +114,12 @@ export function TaskDetailPage() {
                   <ZonedTime iso={t.failedAt} timeZone={t.timeZone} />
                 </li>
               ) : null}
+              {t.expiresAt && !t.sentAt && !t.failedAt ? (
+                <li className="timeline-wait">
+                  <span className="timeline-label">Expires</span>
+                  <ZonedTime iso={t.expiresAt} timeZone={t.timeZone} />
+                </li>
+              ) : null}
               {!t.sentAt && !t.failedAt ? (
                 <li className="timeline-wait">
                   <span className="timeline-label">Result</span>

@@ -23,6 +23,11 @@ export class CreditsBody {
   @IsInt() @Min(1) @Max(10_000_000) amount!: number;
 }
 
+/** PUT /api/admin/clients/:id/disabled: a disabled client's API keys answer 401 until it is enabled again. */
+export class ClientDisabledBody {
+  @IsBoolean() disabled!: boolean;
+}
+
 /** POST /api/admin/gateways (Profile B): without clientId the gateway joins the shared pool. */
 export class GatewayCreateBody {
   @IsString() @Length(1, 100) name!: string;

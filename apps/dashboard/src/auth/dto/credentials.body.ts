@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsEmail, IsString, Length } from 'class-validator';
-import type { Credentials } from '@smsq/dashboard-api';
+import type { Credentials, PasswordChange } from '@smsq/dashboard-api';
 
 /** Sign-up: a real address and a password of 12 to 200 characters. */
 export class SignUpBody implements Credentials {
@@ -12,6 +12,12 @@ export class SignUpBody implements Credentials {
 export class SignInBody implements Credentials {
   @Transform(trimmed) @IsString() @Length(1, 254) email!: string;
   @IsString() @Length(1, 200) password!: string;
+}
+
+/** A new password, with the current one: the same rules as sign-up's. */
+export class PasswordChangeBody implements PasswordChange {
+  @IsString() @Length(1, 200) currentPassword!: string;
+  @IsString() @Length(12, 200) newPassword!: string;
 }
 
 /** Addresses are compared trimmed and lower-cased; surrounding spaces from a paste are no error. */

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "gateway"."clients" ADD COLUMN     "disabled_at" TIMESTAMPTZ(3);

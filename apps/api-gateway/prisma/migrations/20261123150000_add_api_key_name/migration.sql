@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "gateway"."api_keys" ADD COLUMN     "name" VARCHAR(100);

@@ -1,0 +1,140 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { taskBody } from '@smsq/contracts';
+import { RepeatingJob } from '@smsq/platform';
+import { DispatchConfig } from '../config/dispatch-config.js';
+import { toTaskView } from '../tasks/task-view.js';
+import { guardedPost } from './guarded-post.js';
+import { signatureHeader } from './webhook-signature.js';
+import { WebhookDeliveriesRepository, type DueDelivery } from './webhook-deliveries.repository.js';
+
+const INTERVAL_MS = 1_000;
+/** Sends under way at once, over all endpoints. */
+const MAX_IN_FLIGHT = 64;
+/** Longer than a send can take (its timeout), so a delivery under way is never taken twice. */
+const LEASE_S = 60;
+const SEND_TIMEOUT_MS = 10_000;
+/** A slow receiver holds up only its own deliveries: at most this many at once per endpoint. */
+const PER_ENDPOINT = 4;
+/** Retries go on for 24 hours after the event. */
+const RETRY_FOR_MS = 24 * 60 * 60 * 1000;
+const MAX_BACKOFF_MS = 60 * 60 * 1000;
+/** An endpoint whose every delivery failed for this long is disabled. */
+const DISABLE_AFTER_MS = 3 * 24 * 60 * 60 * 1000;
+const DISABLE_CHECK_INTERVAL_MS = 60_000;
+
+export interface DelivererOptions {
+  /** The first retry's wait; each next one doubles, up to an hour. */
+  retryBaseMs: number;
+}
+
+/**
+ * Sends the queued webhook deliveries, at least once each: a delivery is leased before it is sent
+ * and settled after, so a deliverer that dies leaves it due again, and any number of dispatch
+ * instances share the work without sending one twice at the same time. 2xx delivers it; 410 Gone
+ * disables the endpoint; anything else, or no answer, is retried with exponential back-off and
+ * jitter for 24 hours. Each round starts sends and does not wait for them: an endpoint with sends
+ * under way is left out of the next rounds until they end, so a slow receiver delays no other.
+ */
+@Injectable()
+export class WebhookDeliverer implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(WebhookDeliverer.name);
+  private readonly job = new RepeatingJob('webhook deliveries', INTERVAL_MS, () => this.startDue().then(() => undefined), this.logger);
+  private options: DelivererOptions = { retryBaseMs: 10_000 };
+  /** Sends under way, by endpoint. */
+  private readonly underWay = new Map<number, Set<Promise<void>>>();
+  private disableCheckedAt = 0;
+
+  constructor(
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly config: DispatchConfig,
+  ) {}
+
+  /** For tests that cannot wait ten seconds for a retry. */
+  withOptions(options: Partial<DelivererOptions>): this {
+    this.options = { ...this.options, ...options };
+    return this;
+  }
+
+  onApplicationBootstrap(): void {
+    this.job.start();
+  }
+
+  /** Lets the sends under way settle, so none is left to its lease. */
+  async onModuleDestroy(): Promise<void> {
+    await this.job.stop();
+    await Promise.all([...this.underWay.values()].flatMap((sends) => [...sends]));
+  }
+
+  /** One round, waiting for the sends it started; answers how many it started. */
+  async deliverDue(): Promise<number> {
+    const started = await this.startDue();
+    await Promise.all(started);
+    return started.length;
+  }
+
+  private async startDue(): Promise<Array<Promise<void>>> {
+    // A check over days need not run every second: once a minute keeps a statement off each round.
+    if (Date.now() - this.disableCheckedAt >= DISABLE_CHECK_INTERVAL_MS) {
+      this.disableCheckedAt = Date.now();
+      const disabled = await this.deliveries.disableFailingSince(new Date(Date.now() - DISABLE_AFTER_MS), 'every delivery failed for 3 days');
+      if (disabled.length > 0) this.logger.warn(`webhook endpoints ${disabled.join(', ')} disabled: every delivery failed for 3 days`);
+    }
+    const inFlight = [...this.underWay.values()].reduce((sum, sends) => sum + sends.size, 0);
+    if (inFlight >= MAX_IN_FLIGHT) return [];
+    const due = await this.deliveries.takeDue(MAX_IN_FLIGHT - inFlight, LEASE_S, PER_ENDPOINT, [...this.underWay.keys()]);
+    return due.map((delivery) => {
+      const sends = this.underWay.get(delivery.endpointId) ?? new Set<Promise<void>>();
+      this.underWay.set(delivery.endpointId, sends);
+      const send: Promise<void> = this.deliver(delivery).finally(() => {
+        sends.delete(send);
+        if (sends.size === 0) this.underWay.delete(delivery.endpointId);
+      });
+      sends.add(send);
+      return send;
+    });
+  }
+
+  private async deliver(delivery: DueDelivery): Promise<void> {
+    try {
+      const body = delivery.body ?? (await this.deliveries.fixBody(delivery.id, await this.render(delivery)));
+      const headers = {
+        'content-type': 'application/json',
+        'user-agent': 'smsq-webhooks/1',
+        'smsq-event-id': delivery.eventId,
+        'smsq-event-type': delivery.type,
+        'smsq-signature': signatureHeader(delivery.previousSecret ? [delivery.secret, delivery.previousSecret] : [delivery.secret], body, new Date()),
+      };
+      let statusCode: number;
+      try {
+        ({ statusCode } = await guardedPost(new URL(delivery.url), body, headers, { timeoutMs: SEND_TIMEOUT_MS, allowPrivate: this.config.webhookAllowPrivate }));
+      } catch (error) {
+        return await this.failed(delivery, { statusCode: null, error: (error as Error).message });
+      }
+      if (statusCode >= 200 && statusCode < 300) return await this.deliveries.markDelivered(delivery, statusCode);
+      if (statusCode === 410) {
+        await this.deliveries.markAttemptFailed(delivery, { statusCode, error: 'the endpoint answered 410 Gone' }, null);
+        await this.deliveries.disableEndpoint(delivery.endpointId, 'the endpoint answered 410 Gone');
+        return;
+      }
+      await this.failed(delivery, { statusCode, error: `the endpoint answered ${statusCode}` });
+    } catch (error) {
+      // The lease returns it: the next round tries again.
+      this.logger.warn(`webhook delivery ${delivery.id} not settled: ${(error as Error).message}`);
+    }
+  }
+
+  /** The next attempt after a doubling, jittered wait, the last one at the end of the 24 hours; none once they are over. */
+  private async failed(delivery: DueDelivery, failure: { statusCode: number | null; error: string }): Promise<void> {
+    const backoff = Math.min(this.options.retryBaseMs * 2 ** (delivery.attempts - 1), MAX_BACKOFF_MS);
+    const retryUntil = delivery.createdAt.getTime() + RETRY_FOR_MS;
+    const next = Date.now() >= retryUntil ? null : new Date(Math.min(Date.now() + backoff * (0.8 + Math.random() * 0.4), retryUntil));
+    await this.deliveries.markAttemptFailed(delivery, failure, next);
+  }
+
+  /** The event as the receiver gets it: its id, type and time, and the task as the public API shows it. */
+  private async render(delivery: DueDelivery): Promise<string> {
+    const task = delivery.taskId === null ? null : await this.deliveries.taskOf(delivery.taskId);
+    if (!task) throw new Error(`task ${delivery.taskId} of webhook event ${delivery.eventId} is gone`);
+    return JSON.stringify({ id: delivery.eventId, type: delivery.type, created_at: delivery.createdAt.toISOString(), data: taskBody(toTaskView(task)) });
+  }
+}

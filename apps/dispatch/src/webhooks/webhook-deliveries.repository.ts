@@ -1,0 +1,170 @@
+import { Injectable } from '@nestjs/common';
+import type { WEBHOOK_TEST_EVENT, WebhookDeliveryView, WebhookEventType } from '@smsq/contracts';
+import { DispatchDatabase } from '../database/dispatch-database.js';
+import type { Task, WebhookDelivery } from '../generated/prisma/client.js';
+
+/** A delivery a deliverer took, with what it needs to send it. */
+export interface DueDelivery {
+  id: bigint;
+  endpointId: number;
+  url: string;
+  secret: string;
+  /** The secret before the last rotation, while its grace period lasts. */
+  previousSecret: string | null;
+  eventId: string;
+  type: WebhookEventType | typeof WEBHOOK_TEST_EVENT;
+  taskId: number | null;
+  body: string | null;
+  attempts: number;
+  createdAt: Date;
+}
+
+@Injectable()
+export class WebhookDeliveriesRepository {
+  constructor(private readonly db: DispatchDatabase) {}
+
+  /**
+   * Takes up to `limit` due deliveries of active endpoints, oldest first and at most `perEndpoint`
+   * of any one endpoint, skipping `busyEndpoints` (sends of this deliverer under way), and leases
+   * them: their next attempt moves `leaseS` ahead and the attempt is counted before anything is
+   * sent, so another deliverer never takes them meanwhile, and one that dies leaves them due again.
+   */
+  takeDue(limit: number, leaseS: number, perEndpoint: number, busyEndpoints: readonly number[]): Promise<DueDelivery[]> {
+    return this.db.$queryRaw<DueDelivery[]>`
+      WITH candidates AS (
+        SELECT id FROM (
+          SELECT d.id, d.next_attempt_at, row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) AS place
+            FROM "dispatch"."webhook_deliveries" d
+            JOIN "dispatch"."webhook_endpoints" e ON e.id = d.endpoint_id AND e.active
+           WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND d.endpoint_id <> ALL (${[...busyEndpoints]}::int[])
+        ) ranked
+         WHERE place <= ${perEndpoint}
+         ORDER BY next_attempt_at, id
+         LIMIT ${limit}
+      ), due AS (
+        SELECT d.id FROM "dispatch"."webhook_deliveries" d JOIN candidates c ON c.id = d.id
+         WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+           FOR UPDATE OF d SKIP LOCKED
+      )
+      UPDATE "dispatch"."webhook_deliveries" d
+         SET next_attempt_at = now() + ${leaseS}::int * interval '1 second', attempts = d.attempts + 1
+        FROM due, "dispatch"."webhook_endpoints" e
+       WHERE d.id = due.id AND e.id = d.endpoint_id
+      RETURNING d.id, d.endpoint_id AS "endpointId", e.url, e.secret,
+                CASE WHEN e.previous_secret_until > now() THEN e.previous_secret END AS "previousSecret",
+                d.event_id::text AS "eventId", d.type, d.task_id AS "taskId",
+                d.body, d.attempts, d.created_at AS "createdAt"`;
+  }
+
+  /** The task an event is about, as it is now. */
+  taskOf(id: number): Promise<Task | null> {
+    return this.db.task.findUnique({ where: { id } });
+  }
+
+  /** Fixes the body at the first attempt; a body another deliverer fixed first wins. Answers the body to send. */
+  async fixBody(id: bigint, body: string): Promise<string> {
+    const rows = await this.db.$queryRaw<{ body: string }[]>`
+      UPDATE "dispatch"."webhook_deliveries" SET body = COALESCE(body, ${body}) WHERE id = ${id} RETURNING body`;
+    return rows[0]?.body ?? body;
+  }
+
+  async markDelivered(delivery: DueDelivery, statusCode: number): Promise<void> {
+    await this.db.$transaction([
+      this.db.$executeRaw`
+        UPDATE "dispatch"."webhook_deliveries"
+           SET status = 'delivered', delivered_at = now(), last_status_code = ${statusCode}, last_error = NULL
+         WHERE id = ${delivery.id} AND status = 'pending' AND attempts = ${delivery.attempts}`,
+      this.db.$executeRaw`UPDATE "dispatch"."webhook_endpoints" SET failing_since = NULL WHERE id = ${delivery.endpointId} AND failing_since IS NOT NULL`,
+    ]);
+  }
+
+  /**
+   * Another attempt at `nextAttemptAt`, or failed for good when there is none. Like
+   * `markDelivered`, it settles only the attempt this deliverer made: a later one (the lease ran
+   * out and another deliverer took it) is not overwritten.
+   */
+  async markAttemptFailed(delivery: DueDelivery, failure: { statusCode: number | null; error: string }, nextAttemptAt: Date | null): Promise<void> {
+    await this.db.$transaction([
+      this.db.$executeRaw`
+        UPDATE "dispatch"."webhook_deliveries"
+           SET status = ${nextAttemptAt ? 'pending' : 'failed'}, next_attempt_at = COALESCE(${nextAttemptAt}::timestamptz, next_attempt_at),
+               last_status_code = ${failure.statusCode}, last_error = ${failure.error}
+         WHERE id = ${delivery.id} AND status = 'pending' AND attempts = ${delivery.attempts}`,
+      this.db.$executeRaw`UPDATE "dispatch"."webhook_endpoints" SET failing_since = COALESCE(failing_since, now()) WHERE id = ${delivery.endpointId}`,
+    ]);
+  }
+
+  /** Stops sending to an endpoint; its pending deliveries stay, for when it is enabled again. */
+  async disableEndpoint(endpointId: number, reason: string): Promise<void> {
+    await this.db.$executeRaw`UPDATE "dispatch"."webhook_endpoints" SET active = false, disabled_reason = ${reason} WHERE id = ${endpointId} AND active`;
+  }
+
+  /** Disables the endpoints whose every delivery has failed since before `since` and that still have one being retried; answers their ids. */
+  async disableFailingSince(since: Date, reason: string): Promise<number[]> {
+    const rows = await this.db.$queryRaw<{ id: number }[]>`
+      UPDATE "dispatch"."webhook_endpoints" e SET active = false, disabled_reason = ${reason}
+       WHERE e.active AND e.failing_since < ${since}
+         AND EXISTS (SELECT 1 FROM "dispatch"."webhook_deliveries" d WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.attempts > 0)
+      RETURNING e.id`;
+    return rows.map((row) => row.id);
+  }
+
+  /** An endpoint's latest deliveries, newest first. */
+  async ofEndpoint(endpointId: number, limit: number): Promise<WebhookDeliveryView[]> {
+    return (await this.db.webhookDelivery.findMany({ where: { endpointId }, orderBy: { id: 'desc' }, take: limit })).map(deliveryViewOf);
+  }
+
+  /** Due again now, the same event and body; null when the client has no such delivery. */
+  async redeliverOfClient(clientId: number, id: bigint): Promise<WebhookDeliveryView | null> {
+    const rows = await this.db.$queryRaw<WebhookDelivery[]>`
+      UPDATE "dispatch"."webhook_deliveries" d SET status = 'pending', next_attempt_at = now()
+        FROM "dispatch"."webhook_endpoints" e
+       WHERE d.id = ${id} AND e.id = d.endpoint_id AND e.client_id = ${clientId}
+      RETURNING d.id, d.endpoint_id AS "endpointId", d.event_id::text AS "eventId", d.type, d.task_id AS "taskId", d.body, d.status,
+                d.attempts, d.next_attempt_at AS "nextAttemptAt", d.last_status_code AS "lastStatusCode", d.last_error AS "lastError",
+                d.created_at AS "createdAt", d.delivered_at AS "deliveredAt"`;
+    return rows[0] ? deliveryViewOf(rows[0]) : null;
+  }
+
+  /** A delivery whose body is already fixed: the test event. */
+  async insertFixed(endpointId: number, eventId: string, type: string, body: string): Promise<WebhookDeliveryView> {
+    return deliveryViewOf(await this.db.webhookDelivery.create({ data: { endpointId, eventId, type, body } }));
+  }
+
+  /** The client's latest task to `recipient` (from `phoneId` when known) made before the reply came: the one it most likely answers. */
+  async latestTaskTo(clientId: number, recipient: string, phoneId: number | null, before: Date): Promise<number | null> {
+    const rows = await this.db.$queryRaw<{ id: number }[]>`
+      SELECT id FROM "dispatch"."tasks"
+       WHERE recipient = ${recipient} AND client_id = ${clientId} AND (${phoneId}::int IS NULL OR phone_id = ${phoneId}::int)
+         AND created_at <= ${before}
+       ORDER BY created_at DESC, id DESC
+       LIMIT 1`;
+    return rows[0]?.id ?? null;
+  }
+
+  /** Queues an event whose body is fixed already for the client's active endpoints that take `type`; an event id queued before is not queued again. */
+  async queueFixedForClient(clientId: number, type: WebhookEventType, eventId: string, taskId: number | null, body: string): Promise<number> {
+    return this.db.$executeRaw`
+      INSERT INTO "dispatch"."webhook_deliveries" (endpoint_id, event_id, type, task_id, body)
+      SELECT e.id, ${eventId}::uuid, ${type}, ${taskId}::int, ${body}
+        FROM "dispatch"."webhook_endpoints" e
+       WHERE e.client_id = ${clientId} AND e.active AND ${type} = ANY (e.events)
+      ON CONFLICT (endpoint_id, event_id) DO NOTHING`;
+  }
+}
+
+function deliveryViewOf(row: WebhookDelivery): WebhookDeliveryView {
+  return {
+    id: row.id.toString(),
+    eventId: row.eventId,
+    type: row.type,
+    taskId: row.taskId,
+    status: row.status as WebhookDeliveryView['status'],
+    attempts: row.attempts,
+    lastStatusCode: row.lastStatusCode,
+    lastError: row.lastError,
+    createdAt: row.createdAt.toISOString(),
+    deliveredAt: row.deliveredAt?.toISOString() ?? null,
+    nextAttemptAt: row.status === 'pending' ? row.nextAttemptAt.toISOString() : null,
+  };
+}

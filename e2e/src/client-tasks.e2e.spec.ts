@@ -1,0 +1,139 @@
+import { eventually } from '@smsq/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Stack } from './support/stack.js';
+import { clientWithPairedPhone } from './support/worker-api.js';
+
+const SMS = { recipient: '+381641234567', message: 'changed my mind' };
+
+describe('a client’s own tasks: cancel, expiry and list', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ profile: 'A' });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const clientWithPhone = () => clientWithPairedPhone(stack);
+
+  const cancel = (apiKey: string, id: number | string) => stack.http('POST', `/smsapi/tasks/${id}/cancel`, { headers: { 'x-api-key': apiKey } });
+
+  it('ends a queued task failed with the error cancelled, gives its credit back once, and never hands it to the phone', async () => {
+    const client = await clientWithPhone();
+    const before = await stack.credits(client.clientId);
+    const queued = await stack.createTask(client.apiKey, SMS);
+    expect(queued.status).toBe(201);
+
+    const answer = await cancel(client.apiKey, queued.body.id);
+
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ id: queued.body.id, status: 'failed', error: 'cancelled', failed_at: expect.any(String) });
+    await eventually(async () => expect(await stack.credits(client.clientId)).toBe(before), { timeoutMs: 15_000, intervalMs: 100 });
+    const again = await cancel(client.apiKey, queued.body.id);
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ error: 'conflict', detail: expect.any(String) });
+    expect((await stack.http('GET', `/smsapi/tasks/${queued.body.id}`, { headers: { 'x-api-key': client.apiKey } })).body).toMatchObject({ status: 'failed', error: 'cancelled' });
+    expect(await stack.credits(client.clientId)).toBe(before);
+    // It was due when it was cancelled: the phone's next poll finds nothing.
+    expect((await client.worker.poll()).body).toEqual({});
+  });
+
+  it('answers 409 for a task a phone has claimed, and 404 for an id the client does not have', async () => {
+    const client = await clientWithPhone();
+    const due = await stack.createTask(client.apiKey, SMS);
+    expect((await client.worker.poll()).body.id).toBe(due.body.id);
+    const before = await stack.credits(client.clientId);
+
+    const claimed = await cancel(client.apiKey, due.body.id);
+
+    expect(claimed.status).toBe(409);
+    expect(claimed.body.error).toBe('conflict');
+    expect((await stack.http('GET', `/smsapi/tasks/${due.body.id}`, { headers: { 'x-api-key': client.apiKey } })).body.status).toBe('claimed');
+    for (const id of [due.body.id + 100_000, 'abc', '0']) expect((await cancel(client.apiKey, id)).status).toBe(404);
+    expect(await stack.credits(client.clientId)).toBe(before);
+  });
+
+  it('answers 401 without a valid API key', async () => {
+    expect((await stack.http('POST', '/smsapi/tasks/1/cancel', { headers: { 'x-api-key': 'garbage' } })).status).toBe(401);
+  });
+
+  it('lists the client’s own tasks newest first, a page at a time, filtered by status and creation time', async () => {
+    const client = await clientWithPhone();
+    const other = await clientWithPhone();
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await stack.createTask(client.apiKey, { ...SMS, scheduled_at: '2099-01-01 12:00:00' })).body.id);
+    await stack.createTask(other.apiKey, SMS);
+    expect((await cancel(client.apiKey, ids[1]!)).status).toBe(200);
+    const list = (query: string) => stack.http('GET', `/smsapi/tasks${query}`, { headers: { 'x-api-key': client.apiKey } });
+
+    const pages: number[][] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await list(`?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.status).toBe(200);
+      pages.push(page.body.items.map((task: { id: number }) => task.id));
+      cursor = page.body.next_cursor;
+    } while (cursor);
+
+    expect(pages).toEqual([[ids[4], ids[3]], [ids[2], ids[1]], [ids[0]]]);
+    const failed = await list('?status=failed');
+    expect(failed.body).toEqual({ items: [expect.objectContaining({ id: ids[1], status: 'failed', error: 'cancelled', recipient: SMS.recipient })], next_cursor: null });
+    expect((await list('?since=2099-01-01T00:00:00Z')).body.items).toEqual([]);
+    for (const query of ['?status=queued', '?limit=500', '?cursor=abc', '?since=tomorrow']) {
+      const refused = await list(query);
+      expect(refused.status, query).toBe(400);
+      expect(refused.body.error).toBe('invalid_request');
+    }
+  });
+
+  it('fails a task not sent within its ttl as expired, refunds it once, and never hands it to the phone', async () => {
+    const client = await clientWithPhone();
+    const before = await stack.credits(client.clientId);
+
+    const queued = await stack.createTask(client.apiKey, { ...SMS, message: 'your code is 4711', ttl: 1 });
+
+    expect(queued.status).toBe(201);
+    const created = await stack.http('GET', `/smsapi/tasks/${queued.body.id}`, { headers: { 'x-api-key': client.apiKey } });
+    expect(Date.parse(created.body.expires_at)).toBeGreaterThan(Date.now() - 1_000);
+    const expired = await eventually(
+      async () => {
+        const task = await stack.http('GET', `/smsapi/tasks/${queued.body.id}`, { headers: { 'x-api-key': client.apiKey } });
+        expect(task.body).toMatchObject({ status: 'failed', error: 'expired', attempts: 0 });
+        return task.body;
+      },
+      { timeoutMs: 15_000, intervalMs: 200 },
+    );
+    expect(expired.failed_at).toEqual(expect.any(String));
+    await eventually(async () => expect(await stack.credits(client.clientId)).toBe(before), { timeoutMs: 15_000, intervalMs: 100 });
+    expect((await client.worker.poll()).body).toEqual({});
+    expect((await cancel(client.apiKey, queued.body.id)).status).toBe(409);
+    expect(await stack.credits(client.clientId)).toBe(before);
+  });
+
+  it('hands a task with an expiry out with a claim that lapses no later than it, and checks ttl and expires_at', async () => {
+    const client = await clientWithPhone();
+    const queued = await stack.createTask(client.apiKey, { ...SMS, expires_at: new Date(Date.now() + 20_000).toISOString() });
+    expect(queued.status).toBe(201);
+    const expiresAt = (await stack.http('GET', `/smsapi/tasks/${queued.body.id}`, { headers: { 'x-api-key': client.apiKey } })).body.expires_at as string;
+
+    const claim = await client.worker.poll();
+
+    expect(claim.body.id).toBe(queued.body.id);
+    expect(Date.parse(claim.body.claim_expires_at)).toBe(Date.parse(expiresAt));
+    expect((await client.worker.report(queued.body.id, 'sent')).status).toBe(200);
+
+    for (const [body, detail] of [
+      [{ ttl: 0 }, 'ttl'],
+      [{ ttl: '60' }, 'ttl'],
+      [{ ttl: 60, expires_at: '2099-01-01 10:00' }, 'not both'],
+      [{ expires_at: '2000-01-01 10:00' }, 'later than'],
+      [{ expires_at: 'soon' }, 'YYYY-MM-DD'],
+    ] as const) {
+      const refused = await stack.createTask(client.apiKey, { ...SMS, ...body });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({ error: 'invalid_request', detail: expect.stringContaining(detail) });
+    }
+  });
+});

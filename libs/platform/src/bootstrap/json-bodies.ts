@@ -1,8 +1,14 @@
 import { DomainError } from '@smsq/contracts';
-import type { FastifyInstance } from 'fastify';
+import { errorCodes, type FastifyInstance } from 'fastify';
 
 /** Marks a body that arrived but was not JSON, for apps that refuse it after their credential check. */
 export const UNPARSABLE_BODY = Symbol('unparsable body');
+
+/**
+ * How far past its limit a declared body is still read (and dropped) before the 413: a client
+ * sends its whole body before reading the answer, so closing at once fails it with EPIPE instead.
+ */
+const DRAINED_BODY_MAX_BYTES = 16 * 1024 * 1024;
 
 /**
  * Bodies are read as JSON whatever their declared content type (a malformed one included, which
@@ -15,6 +21,14 @@ export function readBodiesAsJson(fastify: FastifyInstance, options: { bodyLimit:
     if (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined) {
       request.headers['content-type'] = 'application/json';
     }
+  });
+  fastify.addHook('preParsing', async (request, _reply, payload) => {
+    const declared = Number(request.headers['content-length']);
+    if (!(declared > request.routeOptions.bodyLimit) || declared > DRAINED_BODY_MAX_BYTES) return payload;
+    for await (const _chunk of payload) {
+      // dropped
+    }
+    throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
   });
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: options.bodyLimit }, (_request, body, done) => {

@@ -442,6 +442,7 @@ describe('fuzzing the public API (Profile A)', () => {
       ['/smsapi/webhooks/1', 'DELETE'],
       ['/smsapi/webhooks/1/rotate-secret', 'POST'],
       ['/smsapi/webhooks/1/enable', 'POST'],
+      ['/smsapi/openapi.json', 'GET'],
     ];
     const methods = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
     const wrongMethod = fc.tuple(fc.constantFrom(...known), fc.constantFrom(...methods), fc.boolean()).filter(([[, allowed], method]) => method !== allowed).map(([[path], method, slash]) => ({ path: slash ? `${path}/` : path, method, expected: 405 as number | undefined }));

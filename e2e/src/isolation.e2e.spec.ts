@@ -430,6 +430,7 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
 
   /** Routes that name nothing a client owns. */
   const HTTP_WITHOUT_OWNED_ID: Record<string, string> = {
+    'GET /smsapi/openapi.json': 'the public API\'s description, the same for everyone',
     'GET /api/auth/session': 'the caller\'s own session',
     'POST /api/auth/signup': 'creates a new user and client',
     'POST /api/auth/signin': 'email and password only',

@@ -6,6 +6,7 @@ import { AppModule } from './app.module.js';
 import { readGatewayConfig } from './config/gateway-config.js';
 import { answerWrongMethodWith405 } from './http/method-not-allowed.js';
 import { BODY_LIMIT_BYTES } from './http/json-body.js';
+import { requireDocumentedRoutes } from './reference/documented-routes.js';
 
 const config = loadConfigOrExit(readGatewayConfig);
 // From here on the service connects as its own database role.
@@ -15,5 +16,6 @@ const fastify = createHttpAdapter({ bodyLimit: BODY_LIMIT_BYTES });
 // A body that is not JSON is refused only after the credential is checked (401 before 400).
 readBodiesAsJson(fastify.getInstance(), { bodyLimit: BODY_LIMIT_BYTES, notJson: 'mark' });
 answerWrongMethodWith405(fastify.getInstance());
+requireDocumentedRoutes(fastify.getInstance());
 raiseBodyLimit(fastify.getInstance(), ['/smsapi/create-tasks'], CREATE_TASKS_BODY_LIMIT_BYTES);
 await startService({ name: 'gateway', module: AppModule.register(config), config, port: config.port, consumes: 'gateway', fastify, bodyParser: false });

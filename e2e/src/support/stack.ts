@@ -1,5 +1,6 @@
 import { ClientProxyFactory } from '@nestjs/microservices';
 import { runAdminCommand, type Services } from '@smsq/admin-commands';
+import { createSmsqClient, type SmsqClient } from '@smsq/client';
 import { domainErrorFrom } from '@smsq/contracts';
 import { deadLetterQueueName, queueName, rmqClientOptions, ServiceClient } from '@smsq/platform';
 import amqplib from 'amqplib';
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { assertAnswerMatchesDocument, documentCheckedFetch } from './api-document.js';
 
 const run = promisify(execFile);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -34,6 +36,11 @@ export interface HttpAnswer {
   status: number;
   headers: Headers;
   body: any;
+}
+
+/** A typed client's answer as the tests read answers: the status, the headers and whichever body came. */
+export function answerOf(result: { data?: unknown; error?: unknown; response: Response }): HttpAnswer {
+  return { status: result.response.status, headers: result.response.headers, body: result.data ?? result.error };
 }
 
 /**
@@ -179,11 +186,18 @@ export class Stack {
     } catch {
       // not JSON: keep the text so the assertion shows it
     }
+    assertAnswerMatchesDocument(method, path, response.status, response.headers, body);
     return { status: response.status, headers: response.headers, body };
   }
 
-  createTask(apiKey: string, body: unknown, headers: Record<string, string> = {}): Promise<HttpAnswer> {
-    return this.http('POST', '/smsapi/create-task', { headers: { 'x-api-key': apiKey, ...headers }, body });
+  /** The typed client (`@smsq/client`) as an integrator uses it, its answers held against the document too. */
+  client(credential: { apiKey: string } | { workerToken: string }): SmsqClient {
+    return createSmsqClient({ baseUrl: this.baseUrl, ...credential, fetch: documentCheckedFetch });
+  }
+
+  /** create-task through the typed client; `body` may be anything, to see what the gateway makes of it. */
+  async createTask(apiKey: string, body: unknown, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+    return answerOf(await this.client({ apiKey }).POST('/smsapi/create-task', { body: body as never, headers }));
   }
 
   /** Clients of the stack's services over its own broker namespace, as the admin command line makes them. */

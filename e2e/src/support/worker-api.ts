@@ -1,19 +1,19 @@
-import type { HttpAnswer, Stack } from './stack.js';
+import { answerOf, type HttpAnswer, type Stack } from './stack.js';
 
-/** The worker side of the API, as a phone or worker speaks it. */
+/** The worker side of the API, as a phone or worker speaks it, through the typed client; bodies may be anything, to see what the gateway makes of them. */
 export function workerApi(stack: Stack, token: string) {
-  const headers = { 'x-worker-token': token };
+  const smsq = stack.client({ workerToken: token });
   return {
-    poll: (wait?: number): Promise<HttpAnswer> => stack.http('GET', `/smsapi/pending-tasks${wait === undefined ? '' : `?wait=${wait}`}`, { headers }),
-    report: (id: number, status: string, error?: string): Promise<HttpAnswer> =>
-      stack.http('POST', '/smsapi/task-status', { headers, body: error === undefined ? { id, status } : { id, status, error } }),
-    inbound: (body: unknown): Promise<HttpAnswer> => stack.http('POST', '/smsapi/inbound', { headers, body }),
-    health: (body: unknown): Promise<HttpAnswer> => stack.http('POST', '/smsapi/phone-health', { headers, body }),
+    poll: async (wait?: number): Promise<HttpAnswer> => answerOf(await smsq.GET('/smsapi/pending-tasks', { params: { query: wait === undefined ? {} : { wait } } })),
+    report: async (id: number, status: string, error?: string): Promise<HttpAnswer> =>
+      answerOf(await smsq.POST('/smsapi/task-status', { body: { id, status: status as 'sent', ...(error === undefined ? {} : { error }) } })),
+    inbound: async (body: unknown): Promise<HttpAnswer> => answerOf(await smsq.POST('/smsapi/inbound', { body: body as never })),
+    health: async (body: unknown): Promise<HttpAnswer> => answerOf(await smsq.POST('/smsapi/phone-health', { body: body as never })),
   };
 }
 
-export function registerPhone(stack: Stack, apiKey: string, body: Record<string, unknown>): Promise<HttpAnswer> {
-  return stack.http('POST', '/smsapi/register-phone', { headers: { 'x-api-key': apiKey }, body });
+export async function registerPhone(stack: Stack, apiKey: string, body: Record<string, unknown>): Promise<HttpAnswer> {
+  return answerOf(await stack.client({ apiKey }).POST('/smsapi/register-phone', { body: body as never }));
 }
 
 /** A Profile A client that paired its phone through the API with its own key, as the phone app does, and that phone's worker side. */

@@ -13,3 +13,4 @@ export * from './inbox/index.js';
 export * from './due-signal.js';
 export * from './sms-segments.js';
 export * from './dashboard/admin-create.js';
+export * from './openapi/index.js';

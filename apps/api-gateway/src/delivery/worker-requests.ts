@@ -1,7 +1,5 @@
-import { InvalidRequestError, REPORTED_STATUSES, type ReportedStatus } from '@smsq/contracts';
+import { InvalidRequestError, MAX_WAIT_S, REPORTED_STATUSES, type ReportedStatus } from '@smsq/contracts';
 import { jsonObjectOf } from '../http/json-body.js';
-
-export const MAX_WAIT_S = 30;
 
 /** `?wait=N`: whole seconds, above 30 counts as 30; absent means answer at once. */
 export function parseWait(value: unknown): number {

@@ -1,9 +1,9 @@
 import { DomainError, InvalidRequestError } from '@smsq/contracts';
+export { BODY_LIMIT_BYTES } from '@smsq/contracts';
 import { UNPARSABLE_BODY } from '@smsq/platform';
 
 export { UNPARSABLE_BODY };
 
-export const BODY_LIMIT_BYTES = 64 * 1024;
 
 
 /** The body as a JSON object: not JSON is `invalid_json`, any other shape `invalid_request`. */

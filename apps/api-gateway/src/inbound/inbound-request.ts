@@ -1,8 +1,6 @@
-import { InvalidRequestError } from '@smsq/contracts';
+import { InvalidRequestError, MAX_MESSAGES_PER_SYNC } from '@smsq/contracts';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { jsonObjectOf } from '../http/json-body.js';
-
-export const MAX_MESSAGES_PER_SYNC = 500;
 
 /** One reply as the phone or gateway sent it, before its owner and time zone are known. */
 export interface InboundItem {

@@ -1,13 +1,9 @@
-import { DomainError, InvalidRequestError } from '@smsq/contracts';
+import { DomainError, IDEMPOTENCY_KEY_MAX_LENGTH, InvalidRequestError, MAX_TTL_S, MESSAGE_MAX_CODE_POINTS } from '@smsq/contracts';
 import { jsonObjectOf } from '../http/json-body.js';
 import { normaliseRecipient, type RecipientRules } from './recipient.js';
 import { parseInstant, parseSchedule, type Schedule } from '../time/local-datetime.js';
 
-export const MESSAGE_MAX_CODE_POINTS = 1600;
-const IDEMPOTENCY_KEY_MAX = 255;
 const MAX_PHONE_ID = 2_147_483_647;
-/** A year and a day: longer than any message is worth waiting for. */
-export const MAX_TTL_S = 366 * 24 * 60 * 60;
 
 /** A create-task body that passed every body rule, normalised. */
 export interface CreateTaskRequest {
@@ -93,8 +89,8 @@ function usablePhoneId(value: unknown): number | undefined {
 export function parseIdempotencyKey(header: string | string[] | undefined): string | undefined {
   if (header === undefined) return undefined;
   const key = Array.isArray(header) ? undefined : header.trim();
-  if (key === undefined || key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
-    throw new InvalidRequestError(`Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`);
+  if (key === undefined || key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+    throw new InvalidRequestError(`Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`);
   }
   return key;
 }

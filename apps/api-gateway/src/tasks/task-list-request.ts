@@ -1,9 +1,6 @@
-import { DomainError, InvalidRequestError, TASK_STATUSES, type TaskStatus, type TaskView } from '@smsq/contracts';
+import { DomainError, InvalidRequestError, TASK_PAGE_DEFAULT_LIMIT, TASK_PAGE_MAX_LIMIT, TASK_STATUSES, type TaskStatus, type TaskView } from '@smsq/contracts';
 import { isStoredId } from '../identity/stored-id.js';
 import { parseInstant } from '../time/local-datetime.js';
-
-const DEFAULT_LIMIT = 50;
-const MAX_LIMIT = 200;
 
 export interface TaskListRequest {
   status?: TaskStatus;
@@ -32,8 +29,8 @@ export function parseTaskListRequest(query: Record<string, unknown>, timeZone: s
     throw new InvalidRequestError(`status must be one of ${TASK_STATUSES.join(', ')}`);
   }
   const limitText = text('limit');
-  const limit = limitText === undefined ? DEFAULT_LIMIT : /^\d{1,3}$/.test(limitText) ? Number(limitText) : Number.NaN;
-  if (!(limit >= 1 && limit <= MAX_LIMIT)) throw new InvalidRequestError(`limit must be a whole number from 1 to ${MAX_LIMIT}`);
+  const limit = limitText === undefined ? TASK_PAGE_DEFAULT_LIMIT : /^\d{1,3}$/.test(limitText) ? Number(limitText) : Number.NaN;
+  if (!(limit >= 1 && limit <= TASK_PAGE_MAX_LIMIT)) throw new InvalidRequestError(`limit must be a whole number from 1 to ${TASK_PAGE_MAX_LIMIT}`);
   const since = text('since');
   const until = text('until');
   const cursor = text('cursor');

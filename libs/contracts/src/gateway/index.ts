@@ -9,3 +9,4 @@ export * from './client-list.js';
 export * from './key-list.js';
 export * from './worker-token-list.js';
 export * from './tasks-send.js';
+export * from './public-limits.js';

@@ -1,0 +1,66 @@
+import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
+import type { components, paths } from './generated/smsq-api.js';
+
+export type { components, operations, paths, webhooks } from './generated/smsq-api.js';
+
+type Schemas = components['schemas'];
+export type ErrorBody = Schemas['Error'];
+export type CreateTaskRequest = Schemas['CreateTaskRequest'];
+export type CreatedTask = Schemas['CreatedTask'];
+export type CreateTasksResult = Schemas['CreateTasksResult'];
+export type RefusedItem = Schemas['RefusedItem'];
+export type Task = Schemas['Task'];
+export type TaskPage = Schemas['TaskPage'];
+export type ClaimedTask = Schemas['ClaimedTask'];
+export type TaskStatusRequest = Schemas['TaskStatusRequest'];
+export type TaskStatusResult = Schemas['TaskStatusResult'];
+export type InboundMessage = Schemas['InboundMessage'];
+export type PhoneHealthRequest = Schemas['PhoneHealthRequest'];
+export type RegisteredPhone = Schemas['RegisteredPhone'];
+export type WebhookEventType = Schemas['WebhookEventType'];
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+export type WebhookEndpointCreated = Schemas['WebhookEndpointCreated'];
+export type TaskEvent = Schemas['TaskEvent'];
+export type ReplyEvent = Schemas['ReplyEvent'];
+
+export type SmsqClient = Client<paths>;
+
+export interface SmsqClientOptions extends Omit<ClientOptions, 'baseUrl'> {
+  /** Where smsq answers, without `/smsapi`: `https://sms.example.com`. */
+  baseUrl: string;
+  /** A client's API key, for queuing and following tasks and managing webhooks. */
+  apiKey?: string;
+  /** A phone's or worker's token, for claiming and reporting tasks. */
+  workerToken?: string;
+}
+
+/**
+ * A typed client of smsq's public API. Every call answers `{ data, error, response }`: `data` is
+ * the success body, `error` the contract's `{error, detail}`, typed by path, method and status.
+ *
+ *     const smsq = createSmsqClient({ baseUrl: 'https://sms.example.com', apiKey });
+ *     const { data, error } = await smsq.POST('/smsapi/create-task', { body: { recipient: '+381641234567', message: 'Hi' } });
+ */
+export function createSmsqClient(options: SmsqClientOptions): SmsqClient {
+  const { apiKey, workerToken, baseUrl, headers, ...rest } = options;
+  return createClient<paths>({
+    ...rest,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    headers: {
+      accept: 'application/json',
+      ...(apiKey === undefined ? {} : { 'x-api-key': apiKey }),
+      ...(workerToken === undefined ? {} : { 'x-worker-token': workerToken }),
+      ...(headers as Record<string, string> | undefined),
+    },
+  });
+}
+
+/** Whether an error answer says to come back later (`Retry-After`, in milliseconds), when it does. */
+export function retryAfterMs(response: Response): number | undefined {
+  const value = response.headers.get('retry-after');
+  if (value === null) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}

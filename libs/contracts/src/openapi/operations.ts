@@ -1,0 +1,230 @@
+import { ERROR_STATUS, type ErrorCode } from '../errors.js';
+import { TASK_STATUSES } from '../dispatch/task-view.js';
+import { MAX_WEBHOOK_ENDPOINTS } from '../dispatch/webhooks.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, MAX_WAIT_S, TASK_PAGE_DEFAULT_LIMIT, TASK_PAGE_MAX_LIMIT } from '../gateway/public-limits.js';
+import { ref, type JsonSchema } from './schemas.js';
+
+/** A public route as the gateway's router spells it: `GET /smsapi/tasks/:id`. */
+export type RouteKey = `${'GET' | 'POST' | 'DELETE'} /smsapi/${string}`;
+
+export interface Operation {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  security: Array<Record<string, string[]>>;
+  parameters?: JsonSchema[];
+  requestBody?: JsonSchema;
+  responses: Record<string, JsonSchema>;
+}
+
+const CLIENT: Array<Record<string, string[]>> = [{ ApiKey: [] }, { ApiKeyQuery: [] }];
+const WORKER: Array<Record<string, string[]>> = [{ WorkerToken: [] }];
+
+const json = (schema: JsonSchema, example?: unknown): JsonSchema => ({ 'application/json': { schema, ...(example === undefined ? {} : { example }) } });
+const body = (schema: JsonSchema): JsonSchema => ({ required: true, content: json(schema) });
+const success = (description: string, schema: JsonSchema, example?: unknown): JsonSchema => ({ description, content: json(schema, example) });
+
+/** The error answers an operation documents, each with the codes it can carry. */
+function errors(...codes: ErrorCode[]): Record<string, JsonSchema> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  const answers: Record<string, JsonSchema> = {};
+  for (const [status, listed] of byStatus) {
+    answers[String(status)] = {
+      description: listed.map((code) => `\`${code}\``).join(', '),
+      ...(status === 429 ? { headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } } : {}),
+      content: json(ref('Error'), { error: listed[0], detail: 'what was wrong' }),
+    };
+  }
+  return answers;
+}
+
+/** Any answer not listed: `invalid_json`, `payload_too_large`, `internal_error`, `unavailable`, … always the error shape. */
+const ANY_ERROR = { default: { description: 'Any other error, in the same shape (for example 413 `payload_too_large`, 500 `internal_error`, 503 `unavailable`).', content: json(ref('Error')) } };
+
+const CLIENT_ERRORS: ErrorCode[] = ['unauthorized', 'rate_limited'];
+const TASK_ID = { name: 'id', in: 'path', required: true, description: 'The task.', schema: { type: 'integer', minimum: 1 } };
+const ENDPOINT_ID = { name: 'id', in: 'path', required: true, description: 'The webhook endpoint.', schema: { type: 'integer', minimum: 1 } };
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: 'A repeat with the same key and the same body within 24 hours replays the first answer and charges nothing; the same key with another body is 409 `conflict`. Scoped to your client.',
+  schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
+};
+const TASK_EXAMPLE = {
+  id: 42, status: 'sent', phone_id: 1, client_id: 7, scheduled_at: '2026-05-01 09:30:00', recipient: '+381641234567', message: 'Your code is 1234',
+  attempts: 1, sent_at: '2026-05-01T07:30:04.000Z', delivered_at: null, failed_at: null, error: null, expires_at: null, segments: 1,
+};
+
+/** Every route of the public API, keyed as the gateway registers it; the gateway refuses to start when the two differ. */
+export const OPERATIONS: Record<RouteKey, Operation> = {
+  'POST /smsapi/create-task': {
+    operationId: 'createTask',
+    summary: 'Queue one SMS',
+    description:
+      'Checks, in this order: the API key (401), the body (400), a phone or gateway to send through (400 `no_active_phone` in Profile A, 503 `no_active_gateway` in Profile B), credits (402), then queues the task and debits one credit.',
+    tags: ['Tasks'],
+    security: CLIENT,
+    parameters: [IDEMPOTENCY_KEY],
+    requestBody: body(ref('CreateTaskRequest')),
+    responses: {
+      '201': success('Queued and charged.', ref('CreatedTask'), { ok: true, id: 42, status: 'pending', phone_id: 1, client_id: 7, charged: true, scheduled_at: '2026-05-01 09:30:00', credits_remaining: 99 }),
+      ...errors('invalid_request', 'invalid_json', 'invalid_recipient', 'invalid_message', 'invalid_scheduled_at', 'no_active_phone', ...CLIENT_ERRORS, 'insufficient_credits', 'daily_limit_reached', 'conflict', 'payload_too_large', 'no_active_gateway'),
+      ...ANY_ERROR,
+    },
+  },
+  'POST /smsapi/create-tasks': {
+    operationId: 'createTasks',
+    summary: 'Queue many SMS in one request',
+    description:
+      "Each item is checked, routed and charged exactly as create-task would be; an item refused costs nothing. The answer has one entry per item, in order. A malformed list (not 1 to 1,000 items) is refused whole. An Idempotency-Key covers the whole request.",
+    tags: ['Tasks'],
+    security: CLIENT,
+    parameters: [IDEMPOTENCY_KEY],
+    requestBody: body(ref('CreateTasksRequest')),
+    responses: {
+      '200': success('One result per item.', ref('CreateTasksResult'), { results: [{ ok: true, id: 42, status: 'pending', phone_id: 1, client_id: 7, charged: true, scheduled_at: '2026-05-01 09:30:00', credits_remaining: 99 }, { ok: false, error: 'invalid_recipient', detail: 'recipient is not a phone number' }] }),
+      ...errors('invalid_request', 'invalid_json', ...CLIENT_ERRORS, 'conflict', 'payload_too_large'),
+      ...ANY_ERROR,
+    },
+  },
+  'GET /smsapi/tasks': {
+    operationId: 'listTasks',
+    summary: 'List your tasks, newest first',
+    tags: ['Tasks'],
+    security: CLIENT,
+    parameters: [
+      { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: [...TASK_STATUSES] } },
+      { name: 'since', in: 'query', required: false, description: 'Created at or after: an ISO 8601 instant with its offset, or a local datetime.', schema: { type: 'string' } },
+      { name: 'until', in: 'query', required: false, description: 'Created before: as `since`.', schema: { type: 'string' } },
+      { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: TASK_PAGE_MAX_LIMIT, default: TASK_PAGE_DEFAULT_LIMIT } },
+      { name: 'cursor', in: 'query', required: false, description: 'A `next_cursor` from the page before.', schema: { type: 'string' } },
+    ],
+    responses: { '200': success('A page of tasks.', ref('TaskPage'), { items: [TASK_EXAMPLE], next_cursor: null }), ...errors('invalid_request', ...CLIENT_ERRORS), ...ANY_ERROR },
+  },
+  'GET /smsapi/tasks/:id': {
+    operationId: 'getTask',
+    summary: 'One of your tasks',
+    tags: ['Tasks'],
+    security: CLIENT,
+    parameters: [TASK_ID],
+    responses: { '200': success('The task.', ref('Task'), TASK_EXAMPLE), ...errors(...CLIENT_ERRORS, 'not_found'), ...ANY_ERROR },
+  },
+  'POST /smsapi/tasks/:id/cancel': {
+    operationId: 'cancelTask',
+    summary: 'Cancel a task no worker has been handed yet',
+    description: 'It ends `failed` with error `cancelled`, its credit refunded once. A claimed or final task is 409 `conflict`.',
+    tags: ['Tasks'],
+    security: CLIENT,
+    parameters: [TASK_ID],
+    responses: { '200': success('The task as it is now.', ref('Task')), ...errors(...CLIENT_ERRORS, 'not_found', 'conflict'), ...ANY_ERROR },
+  },
+  'POST /smsapi/register-phone': {
+    operationId: 'registerPhone',
+    summary: 'Pair a phone (Profile A)',
+    description: 'Called by the gateway app with the API key it scanned. Profile B has no own phones: 404.',
+    tags: ['Phones'],
+    security: CLIENT,
+    requestBody: body(ref('RegisterPhoneRequest')),
+    responses: {
+      '201': success('The phone and its worker token.', ref('RegisteredPhone'), { ok: true, phone_id: 3, worker_token: 'wt_…' }),
+      ...errors('invalid_request', ...CLIENT_ERRORS, 'phone_limit_reached', 'not_found'),
+      ...ANY_ERROR,
+    },
+  },
+  'GET /smsapi/pending-tasks': {
+    operationId: 'claimTask',
+    summary: 'Claim one due task',
+    description: 'Two workers never claim the same task. A claim not reported by `claim_expires_at` returns the task to pending (attempt + 1); after the last attempt it fails, refunded.',
+    tags: ['Delivery'],
+    security: WORKER,
+    parameters: [{ name: 'wait', in: 'query', required: false, description: `Long poll: hold the request up to this many seconds until a task is due (above ${MAX_WAIT_S} counts as ${MAX_WAIT_S}).`, schema: { type: 'integer', minimum: 0 } }],
+    responses: {
+      '200': success('A claimed task, or `{}` when nothing is due.', { oneOf: [ref('ClaimedTask'), ref('NothingDue')] }),
+      ...errors('invalid_request', 'unauthorized', 'phone_disabled', 'no_active_gateway'),
+      ...ANY_ERROR,
+    },
+  },
+  'POST /smsapi/task-status': {
+    operationId: 'reportTaskStatus',
+    summary: 'Report what became of a claimed task',
+    description: 'Only the token holding the claim may report (otherwise 404). The same final status again is a harmless 200; another status on a final task is 409. `failed` refunds once.',
+    tags: ['Delivery'],
+    security: WORKER,
+    requestBody: body(ref('TaskStatusRequest')),
+    responses: { '200': success('Recorded.', ref('TaskStatusResult'), { ok: true, id: 42, status: 'sent' }), ...errors('invalid_request', 'invalid_json', 'unauthorized', 'not_found', 'conflict'), ...ANY_ERROR },
+  },
+  'POST /smsapi/inbound': {
+    operationId: 'storeReplies',
+    summary: 'Store replies the phone received',
+    description: "A reply belongs to the phone's client (Profile A) or, for a pooled gateway, to the client whose task last went from that gateway to that number. The same message synced twice is stored once.",
+    tags: ['Delivery'],
+    security: WORKER,
+    requestBody: body(ref('InboundRequest')),
+    responses: { '201': success('Stored.', ref('InboundResult'), { ok: true, stored: 2, duplicates: 0 }), ...errors('invalid_request', 'invalid_json', 'unauthorized'), ...ANY_ERROR },
+  },
+  'POST /smsapi/phone-health': {
+    operationId: 'reportPhoneHealth',
+    summary: "Report the phone's battery and connection",
+    tags: ['Delivery'],
+    security: WORKER,
+    requestBody: body(ref('PhoneHealthRequest')),
+    responses: { '200': success('Recorded.', ref('Ok'), { ok: true }), ...errors('invalid_request', 'invalid_json', 'unauthorized'), ...ANY_ERROR },
+  },
+  'POST /smsapi/webhooks': {
+    operationId: 'createWebhook',
+    summary: 'Register a webhook endpoint',
+    description: `Events are POSTed to it signed (see the \`webhooks\` of this document), at least once, retried with back-off for 24 hours. At most ${MAX_WEBHOOK_ENDPOINTS} endpoints per client (409 beyond).`,
+    tags: ['Webhooks'],
+    security: CLIENT,
+    requestBody: body(ref('WebhookCreateRequest')),
+    responses: { '201': success('The endpoint and its secret (shown once).', ref('WebhookEndpointCreated')), ...errors('invalid_request', 'invalid_json', ...CLIENT_ERRORS, 'conflict'), ...ANY_ERROR },
+  },
+  'GET /smsapi/webhooks': {
+    operationId: 'listWebhooks',
+    summary: 'Your webhook endpoints',
+    tags: ['Webhooks'],
+    security: CLIENT,
+    responses: { '200': success('The endpoints.', ref('WebhookEndpointList')), ...errors(...CLIENT_ERRORS), ...ANY_ERROR },
+  },
+  'DELETE /smsapi/webhooks/:id': {
+    operationId: 'deleteWebhook',
+    summary: 'Remove a webhook endpoint',
+    tags: ['Webhooks'],
+    security: CLIENT,
+    parameters: [ENDPOINT_ID],
+    responses: { '200': success('Removed.', ref('Ok'), { ok: true }), ...errors(...CLIENT_ERRORS, 'not_found'), ...ANY_ERROR },
+  },
+  'POST /smsapi/webhooks/:id/rotate-secret': {
+    operationId: 'rotateWebhookSecret',
+    summary: "Give an endpoint a new secret",
+    description: 'For 24 hours deliveries carry two `v1` signatures, the new secret\'s and the old one\'s, while the receiver switches.',
+    tags: ['Webhooks'],
+    security: CLIENT,
+    parameters: [ENDPOINT_ID],
+    responses: { '200': success('The new secret (shown once).', ref('WebhookSecretRotated')), ...errors(...CLIENT_ERRORS, 'not_found'), ...ANY_ERROR },
+  },
+  'POST /smsapi/webhooks/:id/enable': {
+    operationId: 'enableWebhook',
+    summary: 'Send to a disabled endpoint again',
+    description: 'Events of changes made while it was disabled are not sent.',
+    tags: ['Webhooks'],
+    security: CLIENT,
+    parameters: [ENDPOINT_ID],
+    responses: { '200': success('The endpoint.', ref('WebhookEndpoint')), ...errors(...CLIENT_ERRORS, 'not_found'), ...ANY_ERROR },
+  },
+  'GET /smsapi/openapi.json': {
+    operationId: 'getOpenApiDocument',
+    summary: 'This document',
+    tags: ['Reference'],
+    security: [],
+    responses: { '200': { description: 'The OpenAPI 3.1 document of the public API.', content: { 'application/json': { schema: { type: 'object' } } } }, ...errors('method_not_allowed'), ...ANY_ERROR },
+  },
+};
+
+/** `/smsapi/tasks/:id` as OpenAPI writes it: `/smsapi/tasks/{id}`. */
+export function openApiPath(routePath: string): string {
+  return routePath.replace(/:([A-Za-z_]\w*)/g, '{$1}');
+}

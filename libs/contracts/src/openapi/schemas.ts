@@ -1,0 +1,215 @@
+import { ERROR_STATUS } from '../errors.js';
+import { TASK_STATUSES } from '../dispatch/task-view.js';
+import { REPORTED_STATUSES } from '../dispatch/task-report.js';
+import { WEBHOOK_EVENT_TYPES } from '../dispatch/webhooks.js';
+import { MAX_TASKS_PER_REQUEST } from '../gateway/tasks-send.js';
+import { MAX_MESSAGES_PER_SYNC, MAX_TTL_S, MESSAGE_MAX_CODE_POINTS } from '../gateway/public-limits.js';
+
+/** A JSON Schema (draft 2020-12, as OpenAPI 3.1 takes it). */
+export type JsonSchema = Record<string, unknown>;
+
+/** A reference to one of `SCHEMAS` (the document's test resolves every one). */
+export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+
+const text = (description: string, extra: JsonSchema = {}): JsonSchema => ({ type: 'string', description, ...extra });
+const whole = (description: string, extra: JsonSchema = {}): JsonSchema => ({ type: 'integer', description, ...extra });
+const orNull = (schema: JsonSchema): JsonSchema => ({ ...schema, type: [schema['type'], 'null'] });
+const constant = (value: unknown, description?: string): JsonSchema => ({ const: value, ...(description ? { description } : {}) });
+
+/** An answer's object: every field listed is there (unless `optional`), and no other. */
+function answer(properties: Record<string, JsonSchema>, options: { optional?: string[]; description?: string } = {}): JsonSchema {
+  const optional = new Set(options.optional ?? []);
+  return {
+    type: 'object',
+    ...(options.description ? { description: options.description } : {}),
+    properties,
+    required: Object.keys(properties).filter((name) => !optional.has(name)),
+    additionalProperties: false,
+  };
+}
+
+/** A request's object: only `required` must be there; other fields are ignored. */
+function request(properties: Record<string, JsonSchema>, required: string[], description?: string): JsonSchema {
+  return { type: 'object', ...(description ? { description } : {}), properties, required };
+}
+
+const INSTANT = text('An ISO 8601 instant in UTC.', { format: 'date-time' });
+const LOCAL_TIME_ANSWER = text("The client's local time, `YYYY-MM-DD HH:MM:SS`.", { pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$', examples: ['2026-05-01 09:30:00'] });
+const LOCAL_TIME_REQUEST =
+  "A local datetime in the client's time zone: `YYYY-MM-DD HH:MM:SS`, `YYYY-MM-DDTHH:MM`, `YYYY-MM-DDTHH:MM:SS` or `YYYY-MM-DD HH:MM`.";
+const ENTITY_ID = { minimum: 1 };
+const ENDPOINT_FIELDS = {
+  id: whole('The endpoint.', ENTITY_ID),
+  url: text('Where events are POSTed.', { format: 'uri' }),
+  events: { type: 'array', description: 'The event types sent to it.', items: ref('WebhookEventType') },
+  active: { type: 'boolean', description: 'False once smsq stopped sending to it: the receiver answered 410 Gone, or failed for 3 days.' },
+  disabled_reason: orNull(text('Why it is not active.')),
+  created_at: INSTANT,
+};
+const CLAIMED_TASK_FIELDS = {
+  id: whole('The task.', ENTITY_ID),
+  recipient: text('E.164.'),
+  message: text('The text to send.'),
+  phone_id: whole('The phone or gateway that sends it.', ENTITY_ID),
+  client_id: whole('The client it belongs to.', ENTITY_ID),
+  scheduled_at: LOCAL_TIME_ANSWER,
+  gateway_url: orNull(text("The phone's or gateway's URL; null for a phone that registered none.")),
+  attempt: whole('The claims of this task so far, this one included (1 on the first).', { minimum: 1 }),
+  claim_expires_at: { ...INSTANT, description: 'Report by then, or the claim lapses and the task is due again (or, on its last attempt, failed and refunded).' },
+};
+
+/** Every schema of the document, by name: the request rules and answers of the gateway's routes. */
+export const SCHEMAS = {
+  Error: answer(
+    {
+      error: { type: 'string', enum: Object.keys(ERROR_STATUS), description: 'A code from the fixed list; the HTTP status follows from it.' },
+      detail: text('What was wrong, for a person.'),
+    },
+    { description: 'Every error answer.' },
+  ),
+  Ok: answer({ ok: constant(true) }),
+  CreateTaskRequest: request(
+    {
+      recipient: text('A phone number; normalised to E.164. Profile A reads a local number starting `06` as `+3816…`; Profile B reads a number without a country code in `SMSQ_DEFAULT_REGION` when set.', { examples: ['+381641234567'] }),
+      message: text(`1 to ${MESSAGE_MAX_CODE_POINTS} Unicode code points; not only white space.`, { minLength: 1, maxLength: MESSAGE_MAX_CODE_POINTS }),
+      phone_id: whole('Profile A: one of your active phones; Profile B: a gateway of your VIP pool. Anything else is ignored, as if it were left out.'),
+      scheduled_at: text(`${LOCAL_TIME_REQUEST} A time in the past is due at once; left out, now.`),
+      ttl: whole('Seconds from when the task is due; not sent by then, it ends `failed` with error `expired`, refunded once. Not with `expires_at`.', { minimum: 1, maximum: MAX_TTL_S }),
+      expires_at: text(`${LOCAL_TIME_REQUEST} Not sent by then, the task ends \`failed\` with error \`expired\`, refunded once. Later than when the task is due; not with \`ttl\`.`),
+    },
+    ['recipient', 'message'],
+  ),
+  CreatedTask: answer(
+    {
+      ok: constant(true),
+      id: whole('The new task.', ENTITY_ID),
+      status: constant('pending'),
+      phone_id: whole('The phone (Profile A) or gateway (Profile B) it will go through.', ENTITY_ID),
+      client_id: whole('Your client.', ENTITY_ID),
+      charged: constant(true, 'Profile A only.'),
+      scheduled_at: LOCAL_TIME_ANSWER,
+      credits_remaining: whole('The balance after the debit (daily and bonus credits in Profile A).', { minimum: 0 }),
+    },
+    { optional: ['charged'] },
+  ),
+  CreateTasksRequest: request(
+    { tasks: { type: 'array', minItems: 1, maxItems: MAX_TASKS_PER_REQUEST, items: ref('CreateTaskRequest') } },
+    ['tasks'],
+    `Up to ${MAX_TASKS_PER_REQUEST} create-task bodies; the body may be up to 4 MiB.`,
+  ),
+  RefusedItem: answer({ ok: constant(false), error: { type: 'string', enum: Object.keys(ERROR_STATUS) }, detail: text('What create-task would have answered.') }, { description: 'An item that queued nothing and cost nothing.' }),
+  CreateTasksResult: answer({
+    results: { type: 'array', description: "One per item, in the request's order.", items: { oneOf: [ref('CreatedTask'), ref('RefusedItem')] } },
+  }),
+  Task: answer({
+    id: whole('The task.', ENTITY_ID),
+    status: { type: 'string', enum: [...TASK_STATUSES], description: 'A delivered task stays `sent` (see `delivered_at`); expired and cancelled tasks are `failed`.' },
+    phone_id: whole('The phone or gateway it goes through.', ENTITY_ID),
+    client_id: whole('Your client.', ENTITY_ID),
+    scheduled_at: LOCAL_TIME_ANSWER,
+    recipient: text('E.164.'),
+    message: text('The text.'),
+    attempts: whole('Claims so far.', { minimum: 0 }),
+    sent_at: orNull(INSTANT),
+    delivered_at: orNull({ ...INSTANT, description: "When the phone reported the carrier's delivery report." }),
+    failed_at: orNull(INSTANT),
+    error: orNull(text('Why it failed: the worker\'s reason, `expired` or `cancelled`.')),
+    expires_at: orNull({ ...INSTANT, description: 'Not sent by then, it ends failed (`expired`); null: never.' }),
+    segments: whole('SMS parts the message costs the phone: GSM-7 160/153 (extension characters count two), UCS-2 70/67.', { minimum: 1 }),
+  }),
+  TaskPage: answer({
+    items: { type: 'array', items: ref('Task'), description: 'Newest first.' },
+    next_cursor: orNull(text('Pass as `cursor` for the page after this one; null on the last page.')),
+  }),
+  RegisterPhoneRequest: request(
+    {
+      name: text('A label, 1 to 100 characters.', { minLength: 1, maxLength: 100 }),
+      device_id: text('A stable id from the app: the same one again returns the same phone with a fresh token (the old one is revoked).', { minLength: 1, maxLength: 200 }),
+      url: text("Where the worker reaches the phone's gateway app (becomes the tasks' `gateway_url`).", { format: 'uri' }),
+    },
+    ['name'],
+  ),
+  RegisteredPhone: answer({ ok: constant(true), phone_id: whole('The phone.', ENTITY_ID), worker_token: text('Shown once: the phone claims and reports with it (`X-Worker-Token`).') }),
+  ClaimedTask: answer(CLAIMED_TASK_FIELDS, { description: 'One due task, claimed for this token.' }),
+  NothingDue: { type: 'object', maxProperties: 0, additionalProperties: false, description: 'Nothing is due now (`{}`).' },
+  TaskStatusRequest: request(
+    {
+      id: whole('The task this token holds the claim of.', ENTITY_ID),
+      status: { type: 'string', enum: [...REPORTED_STATUSES], description: '`delivered`: sent, and the carrier\'s delivery report came back (the task is then `sent` with `delivered_at`).' },
+      error: orNull(text('Why it failed; kept to 1000 characters.')),
+      next: { type: 'boolean', description: 'Also claim the next due task for this token, answered in `next`.' },
+    },
+    ['id', 'status'],
+  ),
+  TaskStatusResult: answer(
+    {
+      ok: constant(true),
+      id: whole('The task.', ENTITY_ID),
+      status: { type: 'string', enum: ['sent', 'failed'] },
+      next: { oneOf: [ref('ClaimedTask'), ref('NothingDue')], description: 'With `next: true` only.' },
+    },
+    { optional: ['next'] },
+  ),
+  InboundMessage: request(
+    {
+      from: text("The sender's number (normalised to E.164) or alphanumeric sender id."),
+      message: text('At most 4000 characters.', { maxLength: 4000 }),
+      received_at: text(`${LOCAL_TIME_REQUEST} Or an ISO 8601 instant with its offset. Left out: now.`),
+      external_id: text("The phone's own id of the message: the same one synced twice is stored once.", { minLength: 1, maxLength: 200 }),
+    },
+    ['from', 'message'],
+  ),
+  InboundRequest: {
+    description: `Replies the phone received: \`{"messages": [...]}\` (1 to ${MAX_MESSAGES_PER_SYNC}) or one message on its own.`,
+    anyOf: [request({ messages: { type: 'array', minItems: 1, maxItems: MAX_MESSAGES_PER_SYNC, items: ref('InboundMessage') } }, ['messages']), ref('InboundMessage')],
+  },
+  InboundResult: answer({ ok: constant(true), stored: whole('New replies stored.', { minimum: 0 }), duplicates: whole('Replies already stored before.', { minimum: 0 }) }),
+  PhoneHealthRequest: {
+    ...request(
+      {
+        battery_percent: whole('0 to 100.', { minimum: 0, maximum: 100 }),
+        charging: { type: 'boolean' },
+        connection: text('For example `wifi` or `lte`: 1 to 40 printable characters.', { minLength: 1, maxLength: 40 }),
+      },
+      [],
+      'What the phone reports of itself, shown in the dashboard; at least one field.',
+    ),
+    minProperties: 1,
+  },
+  WebhookEventType: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] },
+  WebhookCreateRequest: request(
+    {
+      url: text('An http or https URL; a private or loopback address only where the operator allows it.', { format: 'uri', minLength: 1, maxLength: 2048 }),
+      events: { type: 'array', minItems: 1, items: ref('WebhookEventType') },
+    },
+    ['url', 'events'],
+  ),
+  WebhookEndpoint: answer(ENDPOINT_FIELDS),
+  WebhookEndpointCreated: answer({ ...ENDPOINT_FIELDS, secret: text('Signs every delivery (`Smsq-Signature`); shown once.') }),
+  WebhookSecretRotated: answer({
+    ...ENDPOINT_FIELDS,
+    secret: text('The new secret; shown once.'),
+    previous_secret_valid_until: { ...INSTANT, description: 'Until then deliveries carry a second `v1` signature made with the old secret.' },
+  }),
+  WebhookEndpointList: answer({ items: { type: 'array', items: ref('WebhookEndpoint') } }),
+  Reply: answer({
+    id: whole('The reply.', ENTITY_ID),
+    from: text('The sender.'),
+    message: text('The text.'),
+    received_at: INSTANT,
+    phone_id: orNull(whole('The phone or gateway that received it.')),
+    in_reply_to_task_id: orNull(whole('The latest task to this number before the reply came, when there is one.')),
+  }),
+  TaskEvent: answer({
+    id: text('The event: the same on every delivery of it, so receivers can drop repeats.', { format: 'uuid' }),
+    type: { type: 'string', enum: WEBHOOK_EVENT_TYPES.filter((type) => type.startsWith('task.')) },
+    created_at: INSTANT,
+    data: ref('Task'),
+  }),
+  ReplyEvent: answer({
+    id: text('The event: the same on every delivery of it.', { format: 'uuid' }),
+    type: constant('message.received'),
+    created_at: INSTANT,
+    data: ref('Reply'),
+  }),
+} satisfies Record<string, JsonSchema>;

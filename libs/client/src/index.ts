@@ -54,13 +54,3 @@ export function createSmsqClient(options: SmsqClientOptions): SmsqClient {
     },
   });
 }
-
-/** Whether an error answer says to come back later (`Retry-After`, in milliseconds), when it does. */
-export function retryAfterMs(response: Response): number | undefined {
-  const value = response.headers.get('retry-after');
-  if (value === null) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-}

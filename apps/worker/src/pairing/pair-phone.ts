@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { describeErrorBody, describeFetchFailure, parseBody } from '../http/http-answers.js';
+import { createSmsqClient, type components } from '@smsq/client';
+import { describeErrorBody, describeFetchFailure } from '../http/http-answers.js';
 import { isLoopbackUrl } from '@smsq/platform/env';
 import { parsePairingCode } from './pairing-code.js';
 import { readPairedPhone, writePairedPhone, type DriverName, type PairedPhone } from './paired-phone.js';
@@ -63,25 +64,22 @@ function parseOrRefuse(code: string): ReturnType<typeof parsePairingCode> {
   }
 }
 
-async function registerPhone(baseUrl: string, apiKey: string, body: Record<string, string>, timeoutMs: number): Promise<{ phoneId: number; workerToken: string }> {
-  let response: Response;
+type RegisterPhoneRequest = components['schemas']['RegisterPhoneRequest'];
+type RegisteredPhone = components['schemas']['RegisteredPhone'];
+
+async function registerPhone(baseUrl: string, apiKey: string, body: RegisterPhoneRequest, timeoutMs: number): Promise<{ phoneId: number; workerToken: string }> {
+  let answer: { data?: RegisteredPhone; error?: unknown; response: Response };
   try {
-    response = await fetch(`${baseUrl}/smsapi/register-phone`, {
-      method: 'POST',
-      headers: { accept: 'application/json', 'content-type': 'application/json', 'x-api-key': apiKey },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    answer = await createSmsqClient({ baseUrl, apiKey }).POST('/smsapi/register-phone', { body, signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
     throw new PairingError(`cannot reach smsq at ${baseUrl}: ${describeFetchFailure(error, timeoutMs)}`);
   }
-  const answer = parseBody(await response.text());
+  const { data, response } = answer;
   if (response.status === 201) {
-    const { phone_id: phoneId, worker_token: workerToken } = answer as Record<string, unknown>;
-    if (typeof phoneId === 'number' && typeof workerToken === 'string') return { phoneId, workerToken };
+    if (typeof data?.phone_id === 'number' && typeof data.worker_token === 'string') return { phoneId: data.phone_id, workerToken: data.worker_token };
     throw new PairingError('smsq answered the pairing without a phone id and token');
   }
-  const reason = describeErrorBody(answer);
+  const reason = describeErrorBody(answer.error);
   switch (response.status) {
     case 401:
       throw new PairingError('smsq refused the API key: it is mistyped or revoked; create a new one in the dashboard (API keys)');

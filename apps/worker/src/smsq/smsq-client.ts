@@ -1,6 +1,7 @@
+import { createSmsqClient, type SmsqClient as TypedClient } from '@smsq/client';
 import type { WorkerConfig } from '../config/worker-config.js';
 import type { PhoneHealth, ReceivedSms } from '../drivers/phone-driver.js';
-import { describeErrorBody, describeFetchFailure, parseBody, retryAfterMs } from '../http/http-answers.js';
+import { describeErrorBody, describeFetchFailure, retryAfterMs } from '../http/http-answers.js';
 import { parsePendingTask, type ParsedPoll } from './pending-task.js';
 
 /** An HTTP answer that was not a success; `reason` is the error body in a few words. */
@@ -30,14 +31,25 @@ export interface TaskStatusReport {
 export type ReportAnswer = { kind: 'accepted'; next?: ParsedPoll } | Refusal | Unreachable;
 
 /** A POST's answer: its body and when it came, when it was a success. */
-type PostAnswer = { kind: 'accepted'; body: unknown; receivedAt: number; serverDate: string | null } | Refusal | Unreachable;
+type PostAnswer<Body> = { kind: 'accepted'; body: Body; receivedAt: number; serverDate: string | null } | Refusal | Unreachable;
+
+/** What the typed client answers: the success body or the error body, and the response they came in. */
+interface TypedAnswer<Body> {
+  data?: Body;
+  error?: unknown;
+  response: Response;
+}
 
 /** The report's `error` is kept short; the contract allows more, a log line does not need it. */
 const MAX_ERROR_LENGTH = 500;
 
 /** smsq's worker endpoints (DESIGN.md §3): long-poll `pending-tasks`, report `task-status`, sync `inbound`, `phone-health`. */
 export class SmsqClient {
-  constructor(private readonly config: Pick<WorkerConfig, 'baseUrl' | 'token' | 'waitS' | 'timings'>) {}
+  private readonly api: TypedClient;
+
+  constructor(private readonly config: Pick<WorkerConfig, 'baseUrl' | 'token' | 'waitS' | 'timings'>) {
+    this.api = createSmsqClient({ baseUrl: config.baseUrl, workerToken: config.token });
+  }
 
   /**
    * Claims one task, holding the request up to `waitS` seconds. `cancel` aborts the request only
@@ -55,12 +67,16 @@ export class SmsqClient {
       request.abort(cancel.reason);
     };
     cancel.addEventListener('abort', onCancel, { once: true });
-    try {
-      const response = await fetch(`${this.config.baseUrl}/smsapi/pending-tasks?wait=${this.config.waitS}`, { headers: this.headers(), signal: request.signal });
+    // Once the answer starts, cancelling no longer aborts it: the body is read to the end.
+    const fetchUntilAnswered = async (input: Request): Promise<Response> => {
+      const response = await fetch(input);
       cancel.removeEventListener('abort', onCancel);
-      const body = parseBody(await response.text());
-      if (!response.ok) return refusal(response, body);
-      return parsePendingTask(body, Date.now(), response.headers.get('date'));
+      return response;
+    };
+    try {
+      const { data, error, response } = await this.api.GET('/smsapi/pending-tasks', { params: { query: { wait: this.config.waitS } }, signal: request.signal, fetch: fetchUntilAnswered });
+      if (!response.ok) return refusal(response, error);
+      return parsePendingTask(data, Date.now(), response.headers.get('date'));
     } catch (error) {
       if (cancelled) return { kind: 'cancelled' };
       return { kind: 'unreachable', reason: describeFetchFailure(error, timeoutMs) };
@@ -78,43 +94,36 @@ export class SmsqClient {
     const body: TaskStatusReport & { next?: true } = { id: report.id, status: report.status };
     if (report.error !== undefined) body.error = report.error.slice(0, MAX_ERROR_LENGTH);
     if (askNext) body.next = true;
-    const answer = await this.post('/smsapi/task-status', body);
+    const answer = await this.attempt((signal) => this.api.POST('/smsapi/task-status', { body, signal }));
     if (answer.kind !== 'accepted' || !askNext) return answer;
-    const next = typeof answer.body === 'object' && answer.body !== null ? (answer.body as Record<string, unknown>)['next'] : undefined;
+    const next = answer.body?.next;
     return next === undefined ? { kind: 'accepted' } : { kind: 'accepted', next: parsePendingTask(next, answer.receivedAt, answer.serverDate) };
   }
 
   /** One attempt at storing replies; smsq keeps each `external_id` once, so offering them again is safe. */
   async postInbound(replies: ReceivedSms[]): Promise<ReportAnswer> {
-    return this.accepted(await this.post('/smsapi/inbound', { messages: replies.map((reply) => ({ from: reply.from, message: reply.message, received_at: reply.receivedAt, external_id: reply.externalId })) }));
+    const messages = replies.map((reply) => ({ from: reply.from, message: reply.message, received_at: reply.receivedAt, external_id: reply.externalId }));
+    return this.accepted(await this.attempt((signal) => this.api.POST('/smsapi/inbound', { body: { messages }, signal })));
   }
 
   async postPhoneHealth(health: PhoneHealth): Promise<ReportAnswer> {
-    return this.accepted(await this.post('/smsapi/phone-health', { battery_percent: health.batteryPercent, charging: health.charging, connection: health.connection }));
+    const body = { battery_percent: health.batteryPercent, charging: health.charging, connection: health.connection };
+    return this.accepted(await this.attempt((signal) => this.api.POST('/smsapi/phone-health', { body, signal })));
   }
 
-  private accepted(answer: PostAnswer): ReportAnswer {
+  private accepted(answer: PostAnswer<unknown>): ReportAnswer {
     return answer.kind === 'accepted' ? { kind: 'accepted' } : answer;
   }
 
-  private async post(path: string, body: unknown): Promise<PostAnswer> {
+  /** One request within the report time-out: its success body, the error answer, or why none came. */
+  private async attempt<Body>(call: (signal: AbortSignal) => Promise<TypedAnswer<Body>>): Promise<PostAnswer<Body | undefined>> {
     const timeoutMs = this.config.timings.reportTimeoutMs;
     try {
-      const response = await fetch(`${this.config.baseUrl}${path}`, {
-        method: 'POST',
-        headers: { ...this.headers(), 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      const answer = parseBody(await response.text());
-      return response.ok ? { kind: 'accepted', body: answer, receivedAt: Date.now(), serverDate: response.headers.get('date') } : refusal(response, answer);
+      const { data, error, response } = await call(AbortSignal.timeout(timeoutMs));
+      return response.ok ? { kind: 'accepted', body: data, receivedAt: Date.now(), serverDate: response.headers.get('date') } : refusal(response, error);
     } catch (error) {
       return { kind: 'unreachable', reason: describeFetchFailure(error, timeoutMs) };
     }
-  }
-
-  private headers(): Record<string, string> {
-    return { accept: 'application/json', 'x-worker-token': this.config.token };
   }
 }
 

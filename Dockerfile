@@ -6,6 +6,9 @@ COPY libs/contracts/package.json libs/contracts/
 COPY libs/platform/package.json libs/platform/
 COPY libs/persistence/package.json libs/persistence/
 COPY libs/testing/package.json libs/testing/
+COPY libs/admin-commands/package.json libs/admin-commands/
+COPY libs/dashboard-api/package.json libs/dashboard-api/
+COPY libs/client/package.json libs/client/
 COPY scripts ./scripts
 COPY apps ./apps
 RUN npm ci --no-audit --no-fund

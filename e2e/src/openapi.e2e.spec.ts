@@ -1,5 +1,7 @@
 import { openApiDocument } from '@smsq/contracts';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rolldown } from 'rolldown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerProblems } from './support/api-document.js';
 import { launchBrowser } from './support/browser.js';
@@ -8,6 +10,15 @@ import { Stack } from './support/stack.js';
 /** Set to a folder (docs/screenshots) to keep a picture of the reference page. */
 const SCREENSHOTS = process.env['SMSQ_SCREENSHOTS_DIR'];
 const SMS = { recipient: '+381641234567', message: 'typed' };
+const CLIENT_ENTRY = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'libs', 'client', 'src', 'index.ts');
+
+/** The typed client as a browser script, bundled as a web app would bundle it. */
+async function clientForBrowsers(): Promise<string> {
+  const bundle = await rolldown({ input: CLIENT_ENTRY, platform: 'browser', resolve: { conditionNames: ['@smsq/source', 'browser', 'import', 'default'] }, logLevel: 'silent' });
+  const { output } = await bundle.generate({ format: 'iife', name: 'Smsq' });
+  await bundle.close();
+  return output[0].code;
+}
 
 describe('the API described: OpenAPI document, reference page and typed client', () => {
   let stack: Stack;
@@ -111,6 +122,28 @@ describe('the API described: OpenAPI document, reference page and typed client',
     const refused = await stack.client({ apiKey: 'sk_wrong' }).GET('/smsapi/tasks');
     expect(refused.response.status).toBe(401);
     expect(refused.error).toMatchObject({ error: 'unauthorized' });
+  }, 60_000);
+
+  it('runs in a browser: a page queues and reads a task with the typed client', async () => {
+    const client = await stack.newClient();
+    const script = await clientForBrowsers();
+    const browser = await launchBrowser();
+    try {
+      const tab = await browser.newPage();
+      await tab.goto(`${stack.baseUrl}/docs`);
+      await tab.addScriptTag({ content: script });
+      const answers = await tab.evaluate(async ({ apiKey, sms }) => {
+        const smsq = (window as any).Smsq.createSmsqClient({ baseUrl: location.origin, apiKey });
+        const created = await smsq.POST('/smsapi/create-task', { body: sms });
+        const read = await smsq.GET('/smsapi/tasks/{id}', { params: { path: { id: created.data.id } } });
+        return { created: created.response.status, read: read.data };
+      }, { apiKey: client.apiKey, sms: SMS });
+      expect(answers.created).toBe(201);
+      expect(answers.read).toMatchObject({ status: 'pending', recipient: SMS.recipient, message: SMS.message });
+      expect(script).not.toMatch(/node:|require\(/);
+    } finally {
+      await browser.close();
+    }
   }, 60_000);
 
   it('holds answers to the document: the check refuses what the document does not allow', () => {

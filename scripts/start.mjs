@@ -34,8 +34,8 @@ if (build.status !== 0) {
   process.exit(1);
 }
 
-const supervisor = new Supervisor({ cwd: root, env });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void supervisor.stop(0));
+const supervisor = new Supervisor({ cwd: root, env, log });
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void supervisor.stop(0));
 const SERVICES = ['billing', 'dispatch', 'inbox', 'api-gateway', 'dashboard'];
 // One process holds every service unless asked otherwise: about 200 MB instead of about 1 GB.
 const processes = (env.SMSQ_PROCESSES ?? '').trim().toLowerCase() || 'one';

@@ -1,18 +1,30 @@
 // Runs the services as child processes in one terminal: prefixed logs, restart with back-off
 // when one dies on its own, and SIGTERM to all of them (then SIGKILL after a grace period) on stop.
+//
+// Each child runs in a process group of its own, so the terminal's Ctrl-C reaches only this
+// supervisor, which passes one SIGTERM on: one stop, one drain. npm passes the same Ctrl-C on a
+// second time, so a signal within a second of the first is the same stop; a later one is the
+// user insisting, and each service, signalled again, exits at once without finishing.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
 const COLOURS = [36, 35, 33, 32, 34, 31, 96, 95];
+const SAME_STOP_MS = 1_000;
 
 export class Supervisor {
   #children = new Map();
   #stopping = false;
+  #stopSince = 0;
 
-  constructor({ cwd, env, colour = process.stdout.isTTY }) {
+  constructor({ cwd, env, colour = process.stdout.isTTY, log = (line) => process.stdout.write(`${line}\n`) }) {
     this.cwd = cwd;
     this.env = env;
     this.colour = colour;
+    this.log = log;
+    // Children in their own groups outlive a supervisor that dies; one that exits takes them along.
+    process.on('exit', () => {
+      for (const entry of this.#children.values()) entry.child?.kill('SIGTERM');
+    });
   }
 
   start(name, args, extraEnv = {}) {
@@ -23,7 +35,7 @@ export class Supervisor {
   }
 
   #spawn(entry) {
-    const child = spawn(process.execPath, entry.args, { cwd: this.cwd, env: { ...this.env, ...entry.extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, entry.args, { cwd: this.cwd, env: { ...this.env, ...entry.extraEnv }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     entry.child = child;
     entry.startedAt = Date.now();
     const label = entry.name.padEnd(11);
@@ -47,8 +59,16 @@ export class Supervisor {
   }
 
   async stop(exitCode = 0) {
-    if (this.#stopping) return;
+    if (this.#stopping) {
+      if (Date.now() - this.#stopSince > SAME_STOP_MS) {
+        this.log('stopping at once, without finishing');
+        for (const entry of this.#children.values()) entry.child?.kill('SIGTERM');
+      }
+      return;
+    }
     this.#stopping = true;
+    this.#stopSince = Date.now();
+    this.log('stopping: each service finishes what it has in hand (Ctrl-C again stops at once)');
     const running = [...this.#children.values()].filter((entry) => entry.child);
     await Promise.all(
       running.map(

@@ -76,6 +76,8 @@ export class Stack {
       INBOX_PORT: String(await freePort()),
       GATEWAY_SIM_PORT: String(await freePort()),
       SMSQ_LOG_FORMAT: 'json',
+      // The isolation spec reads the routes each app mapped from its start-up lines.
+      SMSQ_LOG_LEVEL: 'debug',
       SMSQ_RATE_LIMIT_RPS: '0',
       ...options.env,
     };

@@ -164,7 +164,7 @@ describe(migrate.name, () => {
     const migrationsDir = await newFolder(BASE_MIGRATIONS);
     const messages: string[] = [];
 
-    await migrate({ databaseUrl, schema, migrationsDir, logger: { log: (message) => messages.push(message) } });
+    await migrate({ databaseUrl, schema, migrationsDir, logger: { log: (message) => messages.push(message), debug: (message) => messages.push(message) } });
 
     expect(messages).toContain(`Applying migration 20240101000000_create_accounts to schema ${schema}`);
     expect(messages.at(-1)).toBe(`Applied 3 migration(s) to schema ${schema}`);

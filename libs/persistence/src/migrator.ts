@@ -7,6 +7,8 @@ import { quoteIdentifier } from './quote-identifier.js';
 
 export interface MigrationLogger {
   log(message: string): void;
+  /** Step-by-step detail (each migration applied), where the logger shows it. */
+  debug?(message: string): void;
 }
 
 export interface MigrateOptions {
@@ -69,7 +71,7 @@ async function applyPending(client: Client, options: MigrateOptions, migrations:
 
   const applied: string[] = [];
   for (const migration of migrations.filter(({ name }) => !finished.has(name))) {
-    logger?.log(`Applying migration ${migration.name} to schema ${schema}`);
+    logger?.debug?.(`Applying migration ${migration.name} to schema ${schema}`);
     await applyOne(client, table, schema, migration);
     applied.push(migration.name);
   }

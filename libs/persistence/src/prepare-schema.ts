@@ -31,7 +31,7 @@ async function runtimeUrlOf(options: PrepareSchemaOptions): Promise<string> {
   if (options.serviceDatabaseUrl) return options.serviceDatabaseUrl;
   if (await canManageRoles(options.databaseUrl)) {
     const runtimeUrl = await ensureServiceRole(options.databaseUrl, options.schema);
-    options.logger?.log(`Schema ${options.schema} belongs to role ${serviceRoleName(options.schema)}, which the service connects as`);
+    options.logger?.debug?.(`Schema ${options.schema} belongs to role ${serviceRoleName(options.schema)}, which the service connects as`);
     return runtimeUrl;
   }
   options.logger?.log(`The database user cannot create roles and no ${options.schema} database URL is set: the service connects as that user`);

@@ -23,6 +23,7 @@ export function testBillingConfig(overrides: Partial<BillingConfig> = {}): Billi
     amqpUrl: 'amqp://guest:guest@127.0.0.1:5672',
     redisUrl: 'redis://127.0.0.1:6379',
     logFormat: 'text',
+    logLevel: 'info',
     rpcTimeoutMs: 2_000,
     port: 0,
     dailyPeriodS: 86_400,

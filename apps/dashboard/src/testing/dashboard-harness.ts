@@ -22,6 +22,7 @@ export function testDashboardConfig(overrides: Partial<DashboardConfig> = {}): D
     amqpUrl: 'amqp://guest:guest@127.0.0.1:5672',
     redisUrl: 'redis://127.0.0.1:6379',
     logFormat: 'text',
+    logLevel: 'info',
     rpcTimeoutMs: 2_000,
     port: 0,
     secret: randomBytes(32).toString('base64url'),

@@ -13,6 +13,8 @@ export abstract class CommonConfig {
   amqpUrl!: string;
   redisUrl!: string;
   logFormat!: 'json' | 'text';
+  /** `debug` also shows the framework's start-up lines (modules, routes) and other detail. */
+  logLevel!: 'info' | 'debug';
   /** How long a request over the broker may take before the caller gives up. */
   rpcTimeoutMs!: number;
 }
@@ -27,6 +29,7 @@ export function readCommonConfig(env: EnvReader): CommonConfig {
     amqpUrl: env.url('AMQP_URL', 'amqp://guest:guest@127.0.0.1:5672', ['amqp', 'amqps']),
     redisUrl: env.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis', 'rediss']),
     logFormat: env.oneOf('SMSQ_LOG_FORMAT', ['json', 'text'] as const, process.env['NODE_ENV'] === 'production' ? 'json' : 'text'),
+    logLevel: env.oneOf('SMSQ_LOG_LEVEL', ['info', 'debug'] as const, 'info'),
     rpcTimeoutMs: env.int('SMSQ_RPC_TIMEOUT_MS', 5_000, { min: 100, max: 120_000 }),
   };
 }

@@ -50,7 +50,7 @@ class StandInController {
 class StandInModule {}
 
 function configFor(namespace: string): CommonConfig {
-  return { profile: 'A', namespace, databaseUrl: 'postgresql://unused', amqpUrl: AMQP_URL, redisUrl: 'redis://unused', logFormat: 'text', rpcTimeoutMs: 3_000 };
+  return { profile: 'A', namespace, databaseUrl: 'postgresql://unused', amqpUrl: AMQP_URL, redisUrl: 'redis://unused', logFormat: 'text', logLevel: 'info', rpcTimeoutMs: 3_000 };
 }
 
 const silent = { log: () => undefined, warn: () => undefined, error: () => undefined };

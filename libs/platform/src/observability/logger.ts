@@ -1,13 +1,31 @@
-import { ConsoleLogger, type LoggerService } from '@nestjs/common';
+import { ConsoleLogger, type LoggerService, type LogLevel } from '@nestjs/common';
 import type { CommonConfig } from '../config/common-config.js';
 import { joinProcess, processLabel } from './process-services.js';
 
+/** Nest's own start-up lines: which module loaded, which route mapped. Detail for `SMSQ_LOG_LEVEL=debug`. */
+const FRAMEWORK_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication', 'NestMicroservice', 'ClientProxy']);
+
+const INFO_LEVELS: LogLevel[] = ['log', 'warn', 'error', 'fatal'];
+const DEBUG_LEVELS: LogLevel[] = [...INFO_LEVELS, 'debug', 'verbose'];
+
 /** Structured JSON lines in production, readable lines in development; each names its service. */
-export function createLogger(service: string, config: Pick<CommonConfig, 'logFormat'>): LoggerService {
+export function createLogger(service: string, config: Pick<CommonConfig, 'logFormat' | 'logLevel'>): LoggerService {
   joinProcess(service);
-  return config.logFormat === 'json'
-    ? new ServiceJsonLogger()
-    : new ConsoleLogger({ prefix: service, colors: process.stdout.isTTY, logLevels: ['log', 'warn', 'error', 'fatal'] });
+  const logLevels = config.logLevel === 'debug' ? DEBUG_LEVELS : INFO_LEVELS;
+  return config.logFormat === 'json' ? new ServiceJsonLogger({ json: true, colors: false, logLevels }) : new ServiceLogger({ prefix: service, colors: process.stdout.isTTY, logLevels });
+}
+
+/** A line from one of the framework's start-up classes is logged at debug level: a person starting smsq needs what is ready, where, and what went wrong. */
+function isFrameworkDetail(optionalParams: unknown[]): boolean {
+  const context = optionalParams.at(-1);
+  return typeof context === 'string' && FRAMEWORK_CONTEXTS.has(context);
+}
+
+class ServiceLogger extends ConsoleLogger {
+  override log(message: unknown, ...optionalParams: unknown[]): void {
+    if (isFrameworkDetail(optionalParams)) return this.debug(message, ...optionalParams);
+    super.log(message, ...optionalParams);
+  }
 }
 
 /**
@@ -15,10 +33,7 @@ export function createLogger(service: string, config: Pick<CommonConfig, 'logFor
  * share Nest's static logger too (each app replaces it), so a line names the process's services
  * (`billing+dispatch+…`); its `context` names the class, or the service, that wrote it.
  */
-class ServiceJsonLogger extends ConsoleLogger {
-  constructor() {
-    super({ json: true, colors: false });
-  }
+class ServiceJsonLogger extends ServiceLogger {
 
   protected override getJsonLogObject(...[message, options]: Parameters<ConsoleLogger['getJsonLogObject']>): ReturnType<ConsoleLogger['getJsonLogObject']> {
     return { service: processLabel(), ...super.getJsonLogObject(message, options) };

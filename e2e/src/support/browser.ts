@@ -1,6 +1,6 @@
 import { chromium, type Browser } from 'playwright-core';
 
-/** Debian's Chromium, headless, kept off the network it cannot reach anyway. */
+/** The system's Chromium (`npm test` finds or installs one and passes it as CHROMIUM_PATH), headless, kept off the network it cannot reach anyway. */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',

@@ -43,6 +43,12 @@ export const COMMANDS: Record<string, Command> = {
   },
   'client disable': (flags, services) => setClientDisabled(flags, services, true),
   'client enable': (flags, services) => setClientDisabled(flags, services, false),
+  'client set-timezone': async (flags, { gateway }) => {
+    const command = { clientId: flags.integer('client'), timezone: flags.text('timezone') };
+    flags.rejectUnknown();
+    const client = await gateway.send<ClientView>(Patterns.gateway.clientSetTimezone, command);
+    return { client_id: client.id, timezone: client.timezone };
+  },
   'key create': async (flags, { gateway }) => {
     const command = { clientId: flags.integer('client'), name: flags.optionalText('name') };
     flags.rejectUnknown();

@@ -4,6 +4,8 @@ export const Patterns = {
     clientCreate: 'gateway.client.create.v1',
     clientShow: 'gateway.client.show.v1',
     clientSetDisabled: 'gateway.client.set-disabled.v1',
+    clientGet: 'gateway.client.get.v1',
+    clientSetTimezone: 'gateway.client.set-timezone.v1',
     keyCreate: 'gateway.key.create.v1',
     keyRevoke: 'gateway.key.revoke.v1',
     phoneRegister: 'gateway.phone.register.v1',
@@ -56,6 +58,7 @@ export const Patterns = {
     phoneList: 'dispatch.phone.list.v1',
     phoneRename: 'dispatch.phone.rename.v1',
     phoneHealthReport: 'dispatch.phone.health-report.v1',
+    clientTimezoneChanged: 'dispatch.client.timezone-changed.v1',
   },
   dashboard: {
     adminCreate: 'dashboard.admin.create.v1',

@@ -18,9 +18,9 @@ import { WorkerTokensService } from '../identity/worker-tokens.service.js';
 
 const MIGRATIONS = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
 
-/** Billing is not asked anything by the lists; a call to it would be a bug here. */
+/** Billing and dispatch are not asked anything by the lists; a call to either would be a bug here. */
 const noBilling = {
-  send: () => Promise.reject(new Error('billing must not be asked')),
+  send: () => Promise.reject(new Error('billing and dispatch must not be asked')),
 } as unknown as ServiceClient;
 
 describe('what an admin and a client may list and revoke in the gateway', () => {
@@ -42,7 +42,7 @@ describe('what an admin and a client may list and revoke in the gateway', () => 
     const lookup = new CredentialLookup(cache);
     repository = new ClientsRepository(db);
     keys = new ApiKeysService(new ApiKeysRepository(db), cache, lookup);
-    clients = new ClientsService(config, repository, keys, noBilling);
+    clients = new ClientsService(config, repository, keys, noBilling, noBilling);
     tokens = new WorkerTokensService(new WorkerTokensRepository(db), cache, lookup);
   });
 

@@ -4,6 +4,7 @@ import {
   ClientCreateCommand,
   ClientListQuery,
   ClientSetDisabledCommand,
+  ClientSetTimezoneCommand,
   ClientPhoneRegisterCommand,
   ClientShowQuery,
   KeyCreateCommand,
@@ -42,6 +43,16 @@ export class AdminController {
   @MessagePattern(Patterns.gateway.clientSetDisabled)
   setClientDisabled(@Payload() command: ClientSetDisabledCommand) {
     return this.clients.setDisabled(command);
+  }
+
+  @MessagePattern(Patterns.gateway.clientGet)
+  getClient(@Payload() query: ClientShowQuery) {
+    return this.clients.get(query.clientId);
+  }
+
+  @MessagePattern(Patterns.gateway.clientSetTimezone)
+  setClientTimezone(@Payload() command: ClientSetTimezoneCommand) {
+    return this.clients.setTimezone(command);
   }
 
   @MessagePattern(Patterns.gateway.keyCreate)

@@ -41,6 +41,11 @@ export class ClientsRepository {
     return changed === 1;
   }
 
+  /** False when there is no such client. */
+  async setTimezone(id: number, timezone: string): Promise<boolean> {
+    return (await this.db.client.updateMany({ where: { id }, data: { timezone } })).count === 1;
+  }
+
   async exists(id: number): Promise<boolean> {
     return (await this.db.client.count({ where: { id } })) === 1;
   }

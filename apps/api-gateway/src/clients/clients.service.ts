@@ -11,6 +11,9 @@ import {
   type ClientListQuery,
   type ClientPage,
   type ClientSetDisabledCommand,
+  type ClientSetTimezoneCommand,
+  type ClientTimezoneChangedCommand,
+  type Ok,
   type ClientView,
 } from '@smsq/contracts';
 import { ServiceClient, serviceClientToken } from '@smsq/platform';
@@ -26,6 +29,7 @@ export class ClientsService {
     private readonly clients: ClientsRepository,
     private readonly keys: ApiKeysService,
     @Inject(serviceClientToken('billing')) private readonly billing: ServiceClient,
+    @Inject(serviceClientToken('dispatch')) private readonly dispatch: ServiceClient,
   ) {}
 
   /** A client and its credit account; billing opens accounts idempotently, so a retry is safe. */
@@ -49,6 +53,27 @@ export class ClientsService {
   async setDisabled(command: ClientSetDisabledCommand): Promise<ClientView> {
     if (!isStoredId(command.clientId) || !(await this.clients.setDisabled(command.clientId, command.disabled))) throw new NotFoundError('client');
     await this.keys.clientDisabledChanged(command.clientId, command.disabled);
+    return (await this.clients.find(command.clientId))!;
+  }
+
+  /** The client alone, without its credit account (which `show` reads, and may refill, in billing). */
+  async get(clientId: number): Promise<ClientView> {
+    const client = isStoredId(clientId) ? await this.clients.find(clientId) : undefined;
+    if (!client) throw new NotFoundError('client');
+    return client;
+  }
+
+  /**
+   * A new time zone: the keys' cached owners everywhere, and the local times of the client's tasks
+   * in dispatch (their instants stay), follow at once. Each step is repeatable, so a command that
+   * failed half-way (503) is simply repeated.
+   */
+  async setTimezone(command: ClientSetTimezoneCommand): Promise<ClientView> {
+    if (!isTimeZone(command.timezone)) throw new InvalidRequestError(`${command.timezone} is not an IANA time zone`);
+    if (!isStoredId(command.clientId) || !(await this.clients.setTimezone(command.clientId, command.timezone))) throw new NotFoundError('client');
+    await this.keys.clientChanged(command.clientId);
+    const changed: ClientTimezoneChangedCommand = { clientId: command.clientId, timezone: command.timezone };
+    await this.dispatch.send<Ok>(Patterns.dispatch.clientTimezoneChanged, changed);
     return (await this.clients.find(command.clientId))!;
   }
 

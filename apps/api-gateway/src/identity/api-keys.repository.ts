@@ -47,6 +47,15 @@ export class ApiKeysRepository {
     return (await this.db.apiKey.findMany({ where: { clientId, revokedAt: null }, select: { hash: true } })).map((key) => key.hash);
   }
 
+  /** The owners `findActiveOwner` would answer for each of a client's usable keys, by hash. */
+  async activeOwnersOfClient(clientId: number): Promise<Array<{ hash: string; owner: ApiKeyOwner }>> {
+    const keys = await this.db.apiKey.findMany({
+      where: { clientId, revokedAt: null, client: { disabledAt: null } },
+      select: { id: true, hash: true, clientId: true, client: { select: { timezone: true } } },
+    });
+    return keys.map((key) => ({ hash: key.hash, owner: { keyId: key.id, clientId: key.clientId, timezone: key.client.timezone } }));
+  }
+
   async touch(keyId: number): Promise<void> {
     await this.db.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: new Date() } });
   }

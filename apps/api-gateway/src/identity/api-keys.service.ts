@@ -50,6 +50,11 @@ export class ApiKeysService {
     }
   }
 
+  /** After a client's time zone changed: its keys' cached owners carry the new zone on every gateway at once. */
+  async clientChanged(clientId: number): Promise<void> {
+    for (const { hash, owner } of await this.keys.activeOwnersOfClient(clientId)) await this.cache.replace('key', hash, owner);
+  }
+
   /** A client's keys, newest first, revoked ones included; never the key itself. */
   async list(clientId: number): Promise<KeyView[]> {
     const keys = isStoredId(clientId) ? await this.keys.listOfClient(clientId) : undefined;

@@ -36,8 +36,21 @@ export class CredentialCache {
     }
   }
 
+  /**
+   * What a lookup read from the database. Only when nothing is cached: a lookup that read the
+   * database before a `replace` must not put back what the replace corrected.
+   */
   async set(kind: string, hash: string, value: object): Promise<void> {
-    await this.redis.set(`auth:${kind}:${hash}`, JSON.stringify(value), 'EX', TTL_S).catch(() => undefined);
+    await this.redis.set(`auth:${kind}:${hash}`, JSON.stringify(value), 'EX', TTL_S, 'NX').catch(() => undefined);
+  }
+
+  /** A credential's owner changed (its client's time zone): every gateway reads the new one from its next request. */
+  async replace(kind: string, hash: string, value: object): Promise<void> {
+    try {
+      await this.redis.set(`auth:${kind}:${hash}`, JSON.stringify(value), 'EX', TTL_S);
+    } catch {
+      throw new UnavailableError('the change is saved in the database but the cache was not reached; repeat the command');
+    }
   }
 
   async revoke(kind: string, hash: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
+  ClientTimezoneChangedCommand,
   Patterns,
   TaskCancelCommand,
   TaskCreateBatchCommand,
@@ -12,12 +13,14 @@ import {
   TaskSettleBatchCommand,
   TaskSettleCommand,
   type BatchAnswer,
+  type Ok,
   type TaskCreated,
   type TaskFeed,
   type TaskPage,
   type TaskSettlement,
   type TaskView,
 } from '@smsq/contracts';
+import { ClientTimezoneService } from './client-timezone.service.js';
 import { TaskCancelService } from './task-cancel.service.js';
 import { TaskCreationService } from './task-creation.service.js';
 import { TaskListService } from './task-list.service.js';
@@ -34,6 +37,7 @@ export class TasksController {
     private readonly listing: TaskListService,
     private readonly resending: TaskResendService,
     private readonly cancelling: TaskCancelService,
+    private readonly timezones: ClientTimezoneService,
   ) {}
 
   @MessagePattern(Patterns.dispatch.taskCreate)
@@ -79,5 +83,10 @@ export class TasksController {
   @MessagePattern(Patterns.dispatch.taskResend)
   resend(@Payload() command: TaskResendCommand): Promise<TaskCreated> {
     return this.resending.resend(command);
+  }
+
+  @MessagePattern(Patterns.dispatch.clientTimezoneChanged)
+  timezoneChanged(@Payload() command: ClientTimezoneChangedCommand): Promise<Ok> {
+    return this.timezones.timezoneChanged(command);
   }
 }

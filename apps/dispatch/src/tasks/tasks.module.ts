@@ -4,6 +4,7 @@ import { DatabaseModule } from '../database/database.module.js';
 import { DueSignalsModule } from '../due-signals/due-signals.module.js';
 import { OutboxModule } from '../outbox/outbox.module.js';
 import { RoutingModule } from '../routing/routing.module.js';
+import { ClientTimezoneService } from './client-timezone.service.js';
 import { TaskCancelService } from './task-cancel.service.js';
 import { TaskCreationService } from './task-creation.service.js';
 import { TaskListRepository } from './task-list.repository.js';
@@ -17,6 +18,6 @@ import { TasksRepository } from './tasks.repository.js';
 @Module({
   imports: [DatabaseModule, RoutingModule, BillingModule, DueSignalsModule, OutboxModule],
   controllers: [TasksController],
-  providers: [TasksRepository, TaskCreationService, TaskCancelService, TaskSettlementService, TaskLookupService, TaskListRepository, TaskListService, TaskResendService],
+  providers: [TasksRepository, ClientTimezoneService, TaskCreationService, TaskCancelService, TaskSettlementService, TaskLookupService, TaskListRepository, TaskListService, TaskResendService],
 })
 export class TasksModule {}

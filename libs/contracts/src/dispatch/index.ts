@@ -18,3 +18,4 @@ export * from './task-list.js';
 export * from './task-resend.js';
 export * from './task-stats.js';
 export * from './webhooks.js';
+export * from './client-timezone.js';

@@ -1,7 +1,8 @@
 import type { AccountView } from '../billing/account-show.js';
-import { IsBoolean } from 'class-validator';
-import { IsEntityId } from '../validation.js';
+import { IsBoolean, IsString, Length } from 'class-validator';
+import { HasNoNul, IsEntityId } from '../validation.js';
 
+/** `gateway.client.show.v1` answers `ClientDetails` (reading billing); `gateway.client.get.v1` only the `ClientView`. */
 export class ClientShowQuery {
   @IsEntityId() clientId!: number;
 }
@@ -19,6 +20,15 @@ export interface ClientView {
 export class ClientSetDisabledCommand {
   @IsEntityId() clientId!: number;
   @IsBoolean() disabled!: boolean;
+}
+
+/**
+ * A client's own time zone (an IANA name, checked by the gateway as at create), set by the client
+ * on the dashboard or by an admin; answered the `ClientView`.
+ */
+export class ClientSetTimezoneCommand {
+  @IsEntityId() clientId!: number;
+  @IsString() @Length(1, 64) @HasNoNul() timezone!: string;
 }
 
 export interface ClientDetails {

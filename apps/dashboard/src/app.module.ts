@@ -5,6 +5,8 @@ import { AuthModule } from './auth/auth.module.js';
 import { ClientAreaModule } from './client-area/client-area.module.js';
 import { DashboardConfig } from './config/dashboard-config.js';
 import { DatabaseModule } from './database/database.module.js';
+import { PasswordResetModule } from './password-reset/password-reset.module.js';
+import { SettingsModule } from './settings/settings.module.js';
 
 /** The services the dashboard talks to, over the broker only. */
 export const DASHBOARD_DEPENDENCIES = ['gateway', 'billing', 'dispatch', 'inbox'] as const;
@@ -22,8 +24,10 @@ export class AppModule {
         options.serviceClients ?? ServiceClientsModule.register(config, DASHBOARD_DEPENDENCIES),
         DatabaseModule,
         AuthModule,
+        PasswordResetModule,
         ClientAreaModule,
         AdminAreaModule,
+        SettingsModule,
       ],
       providers: [{ provide: DashboardConfig, useValue: config }],
       exports: [DashboardConfig],

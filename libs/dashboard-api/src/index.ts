@@ -31,6 +31,32 @@ export interface PasswordChange {
   newPassword: string;
 }
 
+/**
+ * POST /api/auth/password-reset → 202 `{ ok: true }` whether or not the address has an account:
+ * a link to /reset-password goes to the address (or, without SMTP, to the dashboard's log).
+ */
+export interface PasswordResetRequest {
+  email: string;
+}
+
+/** POST /api/auth/password-reset/complete → 200 `{ ok: true }`: the token from the link, once, within its hour. */
+export interface PasswordReset {
+  token: string;
+  newPassword: string;
+}
+
+/** GET /api/settings → 200: the signed-in client's settings. */
+export interface ClientSettings {
+  clientName: string;
+  /** The IANA zone the client's scheduled times are written in and its days are counted in. */
+  timeZone: string;
+}
+
+/** PUT /api/settings/time-zone → 200 `ClientSettings`. */
+export interface TimeZoneChange {
+  timeZone: string;
+}
+
 /** GET /api/auth/session → 200 (signed in or not: user null); carries the CSRF token for this browser. */
 export interface SessionAnswer {
   user: SessionUser | null;

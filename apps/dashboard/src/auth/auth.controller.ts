@@ -6,7 +6,7 @@ import { BrowserCookies } from './browser-cookies.js';
 import { PasswordChangeBody, SignInBody, SignUpBody } from './dto/credentials.body.js';
 import { SessionGuard } from './session.guard.js';
 import { SignedInUser } from './signed-in.decorators.js';
-import { RateLimitedFilter } from './rate-limited.filter.js';
+import { ClientDisabledFilter, RateLimitedFilter } from './rate-limited.filter.js';
 
 @Controller('api/auth')
 export class AuthController {
@@ -33,7 +33,7 @@ export class AuthController {
 
   @Post('signin')
   @HttpCode(200)
-  @UseFilters(RateLimitedFilter)
+  @UseFilters(RateLimitedFilter, ClientDisabledFilter)
   async signIn(@Body() body: SignInBody, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionAnswer> {
     return this.started(await this.auth.signIn(body, request.ip, this.cookies.ids(request).sessionId), request, reply);
   }

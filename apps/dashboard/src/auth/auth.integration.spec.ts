@@ -2,6 +2,7 @@ import { Patterns } from '@smsq/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../http/security-headers.js';
 import { startTestDashboard, type TestDashboard } from '../testing/dashboard-harness.js';
+import { AdminUsersController } from '../users/admin-users.controller.js';
 import { AuthController } from './auth.controller.js';
 
 let counter = 0;
@@ -177,6 +178,43 @@ describe(AuthController.name, () => {
 
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('shuts a disabled client’s users out: sign-in says why, open sessions end, and enabling lets them back in', async () => {
+    const email = uniqueEmail('disabled');
+    const open = dashboard.browser();
+    const signedUp = await open.signUp(email);
+    const clientId = signedUp.body.user.clientId as number;
+    expect((await open.get('/api/settings')).status).toBe(200);
+
+    await dashboard.services.gateway.send(Patterns.gateway.clientSetDisabled, { clientId, disabled: true });
+
+    expect((await open.get('/api/settings')).status).toBe(401);
+    expect((await open.session()).user).toBeNull();
+    const refused = await dashboard.browser().signIn(email, 'correct horse battery');
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ error: 'client_disabled', detail: expect.stringContaining('disabled by an administrator') });
+    expect(refused.headers.getSetCookie().some((cookie) => cookie.startsWith(`${dashboard.config.namespace}_sid=`))).toBe(false);
+    // The refusal comes only after the right password: a wrong one is just wrong.
+    expect((await dashboard.browser().signIn(email, 'not the password at all')).status).toBe(401);
+
+    await dashboard.services.gateway.send(Patterns.gateway.clientSetDisabled, { clientId, disabled: false });
+
+    const back = dashboard.browser();
+    expect((await back.signIn(email, 'correct horse battery')).status).toBe(200);
+    expect((await back.get('/api/settings')).status).toBe(200);
+  });
+
+  it('does not shut out an admin while a client is disabled', async () => {
+    const email = uniqueEmail('admin');
+    await dashboard.app.get(AdminUsersController).createAdmin({ email, password: 'an admin password' });
+    const client = await dashboard.browser().signUp(uniqueEmail('managed'));
+    await dashboard.services.gateway.send(Patterns.gateway.clientSetDisabled, { clientId: client.body.user.clientId, disabled: true });
+
+    const admin = dashboard.browser();
+
+    expect((await admin.signIn(email, 'an admin password')).status).toBe(200);
+    expect((await admin.session()).user?.role).toBe('admin');
   });
 
   it('answers a wrong password and an unknown address alike, 401', async () => {

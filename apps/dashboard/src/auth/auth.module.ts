@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { SharedModule } from '../shared/shared.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { AdminGuard } from './admin.guard.js';
 import { AuthController } from './auth.controller.js';
@@ -11,9 +12,9 @@ import { SignInThrottle } from './sign-in-throttle.js';
 // Global so every feature module can put SessionGuard and AdminGuard on its controllers.
 @Global()
 @Module({
-  imports: [UsersModule],
+  imports: [UsersModule, SharedModule],
   controllers: [AuthController],
   providers: [AuthService, BrowserCookies, SessionStore, SignInThrottle, SessionGuard, AdminGuard],
-  exports: [AuthService, SessionGuard, AdminGuard],
+  exports: [AuthService, SessionGuard, AdminGuard, SignInThrottle],
 })
 export class AuthModule {}

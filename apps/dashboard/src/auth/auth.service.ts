@@ -2,13 +2,22 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '@smsq/contracts';
 import type { SessionAnswer, SessionUser } from '@smsq/dashboard-api';
 import { DashboardConfig } from '../config/dashboard-config.js';
+import { ClientDirectory } from '../shared/client-directory.js';
 import { normaliseEmail } from '../users/email.js';
+import type { StoredUser } from '../users/users.repository.js';
 import { sessionUserOf, UsersService } from '../users/users.service.js';
 import { WORKER_DOWNLOAD_PATH, workerFileExists } from '../web/worker-download.js';
 import { csrfTokenFor } from './csrf-token.js';
 import type { PasswordChangeBody, SignInBody, SignUpBody } from './dto/credentials.body.js';
 import { SessionStore } from './session-store.js';
 import { SignInThrottle } from './sign-in-throttle.js';
+
+/** The right password of a user whose client an admin has disabled: 403 `client_disabled` (see ClientDisabledFilter). */
+export class ClientDisabledError extends DomainError {
+  constructor() {
+    super('unauthorized', 'your client account is disabled by an administrator; ask them to enable it');
+  }
+}
 
 export interface StartedSession {
   sessionId: string;
@@ -22,6 +31,7 @@ export class AuthService {
     private readonly users: UsersService,
     private readonly sessions: SessionStore,
     private readonly throttle: SignInThrottle,
+    private readonly directory: ClientDirectory,
   ) {}
 
   /** The signed-in user behind a session id, or null. */
@@ -32,6 +42,11 @@ export class AuthService {
     const user = await this.users.find(session.userId);
     // A password change ends every session started before it, on every browser.
     if (!user || (user.sessionsValidFrom !== null && session.startedAt < user.sessionsValidFrom)) return null;
+    // A disabled client's sessions end; enabling it lets its users sign in again.
+    if (await this.clientIsDisabled(user)) {
+      await this.sessions.destroy(sessionId);
+      return null;
+    }
     return sessionUserOf(user);
   }
 
@@ -67,6 +82,8 @@ export class AuthService {
       throw new DomainError('unauthorized', 'the email address or the password is wrong');
     }
     await this.throttle.recordSuccess(email);
+    // Only after the right password, so a disabled client tells nothing to someone guessing.
+    if (await this.clientIsDisabled(user)) throw new ClientDisabledError();
     return this.startSession(sessionUserOf(user), previousSessionId);
   }
 
@@ -84,6 +101,12 @@ export class AuthService {
       apiBaseUrlIsLoopback: this.config.publicApiUrlIsLoopback,
       workerDownloadUrl: workerFileExists(this.config.workerFile) ? WORKER_DOWNLOAD_PATH : null,
     };
+  }
+
+  /** Admins act for every client and are never shut out by one; a client user is while its client is disabled. */
+  private async clientIsDisabled(user: StoredUser): Promise<boolean> {
+    if (user.role !== 'client' || user.clientId === null) return false;
+    return (await this.directory.client(user.clientId)).disabledAt !== null;
   }
 
   /** Always a new id, so an id planted before sign-in is worth nothing after it. */

@@ -3,12 +3,15 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '@smsq/contracts';
 import { Redis } from 'ioredis';
 import { redisCall } from './redis-call.js';
-import { lockMsAfter, retryAfterSeconds, SIGN_IN_THROTTLE } from './throttle-policy.js';
+import { lockMsAfter, PASSWORD_RESET_THROTTLE, retryAfterSeconds, SIGN_IN_THROTTLE, type ThrottlePolicy } from './throttle-policy.js';
 
 /** 429 `rate_limited`, with how long to wait for the Retry-After header. */
 export class SignInThrottledError extends DomainError {
-  constructor(readonly retryAfterS: number) {
-    super('rate_limited', `too many failed sign-ins; retry in ${retryAfterS} s`);
+  constructor(
+    readonly retryAfterS: number,
+    what = 'failed sign-ins',
+  ) {
+    super('rate_limited', `too many ${what}; retry in ${retryAfterS} s`);
   }
 }
 
@@ -19,42 +22,62 @@ interface Subject {
 }
 
 /**
- * Failed sign-ins counted per address and per IP in Redis. While either is locked every attempt
- * is refused before the password is checked, so a lock cannot be used to test passwords.
+ * Attempts counted per address and per IP in Redis. While either is locked every attempt is
+ * refused before anything else is checked, so a lock cannot be used to test passwords.
  */
-@Injectable()
-export class SignInThrottle {
-  constructor(private readonly redis: Redis) {}
+abstract class AttemptThrottle {
+  protected constructor(
+    private readonly redis: Redis,
+    private readonly name: string,
+    private readonly policy: ThrottlePolicy,
+    private readonly what: string,
+  ) {}
 
   async assertAllowed(email: string, ip: string): Promise<void> {
-    const subjects = subjectsOf(email, ip);
-    const remaining = await redisCall('sign-in lock read', () => Promise.all(subjects.map((subject) => this.redis.pttl(subject.lock))));
+    const subjects = this.subjectsOf(email, ip);
+    const remaining = await redisCall(`${this.name} lock read`, () => Promise.all(subjects.map((subject) => this.redis.pttl(subject.lock))));
     const longest = Math.max(0, ...remaining);
-    if (longest > 0) throw new SignInThrottledError(retryAfterSeconds(longest));
+    if (longest > 0) throw new SignInThrottledError(retryAfterSeconds(longest), this.what);
   }
 
   async recordFailure(email: string, ip: string): Promise<void> {
-    for (const subject of subjectsOf(email, ip)) {
-      const failures = await redisCall('sign-in failure count', async () => {
-        const [[, count]] = (await this.redis.multi().incr(subject.failures).pexpire(subject.failures, SIGN_IN_THROTTLE.windowMs).exec()) as [[Error | null, number]];
+    for (const subject of this.subjectsOf(email, ip)) {
+      const failures = await redisCall(`${this.name} failure count`, async () => {
+        const [[, count]] = (await this.redis.multi().incr(subject.failures).pexpire(subject.failures, this.policy.windowMs).exec()) as [[Error | null, number]];
         return count;
       });
-      const lockMs = lockMsAfter(failures, subject.limit);
-      if (lockMs > 0) await redisCall('sign-in lock', () => this.redis.set(subject.lock, '1', 'PX', lockMs));
+      const lockMs = lockMsAfter(failures, subject.limit, this.policy);
+      if (lockMs > 0) await redisCall(`${this.name} lock`, () => this.redis.set(subject.lock, '1', 'PX', lockMs));
     }
   }
 
   /** A right password clears its address's count; the IP's stays, so one good account cannot reset it. */
   async recordSuccess(email: string): Promise<void> {
-    const [byEmail] = subjectsOf(email, '');
-    await redisCall('sign-in count reset', () => this.redis.del(byEmail!.failures, byEmail!.lock));
+    const [byEmail] = this.subjectsOf(email, '');
+    await redisCall(`${this.name} count reset`, () => this.redis.del(byEmail!.failures, byEmail!.lock));
+  }
+
+  private subjectsOf(email: string, ip: string): [Subject, Subject] {
+    const emailKey = createHash('sha256').update(email).digest('hex');
+    return [
+      { failures: `${this.name}:failures:email:${emailKey}`, lock: `${this.name}:lock:email:${emailKey}`, limit: this.policy.emailLimit },
+      { failures: `${this.name}:failures:ip:${ip}`, lock: `${this.name}:lock:ip:${ip}`, limit: this.policy.ipLimit },
+    ];
   }
 }
 
-function subjectsOf(email: string, ip: string): [Subject, Subject] {
-  const emailKey = createHash('sha256').update(email).digest('hex');
-  return [
-    { failures: `signin:failures:email:${emailKey}`, lock: `signin:lock:email:${emailKey}`, limit: SIGN_IN_THROTTLE.emailLimit },
-    { failures: `signin:failures:ip:${ip}`, lock: `signin:lock:ip:${ip}`, limit: SIGN_IN_THROTTLE.ipLimit },
-  ];
+/** Failed sign-ins (and wrong current passwords), per address and per IP. */
+@Injectable()
+export class SignInThrottle extends AttemptThrottle {
+  constructor(redis: Redis) {
+    super(redis, 'signin', SIGN_IN_THROTTLE, 'failed sign-ins');
+  }
+}
+
+/** Password reset requests, each one counted: a mailbox cannot be flooded, nor addresses tried in bulk from one IP. */
+@Injectable()
+export class PasswordResetThrottle extends AttemptThrottle {
+  constructor(redis: Redis) {
+    super(redis, 'reset', PASSWORD_RESET_THROTTLE, 'password reset requests');
+  }
 }

@@ -12,8 +12,19 @@ export const SIGN_IN_THROTTLE = {
   maxLockMs: 15 * 60_000,
 } as const;
 
+/** How password reset requests are slowed down: each request counts, whether or not the address has an account. */
+export const PASSWORD_RESET_THROTTLE = {
+  windowMs: 60 * 60_000,
+  emailLimit: 3,
+  ipLimit: 20,
+  firstLockMs: 60_000,
+  maxLockMs: 60 * 60_000,
+} as const;
+
+export type ThrottlePolicy = { readonly [K in keyof typeof SIGN_IN_THROTTLE]: number };
+
 /** How long to lock after the `failures`-th failure in the window: nothing below the limit, then 30 s, 1 min, 2 min… up to 15 min. */
-export function lockMsAfter(failures: number, limit: number, policy: Pick<typeof SIGN_IN_THROTTLE, 'firstLockMs' | 'maxLockMs'> = SIGN_IN_THROTTLE): number {
+export function lockMsAfter(failures: number, limit: number, policy: Pick<ThrottlePolicy, 'firstLockMs' | 'maxLockMs'> = SIGN_IN_THROTTLE): number {
   if (failures < limit) return 0;
   const doublings = Math.min(failures - limit, 30);
   return Math.min(policy.maxLockMs, policy.firstLockMs * 2 ** doublings);

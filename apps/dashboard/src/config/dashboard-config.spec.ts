@@ -49,4 +49,22 @@ describe(readDashboardConfig.name, () => {
     expect(() => loadConfig(readDashboardConfig, { DASHBOARD_SECRET: 'short' })).toThrow(/at least 32/);
     expect(loadConfig(readDashboardConfig, { DASHBOARD_SECRET: 's'.repeat(32) }).secret).toBe('s'.repeat(32));
   });
+
+  it('puts the dashboard at DASHBOARD_PUBLIC_URL, else on this machine at DASHBOARD_PORT, for the links it sends', () => {
+    expect(loadConfig(readDashboardConfig, {}).publicUrl).toBe('http://localhost:3001');
+    expect(loadConfig(readDashboardConfig, { DASHBOARD_PORT: '8081' }).publicUrl).toBe('http://localhost:8081');
+    expect(loadConfig(readDashboardConfig, { DASHBOARD_PUBLIC_URL: 'https://dash.example.test/' }).publicUrl).toBe('https://dash.example.test');
+    expect(() => loadConfig(readDashboardConfig, { DASHBOARD_PUBLIC_URL: 'dash.example.test' })).toThrow(/DASHBOARD_PUBLIC_URL must be an http or https URL/);
+  });
+
+  it('sends mail only with both SMSQ_SMTP_URL and SMSQ_MAIL_FROM, and refuses a malformed one', () => {
+    expect(loadConfig(readDashboardConfig, {})).toMatchObject({ smtpUrl: undefined, mailFrom: undefined });
+    expect(loadConfig(readDashboardConfig, { SMSQ_SMTP_URL: 'smtp://mail.example.test:587', SMSQ_MAIL_FROM: 'smsq <no-reply@example.test>' })).toMatchObject({
+      smtpUrl: 'smtp://mail.example.test:587',
+      mailFrom: 'smsq <no-reply@example.test>',
+    });
+    expect(() => loadConfig(readDashboardConfig, { SMSQ_SMTP_URL: 'smtp://mail.example.test' })).toThrow(/SMSQ_MAIL_FROM is required/);
+    expect(() => loadConfig(readDashboardConfig, { SMSQ_SMTP_URL: 'http://mail.example.test', SMSQ_MAIL_FROM: 'a@b.test' })).toThrow(/SMSQ_SMTP_URL must be a smtp or smtps URL/);
+    expect(() => loadConfig(readDashboardConfig, { SMSQ_SMTP_URL: 'smtp://mail.example.test', SMSQ_MAIL_FROM: 'nobody' })).toThrow(/SMSQ_MAIL_FROM must be an e-mail address/);
+  });
 });

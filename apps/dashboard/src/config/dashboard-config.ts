@@ -23,6 +23,12 @@ export class DashboardConfig extends CommonConfig {
   workerFile!: string;
   /** The built front end served for every non-API GET. */
   webDir!: string;
+  /** DASHBOARD_PUBLIC_URL: where users reach the dashboard, for links sent to them (a password reset). */
+  publicUrl!: string;
+  /** SMSQ_SMTP_URL: the mail server password reset links are sent through; without it they go to the log. */
+  smtpUrl?: string;
+  /** SMSQ_MAIL_FROM: the sender of that mail; required with SMSQ_SMTP_URL. */
+  mailFrom?: string;
   /** A session ends after this long without a request. */
   sessionIdleS!: number;
   /** …and after this long whatever happens. */
@@ -35,24 +41,39 @@ export function readDashboardConfig(env: EnvReader): DashboardConfig {
   // The gateway listens on PORT (3000 by default); PORT is read only when no URL is given.
   const publicApiUrl = env.optionalString('DASHBOARD_PUBLIC_API_URL') ?? env.optionalString('SMSQ_BASE_URL') ?? `http://localhost:${env.port('PORT', 3000)}`;
   const defaultTimeZone = env.string('SMSQ_TIMEZONE', 'Europe/Belgrade');
+  const port = env.port('DASHBOARD_PORT', 3001);
+  const publicUrl = env.optionalString('DASHBOARD_PUBLIC_URL') ?? `http://localhost:${port}`;
+  const smtpUrl = env.optionalUrl('SMSQ_SMTP_URL', ['smtp', 'smtps']);
+  const mailFrom = env.optionalString('SMSQ_MAIL_FROM');
   const config = Object.assign(new DashboardConfig(), {
     ...readCommonConfig(env),
     serviceDatabaseUrl: env.optionalUrl('DASHBOARD_DATABASE_URL', ['postgres', 'postgresql']),
-    port: env.port('DASHBOARD_PORT', 3001),
+    port,
     secret: secret ?? randomBytes(32).toString('base64url'),
     publicApiUrl: publicApiUrl.replace(/\/+$/, ''),
     publicApiUrlIsLoopback: isLoopbackUrl(publicApiUrl),
     defaultTimeZone,
     workerFile: env.optionalString('DASHBOARD_WORKER_FILE') ?? DEFAULT_WORKER_FILE,
     webDir: env.optionalString('DASHBOARD_WEB_DIR') ?? DEFAULT_WEB_DIR,
+    publicUrl: publicUrl.replace(/\/+$/, ''),
+    smtpUrl,
+    mailFrom,
     sessionIdleS: env.int('DASHBOARD_SESSION_IDLE_S', 12 * 3600, { min: 60, max: 30 * 86_400 }),
     sessionMaxS: env.int('DASHBOARD_SESSION_MAX_S', 7 * 86_400, { min: 60, max: 90 * 86_400 }),
   });
   env.require(!production || secret !== undefined, 'DASHBOARD_SECRET is required in production (at least 32 characters)');
   env.require(secret === undefined || secret.length >= 32, 'DASHBOARD_SECRET must be at least 32 characters');
   env.require(isHttpUrl(publicApiUrl), `DASHBOARD_PUBLIC_API_URL (or SMSQ_BASE_URL) must be an http or https URL, got ${JSON.stringify(publicApiUrl)}`);
+  env.require(isHttpUrl(publicUrl), `DASHBOARD_PUBLIC_URL must be an http or https URL, got ${JSON.stringify(publicUrl)}`);
+  env.require(smtpUrl === undefined || mailFrom !== undefined, 'SMSQ_MAIL_FROM is required with SMSQ_SMTP_URL (the sender of password reset mail, e.g. "smsq <no-reply@example.com>")');
+  env.require(mailFrom === undefined || isMailbox(mailFrom), `SMSQ_MAIL_FROM must be an e-mail address, optionally with a name ("smsq <no-reply@example.com>"), got ${JSON.stringify(mailFrom)}`);
   env.require(isTimeZone(defaultTimeZone), `SMSQ_TIMEZONE must be an IANA time zone, got ${JSON.stringify(defaultTimeZone)}`);
   return config;
+}
+
+/** `a@b.c` or `Name <a@b.c>`: what a From header takes. */
+function isMailbox(value: string): boolean {
+  return /^(?:[^<>@\r\n]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/.test(value.trim());
 }
 
 function isTimeZone(value: string): boolean {

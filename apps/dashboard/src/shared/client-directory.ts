@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Patterns, type ClientDetails, type ClientShowQuery, type DailyTaskCount, type KeyCreateCommand, type KeyCreated, type KeyListQuery, type KeyView, type TaskDailyStatsQuery } from '@smsq/contracts';
+import { Patterns, type ClientDetails, type ClientSetTimezoneCommand, type ClientShowQuery, type ClientView, type DailyTaskCount, type KeyCreateCommand, type KeyCreated, type KeyListQuery, type KeyView, type TaskDailyStatsQuery } from '@smsq/contracts';
 import type { ApiKeyRow, CreatedApiKey, Overview } from '@smsq/dashboard-api';
 import { ServiceClient, serviceClientToken } from '@smsq/platform';
 import { DashboardConfig } from '../config/dashboard-config.js';
@@ -17,7 +17,8 @@ export class ClientDirectory {
     @Inject(serviceClientToken('dispatch')) private readonly dispatch: ServiceClient,
   ) {}
 
-  private readonly timeZones = new Map<number, string>();
+  /** Reads of one client already on their way: requests that arrive together share one answer. */
+  private readonly inFlight = new Map<number, Promise<ClientView>>();
 
   /** The client with its plan and credits; an unknown client is not_found. */
   details(clientId: number): Promise<ClientDetails> {
@@ -26,17 +27,28 @@ export class ClientDirectory {
   }
 
   /**
-   * The zone the client's times are shown in, and its scheduled times are written in. A client's
-   * zone is set when it is created and never changes, so it is asked for once: the full client
-   * answer reads (and may refill) its billing account, which a page refreshed every few seconds
-   * must not do each time.
+   * The client alone (its zone, whether it is disabled), from the gateway's own row: the full
+   * `details` read (and may refill) its billing account, which a page refreshed every few seconds
+   * must not do each time. Never kept past the answer: a time zone changed or a client disabled
+   * from any dashboard or the admin command line counts from the next request on.
    */
+  client(clientId: number): Promise<ClientView> {
+    const known = this.inFlight.get(clientId);
+    if (known) return known;
+    const query: ClientShowQuery = { clientId };
+    const asked = this.gateway.send<ClientView>(Patterns.gateway.clientGet, query).finally(() => this.inFlight.delete(clientId));
+    this.inFlight.set(clientId, asked);
+    return asked;
+  }
+
+  /** The zone the client's times are shown in, and its scheduled times are written in. */
   async timeZoneOf(clientId: number): Promise<string> {
-    const known = this.timeZones.get(clientId);
-    if (known !== undefined) return known;
-    const timeZone = (await this.details(clientId)).client.timezone;
-    this.timeZones.set(clientId, timeZone);
-    return timeZone;
+    return (await this.client(clientId)).timezone;
+  }
+
+  async setTimeZone(clientId: number, timezone: string): Promise<ClientView> {
+    const command: ClientSetTimezoneCommand = { clientId, timezone };
+    return this.gateway.send<ClientView>(Patterns.gateway.clientSetTimezone, command);
   }
 
   async chart(clientId: number, timeZone: string): Promise<Overview['days']> {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { NotFoundError, Patterns, type ClientDetails } from '@smsq/contracts';
+import { InvalidRequestError, NotFoundError, Patterns, type ClientDetails, type ClientView } from '@smsq/contracts';
 import { startService } from '@smsq/platform';
 import { createTestDatabase, type TestDatabase } from '@smsq/testing';
 import { Redis } from 'ioredis';
@@ -31,6 +31,7 @@ export function testDashboardConfig(overrides: Partial<DashboardConfig> = {}): D
     defaultTimeZone: 'Europe/Belgrade',
     workerFile: '/nonexistent/worker/dist/smsq-worker.mjs',
     webDir: '/nonexistent/dashboard-web/dist',
+    publicUrl: 'https://dash.example.test',
     sessionIdleS: 3_600,
     sessionMaxS: 86_400,
     ...overrides,
@@ -85,24 +86,43 @@ export interface FakeClient {
   id: number;
   name: string;
   timezone: string;
+  disabledAt: string | null;
 }
 
 /** The gateway's client registry, as far as the dashboard uses it. */
 function cannedGateway(services: FakeServices): void {
   const clients = new Map<number, FakeClient>();
+  const find = (clientId: number): FakeClient => {
+    const client = clients.get(clientId);
+    if (!client) throw new NotFoundError('client');
+    return client;
+  };
+  const viewOf = (client: FakeClient): ClientView => ({ ...client, createdAt: '2026-11-22T10:00:00.000Z' });
   services.gateway
     .on(Patterns.gateway.clientCreate, (command: { name: string; timezone?: string }) => {
-      const client = { id: clients.size + 1, name: command.name, timezone: command.timezone ?? 'Europe/Belgrade' };
+      const client = { id: clients.size + 1, name: command.name, timezone: command.timezone ?? 'Europe/Belgrade', disabledAt: null };
       clients.set(client.id, client);
       return { clientId: client.id };
     })
-    .on(Patterns.gateway.clientShow, ({ clientId }: { clientId: number }): ClientDetails => {
-      const client = clients.get(clientId);
-      if (!client) throw new NotFoundError('client');
-      return {
-        client: { ...client, createdAt: '2026-11-22T10:00:00.000Z', disabledAt: null },
-        account: { clientId, plan: 'free', dailyAllowance: 30, phoneLimit: 2, dailyRemaining: 30, bonusRemaining: 0, creditsRemaining: 30, periodEndsAt: '2026-11-23T10:00:00.000Z' },
-      };
+    .on(Patterns.gateway.clientGet, ({ clientId }: { clientId: number }): ClientView => viewOf(find(clientId)))
+    .on(Patterns.gateway.clientShow, ({ clientId }: { clientId: number }): ClientDetails => ({
+      client: viewOf(find(clientId)),
+      account: { clientId, plan: 'free', dailyAllowance: 30, phoneLimit: 2, dailyRemaining: 30, bonusRemaining: 0, creditsRemaining: 30, periodEndsAt: '2026-11-23T10:00:00.000Z' },
+    }))
+    .on(Patterns.gateway.clientSetDisabled, ({ clientId, disabled }: { clientId: number; disabled: boolean }): ClientView => {
+      const client = find(clientId);
+      client.disabledAt = disabled ? (client.disabledAt ?? new Date().toISOString()) : null;
+      return viewOf(client);
+    })
+    .on(Patterns.gateway.clientSetTimezone, ({ clientId, timezone }: { clientId: number; timezone: string }): ClientView => {
+      const client = find(clientId);
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: timezone });
+      } catch {
+        throw new InvalidRequestError(`${timezone} is not an IANA time zone`);
+      }
+      client.timezone = timezone;
+      return viewOf(client);
     });
 }
 

@@ -37,7 +37,12 @@ export class UsersRepository {
     }
   }
 
-  setPassword(id: number, passwordHash: string, sessionsValidFrom: Date): Promise<StoredUser> {
-    return this.database.user.update({ where: { id }, data: { passwordHash, sessionsValidFrom } });
+  /** A reset link asked for before the change is void after it. */
+  async setPassword(id: number, passwordHash: string, sessionsValidFrom: Date): Promise<StoredUser> {
+    const [user] = await this.database.$transaction([
+      this.database.user.update({ where: { id }, data: { passwordHash, sessionsValidFrom } }),
+      this.database.passwordReset.deleteMany({ where: { userId: id } }),
+    ]);
+    return user;
   }
 }

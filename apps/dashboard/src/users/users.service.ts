@@ -61,6 +61,15 @@ export class UsersService {
     return this.users.setPassword(userId, await this.hasher.hash(newPassword), new Date());
   }
 
+  /** A new password without the current one (a password reset link); sessions started before now are over. */
+  async setNewPassword(userId: number, newPassword: string): Promise<StoredUser> {
+    return this.users.setPassword(userId, await this.hasher.hash(newPassword), new Date());
+  }
+
+  findByEmail(email: string): Promise<StoredUser | null> {
+    return this.users.findByEmail(normaliseEmail(email));
+  }
+
   find(id: number): Promise<StoredUser | null> {
     return this.users.findById(id);
   }

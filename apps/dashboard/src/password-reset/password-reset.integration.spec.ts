@@ -1,0 +1,230 @@
+import type { AddressInfo } from 'node:net';
+import { Logger } from '@nestjs/common';
+import { eventually } from '@smsq/testing';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DashboardDatabase } from '../database/dashboard-database.js';
+import { startTestDashboard, type TestDashboard } from '../testing/dashboard-harness.js';
+import { PasswordResetController } from './password-reset.controller.js';
+
+const PASSWORD = 'correct horse battery';
+const NEW_PASSWORD = 'a new passphrase from the link';
+let counter = 0;
+const uniqueEmail = (label: string) => `${label}-${++counter}-${Date.now()}@example.test`;
+
+interface ReceivedMail {
+  from: string;
+  to: string[];
+  text: string;
+}
+
+/** A real SMTP server in the test, keeping every message it is given. */
+async function startMailbox(): Promise<{ url: string; mails: ReceivedMail[]; close: () => Promise<void> }> {
+  const mails: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        mails.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((rcpt) => rcpt.address), text: unfold(raw) });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** Undoes quoted-printable soft line breaks and escapes, so a long link reads as one line. */
+function unfold(raw: string): string {
+  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+function tokenOf(link: string): string {
+  return new URL(link).hash.replace(/^#token=/, '');
+}
+
+describe(PasswordResetController.name, () => {
+  describe('with SMTP configured', () => {
+    let dashboard: TestDashboard;
+    let mailbox: Awaited<ReturnType<typeof startMailbox>>;
+
+    beforeAll(async () => {
+      mailbox = await startMailbox();
+      dashboard = await startTestDashboard('dashboard_reset_smtp', { smtpUrl: mailbox.url, mailFrom: 'smsq <no-reply@example.test>' });
+    });
+
+    afterAll(async () => {
+      await dashboard?.close();
+      await mailbox?.close();
+    });
+
+    async function requestReset(email: string) {
+      const browser = dashboard.browser();
+      await browser.session();
+      return browser.send('POST', '/api/auth/password-reset', { email });
+    }
+
+    async function mailTo(email: string, count = 1): Promise<ReceivedMail> {
+      const mails = await eventually(
+        async () => {
+          const found = mailbox.mails.filter((mail) => mail.to.includes(email));
+          expect(found.length).toBeGreaterThanOrEqual(count);
+          return found;
+        },
+        { timeoutMs: 10_000, intervalMs: 50 },
+      );
+      return mails[count - 1]!;
+    }
+
+    function linkIn(mail: ReceivedMail): string {
+      const match = /https:\/\/dash\.example\.test\/reset-password#token=[A-Za-z0-9_-]{43}/.exec(mail.text);
+      if (!match) throw new Error(`no reset link in ${mail.text}`);
+      return match[0];
+    }
+
+    async function completeReset(token: string, newPassword = NEW_PASSWORD) {
+      const browser = dashboard.browser();
+      await browser.session();
+      return browser.send('POST', '/api/auth/password-reset/complete', { token, newPassword });
+    }
+
+    it('mails a link to the reset page; the link sets a new password once, and every session of the user ends', async () => {
+      const email = uniqueEmail('forgot');
+      const signedIn = dashboard.browser();
+      await signedIn.signUp(email, PASSWORD);
+
+      const asked = await requestReset(`  ${email.toUpperCase()} `);
+
+      expect(asked).toMatchObject({ status: 202, body: { ok: true } });
+      const mail = await mailTo(email);
+      expect(mail.from).toBe('no-reply@example.test');
+      expect(mail.text).toContain('Subject: Reset your smsq dashboard password');
+      const link = linkIn(mail);
+
+      const reset = await completeReset(tokenOf(link));
+
+      expect(reset).toMatchObject({ status: 200, body: { ok: true } });
+      expect((await signedIn.session()).user).toBeNull();
+      expect((await dashboard.browser().signIn(email, PASSWORD)).status).toBe(401);
+      expect((await dashboard.browser().signIn(email, NEW_PASSWORD)).status).toBe(200);
+      const again = await completeReset(tokenOf(link), 'yet another passphrase');
+      expect(again.status).toBe(400);
+      expect(again.body).toEqual({ error: 'invalid_request', detail: expect.stringContaining('not valid') });
+      expect((await dashboard.browser().signIn(email, NEW_PASSWORD)).status).toBe(200);
+    });
+
+    it('answers an address without an account exactly as one with, and sends nothing', async () => {
+      const known = uniqueEmail('known');
+      await dashboard.browser().signUp(known, PASSWORD);
+      const unknown = uniqueEmail('nobody');
+
+      const forKnown = await requestReset(known);
+      const forUnknown = await requestReset(unknown);
+
+      expect(forUnknown.status).toBe(forKnown.status);
+      expect(forUnknown.body).toEqual(forKnown.body);
+      await mailTo(known);
+      expect(mailbox.mails.filter((mail) => mail.to.includes(unknown))).toEqual([]);
+    });
+
+    it('keeps only the newest link: an earlier one no longer works', async () => {
+      const email = uniqueEmail('twice');
+      await dashboard.browser().signUp(email, PASSWORD);
+      await requestReset(email);
+      const first = linkIn(await mailTo(email, 1));
+      await requestReset(email);
+      const second = linkIn(await mailTo(email, 2));
+
+      expect((await completeReset(tokenOf(first))).status).toBe(400);
+      expect((await completeReset(tokenOf(second))).status).toBe(200);
+    });
+
+    it('refuses a link past its hour, and one voided by a password change', async () => {
+      const email = uniqueEmail('late');
+      const browser = dashboard.browser();
+      await browser.signUp(email, PASSWORD);
+      await requestReset(email);
+      const late = linkIn(await mailTo(email, 1));
+      await dashboard.app.get(DashboardDatabase).passwordReset.updateMany({ data: { expiresAt: new Date(Date.now() - 1_000) } });
+
+      expect((await completeReset(tokenOf(late))).status).toBe(400);
+      expect((await dashboard.browser().signIn(email, PASSWORD)).status).toBe(200);
+
+      await requestReset(email);
+      const voided = linkIn(await mailTo(email, 2));
+      expect((await browser.send('POST', '/api/auth/password', { currentPassword: PASSWORD, newPassword: 'changed in settings' })).status).toBe(200);
+      expect((await completeReset(tokenOf(voided))).status).toBe(400);
+    });
+
+    it('sets the new password under sign-up’s rules, and refuses what is not a token', async () => {
+      const email = uniqueEmail('rules');
+      await dashboard.browser().signUp(email, PASSWORD);
+      await requestReset(email);
+      const token = tokenOf(linkIn(await mailTo(email)));
+
+      expect((await completeReset(token, 'short')).status).toBe(400);
+      expect((await completeReset('not-a-token', NEW_PASSWORD)).status).toBe(400);
+      // A refused password did not spend the token.
+      expect((await completeReset(token)).status).toBe(200);
+    });
+
+    it('slows down requests for one address, whether or not it has an account, with Retry-After', async () => {
+      const member = uniqueEmail('flood');
+      await dashboard.browser().signUp(member, PASSWORD);
+      for (const email of [member, uniqueEmail('flood-nobody')]) {
+        const answers = [];
+        for (let attempt = 0; attempt < 4; attempt += 1) answers.push(await requestReset(email));
+        expect(answers.map((answer) => answer.status)).toEqual([202, 202, 202, 429]);
+        expect(Number(answers[3]!.headers.get('retry-after'))).toBeGreaterThan(0);
+      }
+      // Another address from the same IP is not held up by these.
+      expect((await requestReset(uniqueEmail('other'))).status).toBe(202);
+    });
+  });
+
+  describe('without SMTP', () => {
+    let dashboard: TestDashboard;
+
+    beforeAll(async () => {
+      dashboard = await startTestDashboard('dashboard_reset_log');
+    });
+
+    afterAll(async () => {
+      await dashboard?.close();
+    });
+
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+
+    it('writes the link to the log, where it works as the mailed one does', async () => {
+      const warnings = vi.spyOn(Logger.prototype, 'warn');
+      const email = uniqueEmail('logged');
+      const signedIn = dashboard.browser();
+      await signedIn.signUp(email, PASSWORD);
+      const browser = dashboard.browser();
+      await browser.session();
+
+      expect((await browser.send('POST', '/api/auth/password-reset', { email })).status).toBe(202);
+
+      const line = await eventually(
+        async () => {
+          const found = warnings.mock.calls.map(([message]) => String(message)).find((message) => message.includes(email));
+          expect(found).toBeDefined();
+          return found!;
+        },
+        { timeoutMs: 10_000, intervalMs: 50 },
+      );
+      expect(line).toContain('SMSQ_SMTP_URL is not set');
+      const link = /https:\/\/dash\.example\.test\/reset-password#token=[A-Za-z0-9_-]{43}/.exec(line)![0];
+      expect((await browser.send('POST', '/api/auth/password-reset/complete', { token: tokenOf(link), newPassword: NEW_PASSWORD })).status).toBe(200);
+      expect((await signedIn.session()).user).toBeNull();
+      expect((await dashboard.browser().signIn(email, NEW_PASSWORD)).status).toBe(200);
+    });
+  });
+});

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { SharedModule } from '../shared/shared.module.js';
+import { SettingsController } from './settings.controller.js';
+import { SettingsService } from './settings.service.js';
+
+@Module({
+  imports: [SharedModule],
+  controllers: [SettingsController],
+  providers: [SettingsService],
+})
+export class SettingsModule {}

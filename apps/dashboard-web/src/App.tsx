@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import { SignInPage, SignUpPage } from './auth/AuthPages';
+import { ForgotPasswordPage, ResetPasswordPage } from './auth/PasswordResetPages';
 import { SessionProvider, useSession } from './auth/session';
 import { ErrorAlert } from './components/Alert';
 import { Layout } from './components/Layout';
@@ -24,7 +25,7 @@ import { WebhooksPage } from './pages/webhooks/WebhooksPage';
 /** Only same-app paths; never back to the auth pages. */
 function safeReturnPath(from: unknown): string {
   if (typeof from !== 'string' || !from.startsWith('/') || from.startsWith('//')) return '/';
-  if (from.startsWith('/signin') || from.startsWith('/signup')) return '/';
+  if (['/signin', '/signup', '/forgot-password', '/reset-password'].some((page) => from.startsWith(page))) return '/';
   return from;
 }
 
@@ -99,6 +100,16 @@ export function App() {
               </PublicOnly>
             }
           />
+          <Route
+            path="/forgot-password"
+            element={
+              <PublicOnly>
+                <ForgotPasswordPage />
+              </PublicOnly>
+            }
+          />
+          {/* Signed in or not: a link from the mail may be opened in a browser signed in as someone else. */}
+          <Route path="/reset-password" element={<ResetPasswordPage />} />
           <Route
             element={
               <RequireAuth>

@@ -64,6 +64,11 @@ function AuthForm({ mode }: { mode: 'signin' | 'signup' }) {
           {signup ? 'Sign up' : 'Sign in'}
         </button>
       </form>
+      {signup ? null : (
+        <p className="auth-switch">
+          <Link to="/forgot-password">Forgot your password?</Link>
+        </p>
+      )}
       <p className="auth-switch">
         {signup ? (
           <>

@@ -12,6 +12,8 @@ const FRIENDLY: Record<string, string> = {
   conflict: 'Already exists',
   network_error: 'Cannot reach the server',
   csrf: 'Your session expired — reload the page',
+  client_disabled: 'This account is disabled',
+  rate_limited: 'Too many attempts',
 };
 
 const FRIENDLY_DETAIL: Record<string, string> = {

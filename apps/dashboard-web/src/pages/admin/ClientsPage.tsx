@@ -10,6 +10,7 @@ import { Pager } from '../../components/Pager';
 import { Badge, Card, Field, Loading, PageHeader } from '../../components/ui';
 import { formatDateTime } from '../../lib/format';
 import { PLANS, browserTimeZone, planOptionLabel } from './plans';
+import { timeZoneChoices } from '../../lib/time-zones';
 
 function CreateClientForm({ onCreated }: { onCreated: (client: ClientRow) => void }) {
   const empty = { name: '', plan: 'free', timezone: browserTimeZone(), email: '', password: '' };
@@ -52,7 +53,16 @@ function CreateClientForm({ onCreated }: { onCreated: (client: ClientRow) => voi
         )}
       </Field>
       <Field label="Time zone" hint="IANA name, e.g. Europe/Belgrade. Scheduled times and daily charts use it.">
-        {(props) => <input {...props} value={form.timezone} onChange={(e) => setForm({ ...form, timezone: e.target.value })} />}
+        {(props) => (
+          <>
+            <input {...props} list="time-zone-choices" value={form.timezone} onChange={(e) => setForm({ ...form, timezone: e.target.value })} />
+            <datalist id="time-zone-choices">
+              {timeZoneChoices().map((name) => (
+                <option key={name} value={name} />
+              ))}
+            </datalist>
+          </>
+        )}
       </Field>
       <Field label="Email" hint="Optional: creates a sign-in for the client.">
         {(props) => <input {...props} type="email" autoComplete="off" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />}

@@ -1,10 +1,11 @@
-import type { SessionAnswer } from '@smsq/dashboard-api';
-import { useState, type FormEvent } from 'react';
+import type { ClientSettings, SessionAnswer } from '@smsq/dashboard-api';
+import { useEffect, useState, type FormEvent } from 'react';
 import { api } from '../../api/client';
-import { useAction } from '../../api/useApi';
+import { useAction, useApi } from '../../api/useApi';
 import { useSession } from '../../auth/session';
 import { Alert, ErrorAlert } from '../../components/Alert';
-import { Card, Field, PageHeader } from '../../components/ui';
+import { Card, Field, Loading, PageHeader } from '../../components/ui';
+import { timeZoneChoices } from '../../lib/time-zones';
 
 function ChangePassword() {
   const [draft, setDraft] = useState({ currentPassword: '', newPassword: '', repeated: '' });
@@ -56,10 +57,71 @@ function ChangePassword() {
   );
 }
 
+/** The client's own zone: scheduled times are read in it, and times and days are shown in it. */
+function TimeZoneSetting() {
+  const settings = useApi<ClientSettings>('/settings');
+  const [zone, setZone] = useState('');
+  const [saved, setSaved] = useState<string | null>(null);
+  const action = useAction();
+  const current = settings.data?.timeZone;
+
+  useEffect(() => {
+    if (current) setZone(current);
+  }, [current]);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSaved(null);
+    const answer = await action.run(() => api.put<ClientSettings>('/settings/time-zone', { timeZone: zone }));
+    if (!answer) return;
+    setSaved(answer.timeZone);
+    settings.reload();
+  }
+
+  return (
+    <Card title="Time zone">
+      {settings.error ? <ErrorAlert error={settings.error} /> : null}
+      {!settings.data && !settings.error ? <Loading /> : null}
+      {settings.data ? (
+        <form className="form-stack" onSubmit={(event) => void submit(event)}>
+          <Field
+            label="Time zone"
+            hint="The API reads scheduled_at, expires_at and task list dates in this zone; the dashboard shows times and counts days in it. Tasks already queued keep the moment they are due; their local times are shown in the new zone."
+          >
+            {(props) => (
+              <select {...props} name="timeZone" value={zone} onChange={(e) => setZone(e.target.value)}>
+                {timeZoneChoices(current).map((name) => (
+                  <option key={name} value={name}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <ErrorAlert error={action.error} />
+          {saved ? (
+            <Alert tone="success" title="Time zone saved">
+              Times are now in {saved}.
+            </Alert>
+          ) : null}
+          <div className="form-actions">
+            <button type="submit" className="btn btn-primary" disabled={action.busy || zone === current}>
+              Save time zone
+            </button>
+          </div>
+        </form>
+      ) : null}
+    </Card>
+  );
+}
+
 export function SettingsPage() {
+  const { session } = useSession();
+  const hasClient = session.user?.clientId !== null && session.user?.clientId !== undefined;
   return (
     <>
-      <PageHeader title="Settings" subtitle="Your sign-in to this dashboard." />
+      <PageHeader title="Settings" subtitle={hasClient ? 'Your sign-in to this dashboard, and your account’s time zone.' : 'Your sign-in to this dashboard.'} />
+      {hasClient ? <TimeZoneSetting /> : null}
       <ChangePassword />
     </>
   );

@@ -436,6 +436,10 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
     'POST /api/auth/signin': 'email and password only',
     'POST /api/auth/signout': 'ends the caller\'s own session',
     'POST /api/auth/password': 'changes the session\'s own user\'s password, given its current one',
+    'POST /api/auth/password-reset': 'an email address only, answered alike whoever it belongs to',
+    'POST /api/auth/password-reset/complete': 'a reset token only, which names its own user',
+    'GET /api/settings': 'the session\'s own client\'s settings',
+    'PUT /api/settings/time-zone': 'changes the session\'s own client\'s time zone',
     'POST /api/keys': 'creates a key for the session\'s own client',
   };
 
@@ -567,6 +571,9 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
     [Patterns.gateway.clientCreate]: 'admin command',
     [Patterns.gateway.clientSetDisabled]: 'admin command (and PUT /api/admin/clients/:id/disabled, admins only)',
     [Patterns.gateway.clientShow]: 'admin command; the dashboard passes the session\'s own client id',
+    [Patterns.gateway.clientGet]: 'the dashboard passes the session\'s own client id',
+    [Patterns.gateway.clientSetTimezone]: 'admin command; the dashboard passes the session\'s own client id (PUT /api/settings/time-zone)',
+    [Patterns.dispatch.clientTimezoneChanged]: 'internal: from the gateway, for the client whose zone it just changed',
     [Patterns.gateway.keyCreate]: 'admin command; the dashboard passes the session\'s own client id',
     [Patterns.gateway.phoneRegister]: 'admin command; POST /smsapi/register-phone is the client\'s path (case above)',
     [Patterns.gateway.workerTokenCreate]: 'admin command',

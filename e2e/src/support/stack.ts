@@ -128,10 +128,10 @@ export class Stack {
     return url;
   }
 
-  /** The dashboard (web UI and its back end) on a port of its own; answers its base URL. */
-  async startDashboard(): Promise<string> {
+  /** The dashboard (web UI and its back end) on a port of its own, with `env` beyond the stack's (e.g. SMTP); answers its base URL. */
+  async startDashboard(env: Record<string, string> = {}): Promise<string> {
     const port = await freePort();
-    this.launch('dashboard', { DASHBOARD_PORT: String(port), DASHBOARD_SECRET: 'e2e-dashboard-secret-of-enough-length' });
+    this.launch('dashboard', { DASHBOARD_PORT: String(port), DASHBOARD_SECRET: 'e2e-dashboard-secret-of-enough-length', ...env });
     const url = `http://127.0.0.1:${port}`;
     await eventually(async () => expect200(await fetch(`${url}/healthz`)), { timeoutMs: 30_000, intervalMs: 100 });
     return url;

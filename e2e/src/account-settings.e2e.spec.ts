@@ -1,0 +1,234 @@
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { eventually } from '@smsq/testing';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './support/browser.js';
+import { Stack } from './support/stack.js';
+import { registerPhone } from './support/worker-api.js';
+
+/** Set to a folder (docs/screenshots) to keep pictures of the pages. */
+const SCREENSHOTS = process.env['SMSQ_SCREENSHOTS_DIR'];
+const PASSWORD = 'correct horse battery staple';
+const NEW_PASSWORD = 'a new passphrase from the link';
+const RESET_LINK = /http:\/\/localhost:\d+\/reset-password#token=[A-Za-z0-9_-]{43}/;
+
+/** A real SMTP server in the test: every message's recipients and its text, soft line breaks undone. */
+async function startMailbox() {
+  const mails: Array<{ to: string[]; text: string }> = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        mails.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), text: Buffer.concat(chunks).toString('utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=') });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('account settings in the dashboard, in a real browser', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let mailbox: Awaited<ReturnType<typeof startMailbox>>;
+  let dashboardUrl: string;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ profile: 'A' });
+    [mailbox, browser] = await Promise.all([startMailbox(), launchBrowser()]);
+    // Without SMTP first (the log path); the SMTP tests restart it with a mail server.
+    dashboardUrl = await stack.startDashboard();
+    if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await mailbox?.close();
+    await stack?.stop();
+  });
+
+  async function snap(page: Page, name: string): Promise<void> {
+    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  }
+
+  async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    return { context, page: await context.newPage() };
+  }
+
+  async function signUp(): Promise<{ context: BrowserContext; page: Page; email: string; clientId: number }> {
+    const { context, page } = await newPage();
+    const email = `user-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`;
+    await page.goto(`${dashboardUrl}/signup`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    const overview = (await (await page.request.get(`${dashboardUrl}/api/overview`)).json()) as { clientId: number };
+    return { context, page, email, clientId: overview.clientId };
+  }
+
+  async function signIn(page: Page, email: string, password: string): Promise<void> {
+    await page.goto(`${dashboardUrl}/signin`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
+
+  /** From the sign-in page's link to the answer, as a user who forgot the password goes. */
+  async function askForReset(email: string, name?: string): Promise<void> {
+    const { context, page } = await newPage();
+    await page.goto(`${dashboardUrl}/signin`);
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByRole('heading', { name: 'Forgot your password?' }).waitFor();
+    await page.getByLabel('Email').fill(email);
+    if (name) await snap(page, name);
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await page.getByText('Check your email').waitFor();
+    await context.close();
+  }
+
+  /** Opens the link, sets the new password and signs in with it; every earlier session is over. */
+  async function resetWith(link: string, email: string, signedInElsewhere: Page, name?: string): Promise<void> {
+    const { context, page } = await newPage();
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Set a new password' }).waitFor();
+    await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel('New password again').fill(NEW_PASSWORD);
+    if (name) await snap(page, name);
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await page.getByText('Password changed').waitFor();
+
+    await signedInElsewhere.reload();
+    await signedInElsewhere.getByRole('heading', { name: 'Sign in to smsq' }).waitFor();
+    await signIn(page, email, PASSWORD);
+    await page.getByText('That email and password do not match an account.').waitFor();
+    await signIn(page, email, NEW_PASSWORD);
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+
+    // The same link again: spent.
+    const again = await context.newPage();
+    await again.goto(link);
+    await again.getByLabel('New password', { exact: true }).fill('yet another passphrase');
+    await again.getByLabel('New password again').fill('yet another passphrase');
+    await again.getByRole('button', { name: 'Set new password' }).click();
+    await again.getByText('This link no longer works').waitFor();
+    await context.close();
+  }
+
+  it('without SMTP, writes the reset link to the dashboard’s log, and the link sets a new password', async () => {
+    const { page, email } = await signUp();
+
+    await askForReset(email);
+
+    const line = await eventually(
+      async () => {
+        const found = stack.logsOf('dashboard').find((entry) => entry.includes('Password reset link') && entry.includes(email));
+        expect(found).toBeDefined();
+        return found!;
+      },
+      { timeoutMs: 15_000, intervalMs: 100 },
+    );
+    expect(line).toContain('SMSQ_SMTP_URL is not set');
+    await resetWith(RESET_LINK.exec(line)![0], email, page);
+  });
+
+  it('answers an address without an account as it answers one with, and logs no link for it', async () => {
+    const nobody = `nobody-${Date.now()}@example.com`;
+    const { email } = await signUp();
+
+    await askForReset(nobody);
+    await askForReset(email);
+
+    // The later request's link is there, so the earlier one had its turn.
+    await eventually(async () => expect(stack.logsOf('dashboard').some((entry) => entry.includes('Password reset link') && entry.includes(email))).toBe(true), { timeoutMs: 15_000, intervalMs: 100 });
+    expect(stack.logsOf('dashboard').filter((entry) => entry.includes(nobody))).toEqual([]);
+  });
+
+  describe('with SMTP', () => {
+    beforeAll(async () => {
+      await stack.kill('dashboard');
+      dashboardUrl = await stack.startDashboard({ SMSQ_SMTP_URL: mailbox.url, SMSQ_MAIL_FROM: 'smsq <no-reply@example.com>' });
+    });
+
+    it('e-mails the reset link, which points at this dashboard and sets a new password once', async () => {
+      const { page, email } = await signUp();
+
+      await askForReset(email, 'forgot-password');
+
+      const mail = await eventually(
+        async () => {
+          const found = mailbox.mails.find((candidate) => candidate.to.includes(email));
+          expect(found).toBeDefined();
+          return found!;
+        },
+        { timeoutMs: 15_000, intervalMs: 100 },
+      );
+      expect(mail.text).toContain('Subject: Reset your smsq dashboard password');
+      const link = RESET_LINK.exec(mail.text)![0];
+      expect(link.startsWith(`http://localhost:${new URL(dashboardUrl).port}/reset-password#token=`)).toBe(true);
+      await resetWith(link, email, page, 'reset-password');
+    });
+
+    it('shuts a disabled client’s users out with a clear message until an admin enables the client again', async () => {
+      const { page, email, clientId } = await signUp();
+
+      await stack.adminOk('client', 'disable', '--client', String(clientId));
+
+      await page.reload();
+      await page.getByRole('heading', { name: 'Sign in to smsq' }).waitFor();
+      await signIn(page, email, PASSWORD);
+      await page.getByText('This account is disabled').waitFor();
+      expect(await page.getByText('disabled by an administrator').count()).toBe(1);
+
+      await stack.adminOk('client', 'enable', '--client', String(clientId));
+
+      await signIn(page, email, PASSWORD);
+      await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    });
+
+    it('lets a client change its time zone: queued tasks keep their moment, new times are read in the new zone, and an admin can set it too', async () => {
+      const { page, clientId } = await signUp();
+      await page.goto(`${dashboardUrl}/keys`);
+      await page.getByRole('button', { name: 'Create API key' }).click();
+      const apiKey = (await page.getByTestId('new-api-key').textContent())!.trim();
+      expect((await registerPhone(stack, apiKey, { name: 'pixel' })).status).toBe(201);
+      const auth = { headers: { 'X-API-Key': apiKey } };
+      // 09:00 in Belgrade (UTC+1 in January) is 08:00 UTC, 03:00 in New York (UTC-5).
+      const before = await stack.createTask(apiKey, { recipient: '+381641234567', message: 'queued in Belgrade', scheduled_at: '2030-01-15 09:00:00' });
+      expect(before.status).toBe(201);
+
+      await page.goto(`${dashboardUrl}/settings`);
+      await page.getByLabel('Time zone').selectOption('America/New_York');
+      await snap(page, 'settings');
+      await page.getByRole('button', { name: 'Save time zone' }).click();
+      await page.getByText('Time zone saved').waitFor();
+
+      expect((await stack.http('GET', `/smsapi/tasks/${before.body.id}`, auth)).body.scheduled_at).toBe('2030-01-15 03:00:00');
+      const after = await stack.createTask(apiKey, { recipient: '+381641234567', message: 'queued in New York', scheduled_at: '2030-01-15 03:00:00' });
+      expect(after.status).toBe(201);
+      await page.goto(`${dashboardUrl}/tasks`);
+      await page.getByText('America/New_York').first().waitFor();
+
+      const set = await stack.cli('client', 'set-timezone', '--client', String(clientId), '--timezone', 'Europe/Belgrade');
+
+      expect(set).toMatchObject({ exitCode: 0, output: { client_id: clientId, timezone: 'Europe/Belgrade' } });
+      // Both are due at 08:00 UTC: the second was read in New York, not in a zone some gateway still had cached.
+      expect((await stack.http('GET', `/smsapi/tasks/${before.body.id}`, auth)).body.scheduled_at).toBe('2030-01-15 09:00:00');
+      expect((await stack.http('GET', `/smsapi/tasks/${after.body.id}`, auth)).body.scheduled_at).toBe('2030-01-15 09:00:00');
+      await page.goto(`${dashboardUrl}/settings`);
+      await expect.poll(() => page.getByLabel('Time zone').inputValue()).toBe('Europe/Belgrade');
+      const refused = await stack.cli('client', 'set-timezone', '--client', String(clientId), '--timezone', 'Mars/Olympus');
+      expect(refused).toMatchObject({ exitCode: expect.any(Number), output: { error: 'invalid_request' } });
+      expect(refused.exitCode).not.toBe(0);
+    });
+  });
+});

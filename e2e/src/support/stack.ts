@@ -205,7 +205,7 @@ export class Stack {
   /** Clients of the stack's services over its own broker namespace, as the admin command line makes them. */
   serviceClients(): Services & { inbox: ServiceClient } {
     if (!this.services) {
-      const broker = { amqpUrl: this.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672', namespace: this.env['SMSQ_NAMESPACE']! };
+      const broker = { amqpUrl: this.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672', namespace: this.env['SMSQ_NAMESPACE']!, queueType: this.env['SMSQ_QUEUE_TYPE'] === 'quorum' ? ('quorum' as const) : ('classic' as const) };
       const connect = (service: 'gateway' | 'billing' | 'dispatch' | 'inbox' | 'dashboard') => new ServiceClient(service, ClientProxyFactory.create(rmqClientOptions(broker, service)), 5_000);
       this.services = { gateway: connect('gateway'), billing: connect('billing'), dispatch: connect('dispatch'), inbox: connect('inbox'), dashboard: connect('dashboard') };
     }

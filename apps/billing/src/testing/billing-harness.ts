@@ -21,6 +21,7 @@ export function testBillingConfig(overrides: Partial<BillingConfig> = {}): Billi
     namespace: 'billingtest',
     databaseUrl: 'postgresql://postgres@127.0.0.1:5432/unused',
     amqpUrl: 'amqp://guest:guest@127.0.0.1:5672',
+    queueType: 'classic',
     redisUrl: 'redis://127.0.0.1:6379',
     logFormat: 'text',
     logLevel: 'info',

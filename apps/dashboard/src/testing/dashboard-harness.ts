@@ -20,6 +20,7 @@ export function testDashboardConfig(overrides: Partial<DashboardConfig> = {}): D
     namespace: `dashtest_${randomBytes(4).toString('hex')}`,
     databaseUrl: 'postgresql://postgres@127.0.0.1:5432/unused',
     amqpUrl: 'amqp://guest:guest@127.0.0.1:5672',
+    queueType: 'classic',
     redisUrl: 'redis://127.0.0.1:6379',
     logFormat: 'text',
     logLevel: 'info',

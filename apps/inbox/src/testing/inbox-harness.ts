@@ -15,6 +15,7 @@ export function testInboxConfig(overrides: Partial<InboxConfig> = {}): InboxConf
     namespace: 'inboxtest',
     databaseUrl: 'postgresql://postgres@127.0.0.1:5432/unused',
     amqpUrl: 'amqp://guest:guest@127.0.0.1:5672',
+    queueType: 'classic',
     redisUrl: 'redis://127.0.0.1:6379',
     logFormat: 'text',
     logLevel: 'info',

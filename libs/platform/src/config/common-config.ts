@@ -1,4 +1,5 @@
 import { PROFILES, type Profile } from '@smsq/contracts';
+import { QUEUE_TYPES, type QueueType } from '../messaging/queues.js';
 import { EnvReader } from './env-reader.js';
 
 /**
@@ -11,6 +12,8 @@ export abstract class CommonConfig {
   /** DATABASE_URL when read; a service that owns a schema replaces it with its own role's URL before it connects. */
   databaseUrl!: string;
   amqpUrl!: string;
+  /** The type of the service queues: `quorum` for a clustered RabbitMQ; the same in every process. */
+  queueType!: QueueType;
   redisUrl!: string;
   logFormat!: 'json' | 'text';
   /** `debug` also shows the framework's start-up lines (modules, routes) and other detail. */
@@ -27,6 +30,7 @@ export function readCommonConfig(env: EnvReader): CommonConfig {
     namespace,
     databaseUrl: env.url('DATABASE_URL', 'postgresql://postgres@127.0.0.1:5432/smsq', ['postgres', 'postgresql']),
     amqpUrl: env.url('AMQP_URL', 'amqp://guest:guest@127.0.0.1:5672', ['amqp', 'amqps']),
+    queueType: env.oneOf('SMSQ_QUEUE_TYPE', QUEUE_TYPES, 'classic'),
     redisUrl: env.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis', 'rediss']),
     logFormat: env.oneOf('SMSQ_LOG_FORMAT', ['json', 'text'] as const, process.env['NODE_ENV'] === 'production' ? 'json' : 'text'),
     logLevel: env.oneOf('SMSQ_LOG_LEVEL', ['info', 'debug'] as const, 'info'),

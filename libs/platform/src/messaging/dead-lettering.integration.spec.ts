@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService } from '../bootstrap/start-service.js';
 import type { CommonConfig } from '../config/common-config.js';
 import { ObservabilityModule } from '../observability/observability.module.js';
-import { deadLetterQueueName, queueName } from './queues.js';
+import { deadLetterQueueName, queueName, QUEUE_TYPES, type QueueType } from './queues.js';
 import { rmqClientOptions } from './rmq-options.js';
 import { ServiceClient } from './service-client.js';
 import { declareServiceQueue, QueueMigrationRefused } from './service-queue.js';
@@ -49,14 +49,14 @@ class StandInController {
 @Module({ imports: [ObservabilityModule.forService('billing')], controllers: [StandInController] })
 class StandInModule {}
 
-function configFor(namespace: string): CommonConfig {
-  return { profile: 'A', namespace, databaseUrl: 'postgresql://unused', amqpUrl: AMQP_URL, redisUrl: 'redis://unused', logFormat: 'text', logLevel: 'info', rpcTimeoutMs: 3_000 };
+function configFor(namespace: string, queueType: QueueType = 'classic'): CommonConfig {
+  return { profile: 'A', namespace, databaseUrl: 'postgresql://unused', amqpUrl: AMQP_URL, queueType, redisUrl: 'redis://unused', logFormat: 'text', logLevel: 'info', rpcTimeoutMs: 3_000 };
 }
 
 const silent = { log: () => undefined, warn: () => undefined, error: () => undefined };
 
-describe('dead-lettering of service queues', () => {
-  const config = configFor(`dltest_${randomBytes(4).toString('hex')}`);
+describe.each(QUEUE_TYPES)('dead-lettering of %s service queues', (queueType) => {
+  const config = configFor(`dltest_${randomBytes(4).toString('hex')}`, queueType);
   const queue = queueName(config.namespace, 'billing');
   const deadLetters = deadLetterQueueName(config.namespace, 'billing');
   let app: NestFastifyApplication;
@@ -190,8 +190,62 @@ describe(declareServiceQueue.name, () => {
     const refused = declareServiceQueue(config, 'billing', silent);
 
     await expect(refused).rejects.toBeInstanceOf(QueueMigrationRefused);
-    await expect(refused).rejects.toThrow(`queue ${queueName(config.namespace, 'billing')} was declared by an earlier smsq`);
+    await expect(refused).rejects.toThrow(`queue ${queueName(config.namespace, 'billing')} was declared with other arguments`);
     expect((await channel.checkQueue(queueName(config.namespace, 'billing'))).messageCount).toBe(1);
+  });
+
+  /** A broker whose queues a classic smsq declared: the service queue and its dead-letter queue. */
+  async function classicQueues(): Promise<CommonConfig> {
+    const classic = configFor(`qqtest_${randomBytes(4).toString('hex')}`);
+    created.push(queueName(classic.namespace, 'billing'), deadLetterQueueName(classic.namespace, 'billing'));
+    await declareServiceQueue(classic, 'billing', silent);
+    return classic;
+  }
+
+  /** Whether the queue takes a declaration with these options (a refusal closes the channel, so one of its own). */
+  async function acceptsDeclaration(queue: string, options: object): Promise<boolean> {
+    const probe = await connection.createChannel();
+    probe.on('error', () => undefined);
+    try {
+      await probe.assertQueue(queue, options);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await probe.close().catch(() => undefined);
+    }
+  }
+
+  it('moves empty classic queues to quorum queues when SMSQ_QUEUE_TYPE becomes quorum; back to classic, a person deletes them', async () => {
+    const classic = await classicQueues();
+    const quorum = { ...classic, queueType: 'quorum' as const };
+    const queue = queueName(classic.namespace, 'billing');
+
+    await declareServiceQueue(quorum, 'billing', silent);
+
+    expect(await acceptsDeclaration(queue, rmqClientOptionsOf(quorum).queueOptions)).toBe(true);
+    expect(await acceptsDeclaration(queue, rmqClientOptionsOf(classic).queueOptions)).toBe(false);
+    expect(await acceptsDeclaration(deadLetterQueueName(classic.namespace, 'billing'), { durable: true, arguments: { 'x-queue-type': 'quorum', 'x-max-length': 100_000 } })).toBe(true);
+
+    const back = declareServiceQueue(classic, 'billing', silent);
+    await expect(back).rejects.toBeInstanceOf(QueueMigrationRefused);
+    await expect(back).rejects.toThrow(`stop every smsq process, check that it is empty, delete it (rabbitmqctl delete_queue ${deadLetterQueueName(classic.namespace, 'billing')})`);
+    expect(await acceptsDeclaration(queue, rmqClientOptionsOf(quorum).queueOptions)).toBe(true);
+  });
+
+  it('refuses to change the type of a queue that holds requests, or of a dead-letter queue that holds dead letters, naming what to do', async () => {
+    const classic = await classicQueues();
+    const quorum = { ...classic, queueType: 'quorum' as const };
+    const deadLetters = deadLetterQueueName(classic.namespace, 'billing');
+    channel.sendToQueue(deadLetters, Buffer.from('poison'), { persistent: true });
+    await eventually(async () => expect((await channel.checkQueue(deadLetters)).messageCount).toBe(1));
+
+    const refused = declareServiceQueue(quorum, 'billing', silent);
+
+    await expect(refused).rejects.toBeInstanceOf(QueueMigrationRefused);
+    await expect(refused).rejects.toThrow(`queue ${deadLetters} was declared with other arguments`);
+    await expect(refused).rejects.toThrow('they are dead letters kept for a person to read');
+    expect((await channel.checkQueue(deadLetters)).messageCount).toBe(1);
   });
 
   it('fails an event sent while the queue cannot be used, and survives a publish failing on a closing channel (an unheard error event would end the process)', async () => {

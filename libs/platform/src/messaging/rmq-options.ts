@@ -2,10 +2,10 @@ import type { ServiceName } from '@smsq/contracts';
 import type { Type } from '@nestjs/common';
 import { Transport, type ClientProxy, type CustomClientOptions, type RmqOptions } from '@nestjs/microservices';
 import type { CommonConfig } from '../config/common-config.js';
-import { queueName, serviceQueueOptions } from './queues.js';
+import { queueName, serviceQueueOptions, type QueueType } from './queues.js';
 import { ServiceQueueClient } from './service-queue-client.js';
 
-type BrokerConfig = Pick<CommonConfig, 'amqpUrl' | 'namespace'>;
+type BrokerConfig = Pick<CommonConfig, 'amqpUrl' | 'namespace'> & { queueType?: QueueType };
 
 /**
  * Both sides declare the queue the same way (RabbitMQ refuses a second, different declaration),
@@ -15,7 +15,7 @@ function queueConnection(config: BrokerConfig, service: ServiceName) {
   return {
     urls: [config.amqpUrl],
     queue: queueName(config.namespace, service),
-    queueOptions: serviceQueueOptions(config.namespace, service),
+    queueOptions: serviceQueueOptions(config, service),
     persistent: true,
     maxConnectionAttempts: -1,
     // Without noDelay every request waits out Nagle's algorithm against delayed ACKs (~40 ms per hop).

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { createSmsqClient } from './index.js';
+
+/** A fetch that records the request and answers `status` with `body`. */
+function answering(status: number, body: unknown, headers: Record<string, string> = {}) {
+  const requests: Request[] = [];
+  const fetch = async (request: Request): Promise<Response> => {
+    requests.push(request);
+    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+  };
+  return { fetch, requests };
+}
+
+describe('createSmsqClient', () => {
+  it('sends the API key, the body as JSON and the Idempotency-Key, and answers the typed body', async () => {
+    const created = { ok: true, id: 7, status: 'pending', phone_id: 1, client_id: 2, scheduled_at: '2026-05-01 09:30:00', credits_remaining: 9 } as const;
+    const { fetch, requests } = answering(201, created);
+    const smsq = createSmsqClient({ baseUrl: 'https://sms.example.com/', apiKey: 'smsq_key_abc', fetch });
+
+    const { data, error } = await smsq.POST('/smsapi/create-task', { body: { recipient: '+381641234567', message: 'hi', ttl: 60 }, params: { header: { 'Idempotency-Key': 'k1' } } });
+
+    expect(error).toBeUndefined();
+    expect(data?.credits_remaining).toBe(9);
+    const [request] = requests;
+    expect(request!.url).toBe('https://sms.example.com/smsapi/create-task');
+    expect(request!.method).toBe('POST');
+    expect(request!.headers.get('x-api-key')).toBe('smsq_key_abc');
+    expect(request!.headers.get('idempotency-key')).toBe('k1');
+    expect(request!.headers.get('x-worker-token')).toBeNull();
+    expect(await request!.json()).toEqual({ recipient: '+381641234567', message: 'hi', ttl: 60 });
+  });
+
+  it('fills path and query parameters, and sends a worker token for the delivery side', async () => {
+    const { fetch, requests } = answering(200, {});
+    const phone = createSmsqClient({ baseUrl: 'http://127.0.0.1:3000', workerToken: 'smsq_wt_x', fetch });
+    await phone.GET('/smsapi/pending-tasks', { params: { query: { wait: 25 } } });
+    const client = createSmsqClient({ baseUrl: 'http://127.0.0.1:3000', apiKey: 'k', fetch });
+    await client.GET('/smsapi/tasks/{id}', { params: { path: { id: 42 } } });
+    await client.GET('/smsapi/tasks', { params: { query: { status: 'failed', since: '2026-05-01T00:00:00+02:00', limit: 10 } } });
+
+    expect(requests.map((request) => request.url)).toEqual([
+      'http://127.0.0.1:3000/smsapi/pending-tasks?wait=25',
+      'http://127.0.0.1:3000/smsapi/tasks/42',
+      'http://127.0.0.1:3000/smsapi/tasks?status=failed&since=2026-05-01T00%3A00%3A00%2B02%3A00&limit=10',
+    ]);
+    expect(requests[0]!.headers.get('x-worker-token')).toBe('smsq_wt_x');
+  });
+
+  it('answers an error body as `error`, with the response for its status and Retry-After', async () => {
+    const { fetch } = answering(429, { error: 'rate_limited', detail: 'slow down' }, { 'retry-after': '3' });
+    const smsq = createSmsqClient({ baseUrl: 'http://127.0.0.1:3000', apiKey: 'k', fetch });
+
+    const { data, error, response } = await smsq.GET('/smsapi/webhooks');
+
+    expect(data).toBeUndefined();
+    expect(error).toEqual({ error: 'rate_limited', detail: 'slow down' });
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toBe('3');
+  });
+});

@@ -164,6 +164,19 @@ describe('the dashboard in a real browser, Profile A', () => {
     expect(lastContact).toContain('just now');
     await snap(page, 'phones');
     expect(Math.abs(wallClockMs(lastContact) - wallClockMs(wallClockNowInClientZone()))).toBeLessThan(60_000);
+
+    // Disabling asks first: cancelling keeps the phone working, confirming stops it.
+    const worker = workerApi(stack, phone.body.worker_token);
+    await row.getByRole('button', { name: 'Disable' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    expect(await row.getByText('active').count()).toBe(1);
+    expect((await worker.poll()).status).toBe(200);
+    await row.getByRole('button', { name: 'Disable' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Disable phone' }).click();
+    await row.getByText('disabled').waitFor();
+    expect((await worker.poll()).body).toMatchObject({ error: 'phone_disabled' });
+    await row.getByRole('button', { name: 'Enable' }).click();
+    await row.getByText('active').waitFor();
     await context.close();
   });
 
@@ -337,7 +350,7 @@ describe('the dashboard in a real browser, Profile A', () => {
     const adminEmail = `admin-${Date.now()}@example.com`;
     await stack.adminOk('admin', 'create', '--email', adminEmail, '--password', PASSWORD);
 
-    const adminContext = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const adminContext = await browser.newContext({ viewport: { width: 1280, height: 860 }, timezoneId: BROWSER_ZONE });
     const admin = await adminContext.newPage();
     await admin.goto(`${dashboardUrl}/signin`);
     await admin.getByLabel('Email').fill(adminEmail);
@@ -345,6 +358,13 @@ describe('the dashboard in a real browser, Profile A', () => {
     await admin.getByRole('button', { name: 'Sign in' }).click();
     // An admin without a client of its own lands on Clients once signed in.
     await admin.getByRole('heading', { name: 'Clients' }).waitFor();
+    // Each client with its status, plan and credits, every column in view.
+    const listed = admin.getByTestId(`client-row-${clientId}`);
+    await listed.waitFor();
+    expect((await listed.locator('td').allInnerTexts()).slice(2, 5)).toEqual(['active', 'free', '30']);
+    expect(await admin.locator('.table-wrap').first().evaluate((wrap) => wrap.scrollWidth <= wrap.clientWidth)).toBe(true);
+    // A new client's zone starts as sign-up's (SMSQ_TIMEZONE), not the admin's browser's.
+    expect(await admin.getByLabel('Time zone').inputValue()).toBe(CLIENT_ZONE);
     await snap(admin, 'admin-clients');
     await admin.goto(`${dashboardUrl}/admin/clients/${clientId}`);
     await admin.getByLabel(/amount/i).fill('25');

@@ -582,6 +582,7 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
     [Patterns.gateway.workerTokenList]: 'admin command',
     [Patterns.billing.accountOpen]: 'internal: the gateway opens the account of a client it just created',
     [Patterns.billing.accountShow]: 'the client id is the subject; the dashboard passes the session\'s own',
+    [Patterns.billing.accountsShow]: 'admin only (GET /api/admin/clients lists every client)',
     [Patterns.billing.debit]: 'internal: dispatch debits for a task it is creating for that client',
     [Patterns.billing.debitBatch]: 'internal: dispatch debits, each for the client of a task it is creating',
     [Patterns.billing.refund]: 'internal: by task key, from dispatch',

@@ -20,6 +20,7 @@ export const Patterns = {
   billing: {
     accountOpen: 'billing.account.open.v1',
     accountShow: 'billing.account.show.v1',
+    accountsShow: 'billing.accounts.show.v1',
     debit: 'billing.debit.v1',
     debitBatch: 'billing.debit-batch.v1',
     refund: 'billing.refund.v1',

@@ -64,6 +64,8 @@ export interface SessionAnswer {
   profile: 'A' | 'B';
   /** The public API's base URL, e.g. for the pairing QR code. */
   apiBaseUrl: string;
+  /** The time zone a client gets when none is chosen (SMSQ_TIMEZONE), as at sign-up. */
+  defaultTimeZone: string;
   /** True when apiBaseUrl names the server's own machine (localhost, 127.0.0.0/8, ::1, 0.0.0.0), which no phone can reach. */
   apiBaseUrlIsLoopback: boolean;
   /** Where this dashboard offers the reference worker (`smsq-worker.mjs`) for download; null when it is not built. */
@@ -252,6 +254,13 @@ export interface ClientRow {
   createdAt: string;
   /** While set, an admin has the client disabled: its API keys answer 401; nothing else changes. */
   disabledAt: string | null;
+}
+
+/** Admin: GET /api/admin/clients?search=&page= → Page<ClientListRow>: each client with its plan and credits. */
+export interface ClientListRow extends ClientRow {
+  /** Both null when billing did not answer in time: the list shows without them. */
+  plan: string | null;
+  creditsRemaining: number | null;
 }
 
 /**

@@ -3,6 +3,7 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   AccountOpenCommand,
   AccountShowQuery,
+  AccountsShowQuery,
   CreditsGrantCommand,
   Patterns,
   PlanSetCommand,
@@ -23,6 +24,11 @@ export class AccountsController {
   @MessagePattern(Patterns.billing.accountShow)
   show(@Payload() query: AccountShowQuery): Promise<AccountView> {
     return this.accounts.show(query);
+  }
+
+  @MessagePattern(Patterns.billing.accountsShow)
+  showMany(@Payload() query: AccountsShowQuery): Promise<AccountView[]> {
+    return this.accounts.showMany(query);
   }
 
   @MessagePattern(Patterns.billing.creditsGrant)

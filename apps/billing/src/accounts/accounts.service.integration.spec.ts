@@ -107,6 +107,24 @@ describe(AccountsService.name, () => {
       expect(Date.parse(view.periodEndsAt ?? '')).toBeGreaterThanOrEqual(before + DAY * 1_000);
       await expect(profileA.audit.audit(clientId)).resolves.toMatchObject({ ok: true, totals: { refills: 4 } });
     });
+
+    it('shows several accounts at once, in the order asked, each as show gives it', async () => {
+      const [refilled, spent, basic] = [nextClientId(), nextClientId(), nextClientId()];
+      for (const clientId of [refilled, spent]) await profileA.accounts.open({ clientId });
+      await profileA.accounts.open({ clientId: basic, plan: 'basic' });
+      await debit(profileA, refilled);
+      await debit(profileA, spent);
+      await backdatePeriod(database, refilled, DAY + 5);
+
+      const views = await profileA.accounts.showMany({ clientIds: [basic, refilled, spent] });
+
+      expect(views.map(({ clientId, plan, creditsRemaining }) => ({ clientId, plan, creditsRemaining }))).toEqual([
+        { clientId: basic, plan: 'basic', creditsRemaining: 2_500 },
+        { clientId: refilled, plan: 'free', creditsRemaining: 30 },
+        { clientId: spent, plan: 'free', creditsRemaining: 29 },
+      ]);
+      await expect(profileA.accounts.showMany({ clientIds: [] })).resolves.toEqual([]);
+    });
   });
 
   describe('grant', () => {

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { AccountOpenCommand, AccountShowQuery, AccountView, CreditsGrantCommand, PlanSetCommand, PlanView } from '@smsq/contracts';
+import type { AccountOpenCommand, AccountShowQuery, AccountsShowQuery, AccountView, CreditsGrantCommand, PlanSetCommand, PlanView } from '@smsq/contracts';
 import { BillingConfig } from '../config/billing-config.js';
 import { LedgerRepository } from '../ledger/ledger.repository.js';
 import { changePlan, planTerms } from './account-rules.js';
@@ -28,6 +28,12 @@ export class AccountsService {
 
   show(query: AccountShowQuery): Promise<AccountView> {
     return this.transactions.run(query.clientId, async ({ account }) => accountViewOf(account, this.config));
+  }
+
+  /** Several accounts as `show` gives each (opened or refilled as due), in the order asked. */
+  showMany(query: AccountsShowQuery): Promise<AccountView[]> {
+    if (query.clientIds.length === 0) return Promise.resolve([]);
+    return this.transactions.runMany(query.clientIds, async ({ accounts }) => query.clientIds.map((clientId) => accountViewOf(accounts.get(clientId)!, this.config)));
   }
 
   /** Bonus credits: they persist across daily periods and are spent after the daily bucket. */

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
-import type { ClientDetail, ClientRow, CreatedApiKey, CreatedWorkerToken, GatewayRow, Page, SystemOverview, WorkerTokenRow } from '@smsq/dashboard-api';
+import type { ClientDetail, ClientListRow, ClientRow, CreatedApiKey, CreatedWorkerToken, GatewayRow, Page, SystemOverview, WorkerTokenRow } from '@smsq/dashboard-api';
 import { AdminGuard } from '../auth/admin.guard.js';
 import { SessionGuard } from '../auth/session.guard.js';
 import { entityIdOf, queryPage, queryText } from '../http/request-values.js';
@@ -21,7 +21,7 @@ export class AdminAreaController {
   ) {}
 
   @Get('clients')
-  listClients(@Query() query: unknown): Promise<Page<ClientRow>> {
+  listClients(@Query() query: unknown): Promise<Page<ClientListRow>> {
     return this.clients.list(queryPage(query), queryText(query, 'search', 200));
   }
 

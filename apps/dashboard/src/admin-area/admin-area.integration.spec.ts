@@ -11,6 +11,7 @@ describe(AdminAreaController.name, () => {
   let dashboard: TestDashboard;
   let admin: TestBrowser;
   let adminEmail: string;
+  let billingDown = false;
 
   beforeAll(async () => {
     dashboard = await startTestDashboard('dashboard_admin_area');
@@ -34,6 +35,10 @@ describe(AdminAreaController.name, () => {
       .on(Patterns.gateway.workerTokenCreate, ({ phoneId }) => ({ tokenId: 5, prefix: 'smsq_wkr_efgh', workerToken: `smsq_wkr_raw${phoneId ?? ''}` }))
       .on(pingPattern('gateway'), () => ({ ok: true }));
     billing
+      .on(Patterns.billing.accountsShow, ({ clientIds }: { clientIds: number[] }) => {
+        if (billingDown) throw new UnavailableError('the billing service did not answer; retry later');
+        return clientIds.map((clientId) => ({ clientId, plan: 'starter', creditsRemaining: 100 + clientId }));
+      })
       .on(Patterns.billing.creditsGrant, ({ clientId, amount }) => ({ clientId, creditsRemaining: 30 + amount }))
       .on(Patterns.billing.planSet, ({ clientId, plan }) => ({ clientId, plan, dailyAllowance: 1000, phoneLimit: 2 }))
       .on(pingPattern('billing'), () => {
@@ -69,6 +74,24 @@ describe(AdminAreaController.name, () => {
     const user = await dashboard.browser().signIn(email, 'a client password');
     expect(user.body.user).toMatchObject({ role: 'client', clientId: created.body.id });
     expect((await admin.send('POST', '/api/admin/clients', { name: 'Half', email: 'half@example.test' })).status).toBe(400);
+  });
+
+  it('lists clients with plan, credits and status (disabled or not), and still lists them when billing does not answer', async () => {
+    const { body: listed } = await admin.send('POST', '/api/admin/clients', { name: 'Listed Co' });
+
+    const page = await admin.get('/api/admin/clients');
+
+    expect(page.status).toBe(200);
+    expect(page.body.items.find((row: { id: number }) => row.id === listed.id)).toEqual({ ...listed, plan: 'starter', creditsRemaining: 100 + listed.id });
+    expect(dashboard.services.billing.payloadsOf(Patterns.billing.accountsShow).at(-1)).toEqual({ clientIds: page.body.items.map((row: { id: number }) => row.id) });
+    billingDown = true;
+    try {
+      const without = await admin.get('/api/admin/clients');
+      expect(without.status).toBe(200);
+      expect(without.body.items.find((row: { id: number }) => row.id === listed.id)).toMatchObject({ name: 'Listed Co', plan: null, creditsRemaining: null });
+    } finally {
+      billingDown = false;
+    }
   });
 
   it('shows a client with keys and chart, grants credits, sets the plan, creates and revokes keys', async () => {

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   InvalidRequestError,
   Patterns,
@@ -14,7 +14,7 @@ import {
   type PlanSetCommand,
   type PlanView,
 } from '@smsq/contracts';
-import type { ClientDetail, ClientRow, CreatedApiKey, Page } from '@smsq/dashboard-api';
+import type { ClientDetail, ClientListRow, ClientRow, CreatedApiKey, Page } from '@smsq/dashboard-api';
 import { ServiceClient, serviceClientToken } from '@smsq/platform';
 import { ClientDirectory } from '../shared/client-directory.js';
 import { clientRowOf } from '../shared/views.js';
@@ -25,6 +25,8 @@ export const CLIENT_PAGE_SIZE = 50;
 
 @Injectable()
 export class AdminClientsService {
+  private readonly logger = new Logger(AdminClientsService.name);
+
   constructor(
     private readonly directory: ClientDirectory,
     private readonly users: UsersService,
@@ -32,10 +34,17 @@ export class AdminClientsService {
     @Inject(serviceClientToken('billing')) private readonly billing: ServiceClient,
   ) {}
 
-  async list(page: number, search: string | undefined): Promise<Page<ClientRow>> {
+  /** A page of clients with their plans and credits; without billing, the list still shows (plan and credits unknown). */
+  async list(page: number, search: string | undefined): Promise<Page<ClientListRow>> {
     const query: ClientListQuery = { page, pageSize: CLIENT_PAGE_SIZE, ...(search === undefined ? {} : { search }) };
     const answer = await this.gateway.send<ClientPage>(Patterns.gateway.clientList, query);
-    return { items: answer.items.map(clientRowOf), total: answer.total, page: answer.page, pageSize: answer.pageSize };
+    const accounts = await this.billing.send<AccountView[]>(Patterns.billing.accountsShow, { clientIds: answer.items.map((client) => client.id) }).catch((error: unknown) => {
+      this.logger.warn(`clients listed without plans and credits: ${error instanceof Error ? error.message : String(error)}`);
+      return [];
+    });
+    const byClient = new Map(accounts.map((account) => [account.clientId, account]));
+    const items = answer.items.map((client) => ({ ...clientRowOf(client), plan: byClient.get(client.id)?.plan ?? null, creditsRemaining: byClient.get(client.id)?.creditsRemaining ?? null }));
+    return { items, total: answer.total, page: answer.page, pageSize: answer.pageSize };
   }
 
   /** A client, and with email and password also the user who signs in as it. */

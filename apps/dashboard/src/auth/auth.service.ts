@@ -98,6 +98,7 @@ export class AuthService {
       csrfToken: csrfTokenFor(this.config.secret, browserId),
       profile: this.config.profile,
       apiBaseUrl: this.config.publicApiUrl,
+      defaultTimeZone: this.config.defaultTimeZone,
       apiBaseUrlIsLoopback: this.config.publicApiUrlIsLoopback,
       workerDownloadUrl: workerFileExists(this.config.workerFile) ? WORKER_DOWNLOAD_PATH : null,
     };

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { InvalidRequestError, NotFoundError, Patterns, type ClientDetails, type ClientView } from '@smsq/contracts';
+import { InvalidRequestError, NotFoundError, Patterns, type ClientDetails, type ClientPage, type ClientView } from '@smsq/contracts';
 import { startService } from '@smsq/platform';
 import { createTestDatabase, type TestDatabase } from '@smsq/testing';
 import { Redis } from 'ioredis';
@@ -104,6 +104,10 @@ function cannedGateway(services: FakeServices): void {
       const client = { id: clients.size + 1, name: command.name, timezone: command.timezone ?? 'Europe/Belgrade', disabledAt: null };
       clients.set(client.id, client);
       return { clientId: client.id };
+    })
+    .on(Patterns.gateway.clientList, ({ page, pageSize }: { page: number; pageSize: number }): ClientPage => {
+      const all = [...clients.values()].map(viewOf);
+      return { items: all.slice((page - 1) * pageSize, page * pageSize), total: all.length, page, pageSize };
     })
     .on(Patterns.gateway.clientGet, ({ clientId }: { clientId: number }): ClientView => viewOf(find(clientId)))
     .on(Patterns.gateway.clientShow, ({ clientId }: { clientId: number }): ClientDetails => ({

@@ -1,4 +1,4 @@
-import type { ClientRow, Page } from '@smsq/dashboard-api';
+import type { ClientListRow, ClientRow, Page } from '@smsq/dashboard-api';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../../api/client';
@@ -8,12 +8,15 @@ import { Alert, ErrorAlert } from '../../components/Alert';
 import { EmptyState } from '../../components/EmptyState';
 import { Pager } from '../../components/Pager';
 import { Badge, Card, Field, Loading, PageHeader } from '../../components/ui';
-import { formatDateTime } from '../../lib/format';
-import { PLANS, browserTimeZone, planOptionLabel } from './plans';
+import { useSession } from '../../auth/session';
+import { formatCredits, formatDateTime } from '../../lib/format';
+import { PLANS, planOptionLabel } from './plans';
 import { timeZoneChoices } from '../../lib/time-zones';
 
 function CreateClientForm({ onCreated }: { onCreated: (client: ClientRow) => void }) {
-  const empty = { name: '', plan: 'free', timezone: browserTimeZone(), email: '', password: '' };
+  // The zone a client gets at sign-up, so both ways of making a client agree.
+  const { session } = useSession();
+  const empty = { name: '', plan: 'free', timezone: session.defaultTimeZone, email: '', password: '' };
   const [form, setForm] = useState(empty);
   const [problem, setProblem] = useState<string | null>(null);
   const action = useAction();
@@ -85,7 +88,7 @@ export function ClientsPage() {
   const page = parsePage(params.get('page'));
   const [draft, setDraft] = useState(search);
   const [created, setCreated] = useState<ClientRow | null>(null);
-  const clients = useApi<Page<ClientRow>>(`/admin/clients${buildQuery({ search, page })}`);
+  const clients = useApi<Page<ClientListRow>>(`/admin/clients${buildQuery({ search, page })}`);
 
   return (
     <>
@@ -95,7 +98,7 @@ export function ClientsPage() {
           {created.name} (#{created.id}) is ready. <Link to={`/admin/clients/${created.id}`}>Manage {created.name}</Link>
         </Alert>
       ) : null}
-      <div className="two-col">
+      <div className="stack">
         <Card title="Directory">
           <form
             className="search-bar"
@@ -130,6 +133,11 @@ export function ClientsPage() {
                     <tr>
                       <th scope="col">ID</th>
                       <th scope="col">Name</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">Plan</th>
+                      <th scope="col" className="num">
+                        Credits
+                      </th>
                       <th scope="col">Time zone</th>
                       <th scope="col">Created</th>
                     </tr>
@@ -142,13 +150,10 @@ export function ClientsPage() {
                         </td>
                         <td>
                           <Link to={`/admin/clients/${client.id}`}>{client.name}</Link>
-                          {client.disabledAt !== null ? (
-                            <>
-                              {' '}
-                              <Badge tone="red">disabled</Badge>
-                            </>
-                          ) : null}
                         </td>
+                        <td>{client.disabledAt !== null ? <Badge tone="red">disabled</Badge> : <Badge tone="green">active</Badge>}</td>
+                        <td>{client.plan ?? <span className="muted">unknown</span>}</td>
+                        <td className="num">{client.creditsRemaining === null ? <span className="muted">unknown</span> : formatCredits(client.creditsRemaining)}</td>
                         <td>{client.timezone}</td>
                         <td className="nowrap">{formatDateTime(client.createdAt)}</td>
                       </tr>

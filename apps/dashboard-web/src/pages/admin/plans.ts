@@ -12,11 +12,3 @@ export const PLANS = [
 export function planOptionLabel(plan: (typeof PLANS)[number]): string {
   return `${plan.label} — ${plan.daily.toLocaleString('en-US')} SMS/day, ${plan.phones} phones, ${plan.price}/month`;
 }
-
-export function browserTimeZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  } catch {
-    return 'UTC';
-  }
-}

@@ -5,6 +5,7 @@ import { api } from '../../api/client';
 import { useAction, useApi } from '../../api/useApi';
 import { useSession } from '../../auth/session';
 import { ErrorAlert } from '../../components/Alert';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { NewSecret } from '../../components/NewSecret';
 import { PHONES_GUIDE, UnreachableApiWarning } from '../../components/PairingGuide';
@@ -105,6 +106,7 @@ export function PhonesPage() {
   const phones = useApi<PhoneRow[]>(profileA ? '/phones' : null);
   const action = useAction();
   const [pairing, setPairing] = useState<CreatedApiKey | null>(null);
+  const [disabling, setDisabling] = useState<PhoneRow | null>(null);
   const { reload } = phones;
 
   useEffect(() => {
@@ -211,7 +213,7 @@ export function PhonesPage() {
                     </td>
                     <td className="num">{formatCredits(phone.sentToday)}</td>
                     <td className="actions-cell">
-                      <button type="button" className={`btn btn-sm ${phone.active ? 'btn-danger-outline' : 'btn-secondary'}`} disabled={action.busy} onClick={() => void update(phone, { active: !phone.active })}>
+                      <button type="button" className={`btn btn-sm ${phone.active ? 'btn-danger-outline' : 'btn-secondary'}`} disabled={action.busy} onClick={() => (phone.active ? setDisabling(phone) : void update(phone, { active: true }))}>
                         {phone.active ? 'Disable' : 'Enable'}
                       </button>
                     </td>
@@ -222,6 +224,18 @@ export function PhonesPage() {
           </div>
         ) : null}
       </Card>
+      <ConfirmDialog
+        open={disabling !== null}
+        title={`Disable ${disabling?.name ?? 'this phone'}?`}
+        confirmLabel="Disable phone"
+        busy={action.busy}
+        onCancel={() => setDisabling(null)}
+        onConfirm={() => {
+          if (disabling) void update(disabling, { active: false }).then(() => setDisabling(null));
+        }}
+      >
+        <p>It stops getting messages: its app is refused until you enable it again, and the messages already queued for it wait. New messages go to your other active phones; with none, they are refused.</p>
+      </ConfirmDialog>
     </>
   );
 }

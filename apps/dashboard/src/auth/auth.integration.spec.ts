@@ -31,6 +31,7 @@ describe(AuthController.name, () => {
       profile: 'A',
       apiBaseUrl: 'https://sms.example.test',
       apiBaseUrlIsLoopback: false,
+      defaultTimeZone: 'Europe/Belgrade',
       workerDownloadUrl: null,
     });
     const setCookie = response.headers.getSetCookie();

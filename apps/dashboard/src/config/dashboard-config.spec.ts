@@ -50,6 +50,17 @@ describe(readDashboardConfig.name, () => {
     expect(loadConfig(readDashboardConfig, { DASHBOARD_SECRET: 's'.repeat(32) }).secret).toBe('s'.repeat(32));
   });
 
+  it('logs reset links without SMTP in development only, unless asked; production mail needs DASHBOARD_PUBLIC_URL', () => {
+    expect(loadConfig(readDashboardConfig, {}).resetLinksInLog).toBe(true);
+    process.env['NODE_ENV'] = 'production';
+    const secret = { DASHBOARD_SECRET: 's'.repeat(32) };
+    expect(loadConfig(readDashboardConfig, secret).resetLinksInLog).toBe(false);
+    expect(loadConfig(readDashboardConfig, { ...secret, DASHBOARD_RESET_LINKS_IN_LOG: 'true' }).resetLinksInLog).toBe(true);
+    const mail = { ...secret, SMSQ_SMTP_URL: 'smtp://mail.example.test:587', SMSQ_MAIL_FROM: 'no-reply@example.test' };
+    expect(() => loadConfig(readDashboardConfig, mail)).toThrow(/DASHBOARD_PUBLIC_URL is required in production with SMSQ_SMTP_URL/);
+    expect(loadConfig(readDashboardConfig, { ...mail, DASHBOARD_PUBLIC_URL: 'https://dash.example.test' }).publicUrl).toBe('https://dash.example.test');
+  });
+
   it('puts the dashboard at DASHBOARD_PUBLIC_URL, else on this machine at DASHBOARD_PORT, for the links it sends', () => {
     expect(loadConfig(readDashboardConfig, {}).publicUrl).toBe('http://localhost:3001');
     expect(loadConfig(readDashboardConfig, { DASHBOARD_PORT: '8081' }).publicUrl).toBe('http://localhost:8081');

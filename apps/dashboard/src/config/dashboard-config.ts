@@ -29,6 +29,11 @@ export class DashboardConfig extends CommonConfig {
   smtpUrl?: string;
   /** SMSQ_MAIL_FROM: the sender of that mail; required with SMSQ_SMTP_URL. */
   mailFrom?: string;
+  /**
+   * DASHBOARD_RESET_LINKS_IN_LOG: without SMTP, reset links go to the log (the default in
+   * development). In production it must be asked for: whoever reads the logs could take any account.
+   */
+  resetLinksInLog!: boolean;
   /** A session ends after this long without a request. */
   sessionIdleS!: number;
   /** …and after this long whatever happens. */
@@ -42,7 +47,8 @@ export function readDashboardConfig(env: EnvReader): DashboardConfig {
   const publicApiUrl = env.optionalString('DASHBOARD_PUBLIC_API_URL') ?? env.optionalString('SMSQ_BASE_URL') ?? `http://localhost:${env.port('PORT', 3000)}`;
   const defaultTimeZone = env.string('SMSQ_TIMEZONE', 'Europe/Belgrade');
   const port = env.port('DASHBOARD_PORT', 3001);
-  const publicUrl = env.optionalString('DASHBOARD_PUBLIC_URL') ?? `http://localhost:${port}`;
+  const givenPublicUrl = env.optionalString('DASHBOARD_PUBLIC_URL');
+  const publicUrl = givenPublicUrl ?? `http://localhost:${port}`;
   const smtpUrl = env.optionalUrl('SMSQ_SMTP_URL', ['smtp', 'smtps']);
   const mailFrom = env.optionalString('SMSQ_MAIL_FROM');
   const config = Object.assign(new DashboardConfig(), {
@@ -58,6 +64,7 @@ export function readDashboardConfig(env: EnvReader): DashboardConfig {
     publicUrl: publicUrl.replace(/\/+$/, ''),
     smtpUrl,
     mailFrom,
+    resetLinksInLog: env.bool('DASHBOARD_RESET_LINKS_IN_LOG', !production),
     sessionIdleS: env.int('DASHBOARD_SESSION_IDLE_S', 12 * 3600, { min: 60, max: 30 * 86_400 }),
     sessionMaxS: env.int('DASHBOARD_SESSION_MAX_S', 7 * 86_400, { min: 60, max: 90 * 86_400 }),
   });
@@ -67,6 +74,7 @@ export function readDashboardConfig(env: EnvReader): DashboardConfig {
   env.require(isHttpUrl(publicUrl), `DASHBOARD_PUBLIC_URL must be an http or https URL, got ${JSON.stringify(publicUrl)}`);
   env.require(smtpUrl === undefined || mailFrom !== undefined, 'SMSQ_MAIL_FROM is required with SMSQ_SMTP_URL (the sender of password reset mail, e.g. "smsq <no-reply@example.com>")');
   env.require(mailFrom === undefined || isMailbox(mailFrom), `SMSQ_MAIL_FROM must be an e-mail address, optionally with a name ("smsq <no-reply@example.com>"), got ${JSON.stringify(mailFrom)}`);
+  env.require(!production || smtpUrl === undefined || givenPublicUrl !== undefined, 'DASHBOARD_PUBLIC_URL is required in production with SMSQ_SMTP_URL: it is where the mailed password reset links lead');
   env.require(isTimeZone(defaultTimeZone), `SMSQ_TIMEZONE must be an IANA time zone, got ${JSON.stringify(defaultTimeZone)}`);
   return config;
 }

@@ -5,7 +5,7 @@ import { UsersModule } from '../users/users.module.js';
 import { PasswordResetController } from './password-reset.controller.js';
 import { PasswordResetService } from './password-reset.service.js';
 import { PasswordResetsRepository } from './password-resets.repository.js';
-import { LogResetLinkDelivery, ResetLinkDelivery, SmtpResetLinkDelivery } from './reset-link-delivery.js';
+import { ResetLinkDelivery, resetLinkDeliveryFor } from './reset-link-delivery.js';
 
 @Module({
   imports: [UsersModule],
@@ -17,7 +17,7 @@ import { LogResetLinkDelivery, ResetLinkDelivery, SmtpResetLinkDelivery } from '
     {
       provide: ResetLinkDelivery,
       inject: [DashboardConfig],
-      useFactory: (config: DashboardConfig): ResetLinkDelivery => (config.smtpUrl && config.mailFrom ? new SmtpResetLinkDelivery(config.smtpUrl, config.mailFrom) : new LogResetLinkDelivery()),
+      useFactory: resetLinkDeliveryFor,
     },
   ],
 })

@@ -1,5 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
+import type { DashboardConfig } from '../config/dashboard-config.js';
+
+/** Mail with SMTP configured; otherwise the log where allowed (DASHBOARD_RESET_LINKS_IN_LOG), else nowhere. */
+export function resetLinkDeliveryFor(config: Pick<DashboardConfig, 'smtpUrl' | 'mailFrom' | 'resetLinksInLog'>): ResetLinkDelivery {
+  if (config.smtpUrl && config.mailFrom) return new SmtpResetLinkDelivery(config.smtpUrl, config.mailFrom);
+  return config.resetLinksInLog ? new LogResetLinkDelivery() : new NoResetLinkDelivery();
+}
 
 export interface ResetLink {
   email: string;
@@ -37,6 +44,15 @@ export class SmtpResetLinkDelivery extends ResetLinkDelivery {
         'If you did not ask for this, ignore this message: your password stays as it is.',
       ].join('\n'),
     });
+  }
+}
+
+/** No mail server, and links kept out of the log (production): the reset is refused quietly, and the operator told why. */
+export class NoResetLinkDelivery extends ResetLinkDelivery {
+  private readonly logger = new Logger('PasswordReset');
+
+  async deliver(reset: ResetLink): Promise<void> {
+    this.logger.warn(`A password reset was asked for ${reset.email}, but no link was sent: set SMSQ_SMTP_URL and SMSQ_MAIL_FROM to mail it (or DASHBOARD_RESET_LINKS_IN_LOG=true to log it)`);
   }
 }
 

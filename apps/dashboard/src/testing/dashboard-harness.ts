@@ -33,6 +33,7 @@ export function testDashboardConfig(overrides: Partial<DashboardConfig> = {}): D
     workerFile: '/nonexistent/worker/dist/smsq-worker.mjs',
     webDir: '/nonexistent/dashboard-web/dist',
     publicUrl: 'https://dash.example.test',
+    resetLinksInLog: true,
     sessionIdleS: 3_600,
     sessionMaxS: 86_400,
     ...overrides,

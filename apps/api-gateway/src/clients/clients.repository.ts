@@ -42,6 +42,12 @@ export class ClientsRepository {
   }
 
   /** False when there is no such client. */
+  /** Whether Postgres knows the zone too: its list can lag Node's, and every service computes local days in SQL. */
+  async isKnownTimeZone(timezone: string): Promise<boolean> {
+    const [row] = await this.db.$queryRaw<Array<{ known: boolean }>>`SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = ${timezone}) AS known`;
+    return row?.known === true;
+  }
+
   async setTimezone(id: number, timezone: string): Promise<boolean> {
     return (await this.db.client.updateMany({ where: { id }, data: { timezone } })).count === 1;
   }

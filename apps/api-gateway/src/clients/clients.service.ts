@@ -35,7 +35,7 @@ export class ClientsService {
   /** A client and its credit account; billing opens accounts idempotently, so a retry is safe. */
   async create(command: ClientCreateCommand): Promise<ClientCreated> {
     const timezone = command.timezone ?? this.config.defaultTimezone;
-    if (!isTimeZone(timezone)) throw new InvalidRequestError(`${timezone} is not an IANA time zone`);
+    await this.requireUsableZone(timezone);
     const clientId = await this.clients.insert(command.name, timezone);
     const open: AccountOpenCommand = { clientId, plan: command.plan };
     await this.billing.send<AccountView>(Patterns.billing.accountOpen, open);
@@ -69,12 +69,17 @@ export class ClientsService {
    * failed half-way (503) is simply repeated.
    */
   async setTimezone(command: ClientSetTimezoneCommand): Promise<ClientView> {
-    if (!isTimeZone(command.timezone)) throw new InvalidRequestError(`${command.timezone} is not an IANA time zone`);
+    await this.requireUsableZone(command.timezone);
     if (!isStoredId(command.clientId) || !(await this.clients.setTimezone(command.clientId, command.timezone))) throw new NotFoundError('client');
     await this.keys.clientChanged(command.clientId);
     const changed: ClientTimezoneChangedCommand = { clientId: command.clientId, timezone: command.timezone };
     await this.dispatch.send<Ok>(Patterns.dispatch.clientTimezoneChanged, changed);
     return (await this.clients.find(command.clientId))!;
+  }
+
+  /** A zone both Node and Postgres know, as both compute a client's local times. */
+  private async requireUsableZone(timezone: string): Promise<void> {
+    if (!isTimeZone(timezone) || !(await this.clients.isKnownTimeZone(timezone))) throw new InvalidRequestError(`${timezone} is not an IANA time zone`);
   }
 
   async requireExisting(clientId: number): Promise<void> {

@@ -11,6 +11,7 @@ import { declareServiceQueue, QueueMigrationRefused } from '../messaging/service
 import { ServiceQueueServer } from '../messaging/service-queue-server.js';
 import { ContractExceptionFilter } from '../errors/contract-exception.filter.js';
 import { createLogger } from '../observability/logger.js';
+import { metricsOf, type ServiceMetrics } from '../observability/metrics.js';
 import { createHttpAdapter } from './http-adapter.js';
 import { Readiness } from '../observability/readiness.js';
 import { drainOnSignals } from './graceful-drain.js';
@@ -43,10 +44,13 @@ export async function startService(start: ServiceStart): Promise<NestFastifyAppl
   const root: DynamicModule = { module: ServiceRootModule, imports: [start.module, ServiceShutdownModule] };
   const app = await NestFactory.create<NestFastifyApplication>(root, start.fastify ?? createHttpAdapter(), { logger, bodyParser: start.bodyParser ?? true });
   const deliveries = new OpenDeliveries();
+  const metrics = metricsOf(start.name);
+  metrics.labelWithProfile(start.config.profile);
+  timeHttpRequests(app, metrics);
   // A connected microservice takes its globals from the app, so they serve both transports.
   app.useGlobalPipes(payloadValidationPipe());
   app.useGlobalFilters(new ContractExceptionFilter());
-  app.useGlobalInterceptors(new AckAfterHandlingInterceptor(deliveries));
+  app.useGlobalInterceptors(new AckAfterHandlingInterceptor(deliveries, metrics));
   start.configureHttp?.(app);
   const shutdown = app.get(ServiceShutdown);
   // A kept-alive connection would hold the server's close open after its last answer.
@@ -75,4 +79,12 @@ export async function startService(start: ServiceStart): Promise<NestFastifyAppl
   drainOnSignals({ name: start.name, app, shutdown, deliveries, server, logger });
   logger.log(`${start.name} listening on :${start.port} (profile ${start.config.profile}, namespace ${start.config.namespace})`);
   return app;
+}
+
+/** Every answer's latency by route template (never the URL itself, whose ids would make a series each), method and status. */
+function timeHttpRequests(app: NestFastifyApplication, metrics: ServiceMetrics): void {
+  app.getHttpAdapter().getInstance().addHook('onResponse', async (request, reply) => {
+    const route = request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');
+    metrics.httpRequestDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+  });
 }

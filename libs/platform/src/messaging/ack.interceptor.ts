@@ -3,7 +3,7 @@ import { Injectable, Logger, type CallHandler, type ExecutionContext, type NestI
 import type { RmqContext } from '@nestjs/microservices';
 import type { Channel, Message } from 'amqplib';
 import { finalize, tap, type Observable } from 'rxjs';
-import { handledMessages } from '../observability/metrics.js';
+import type { ServiceMetrics } from '../observability/metrics.js';
 import type { OpenDeliveries } from './open-deliveries.js';
 
 /**
@@ -18,7 +18,10 @@ import type { OpenDeliveries } from './open-deliveries.js';
 export class AckAfterHandlingInterceptor implements NestInterceptor {
   private readonly logger = new Logger(AckAfterHandlingInterceptor.name);
 
-  constructor(private readonly deliveries?: OpenDeliveries) {}
+  constructor(
+    private readonly deliveries?: OpenDeliveries,
+    private readonly metrics?: ServiceMetrics,
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'rpc') return next.handle();
@@ -30,7 +33,7 @@ export class AckAfterHandlingInterceptor implements NestInterceptor {
     const settle = (outcome: 'answered' | 'refused' | 'dead-lettered'): void => {
       if (settled) return;
       settled = true;
-      handledMessages.inc({ pattern: rmq.getPattern(), outcome });
+      this.metrics?.handledMessages.inc({ pattern: rmq.getPattern(), outcome });
       try {
         if (outcome === 'dead-lettered') channel.nack(message, false, false);
         else channel.ack(message);

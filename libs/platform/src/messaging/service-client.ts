@@ -1,4 +1,5 @@
 import { domainErrorFrom, UnavailableError } from '@smsq/contracts';
+import type { ServiceMetrics } from '../observability/metrics.js';
 import { Logger } from '@nestjs/common';
 import { RmqRecord, type ClientProxy } from '@nestjs/microservices';
 import { firstValueFrom, timeout } from 'rxjs';
@@ -14,6 +15,8 @@ export class ServiceClient {
     readonly service: string,
     private readonly proxy: ClientProxy,
     private readonly timeoutMs: number,
+    /** The calling service's metrics, which time each request; none for a client outside a service (the admin CLI, tests). */
+    private readonly metrics?: ServiceMetrics,
   ) {
     this.logger = new Logger(`ServiceClient(${service})`);
   }
@@ -22,10 +25,14 @@ export class ServiceClient {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     // A request nobody takes in time expires on the broker instead of waiting for a consumer that comes back later.
     const record = new RmqRecord(payload, { expiration: String(timeoutMs), persistent: true });
+    const stopTimer = this.metrics?.brokerRequestDuration.startTimer({ pattern });
     try {
-      return await firstValueFrom(this.proxy.send<TResult>(pattern, record).pipe(timeout(timeoutMs)));
+      const answer = await firstValueFrom(this.proxy.send<TResult>(pattern, record).pipe(timeout(timeoutMs)));
+      stopTimer?.({ outcome: 'ok' });
+      return answer;
     } catch (error) {
       const domainError = domainErrorFrom(error);
+      stopTimer?.({ outcome: domainError ? 'refused' : 'unavailable' });
       if (domainError) throw domainError;
       this.logger.warn(`${pattern} failed: ${describe(error)}`);
       throw new UnavailableError(`the ${this.service} service did not answer; retry later`);

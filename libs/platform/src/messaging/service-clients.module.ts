@@ -2,6 +2,7 @@ import type { ServiceName } from '@smsq/contracts';
 import { Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { ClientProxyFactory } from '@nestjs/microservices';
 import type { CommonConfig } from '../config/common-config.js';
+import { ServiceMetrics } from '../observability/metrics.js';
 import { rmqClientOptions } from './rmq-options.js';
 import { ServiceClient } from './service-client.js';
 
@@ -22,14 +23,21 @@ class ServiceClientsShutdown implements OnApplicationShutdown {
 @Module({})
 export class ServiceClientsModule {
   static register(config: CommonConfig, services: readonly ServiceName[]): DynamicModule {
-    const clients = services.map(
-      (service) => new ServiceClient(service, ClientProxyFactory.create(rmqClientOptions(config, service)), config.rpcTimeoutMs),
-    );
-    const providers = services.map((service, index) => ({ provide: serviceClientToken(service), useValue: clients[index] }));
+    const providers = services.map((service) => ({
+      provide: serviceClientToken(service),
+      // The calling service's metrics come from its ObservabilityModule, where there is one.
+      useFactory: (metrics?: ServiceMetrics) => new ServiceClient(service, ClientProxyFactory.create(rmqClientOptions(config, service)), config.rpcTimeoutMs, metrics),
+      inject: [{ token: ServiceMetrics, optional: true }],
+    }));
+    const shutdown = {
+      provide: ServiceClientsShutdown,
+      useFactory: (...clients: ServiceClient[]) => new ServiceClientsShutdown(clients),
+      inject: providers.map((provider) => provider.provide),
+    };
     return {
       module: ServiceClientsModule,
       global: true,
-      providers: [...providers, { provide: ServiceClientsShutdown, useValue: new ServiceClientsShutdown(clients) }],
+      providers: [...providers, shutdown],
       exports: providers.map((provider) => provider.provide),
     };
   }

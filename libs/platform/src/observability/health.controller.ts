@@ -1,12 +1,15 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { metricsRegistry } from './metrics.js';
+import { metricsRegistry, ServiceMetrics } from './metrics.js';
 import { Readiness, type ReadinessReport } from './readiness.js';
 
 /** Liveness, readiness and Prometheus metrics, on every service's own HTTP port. */
 @Controller()
 export class HealthController {
-  constructor(private readonly readiness: Readiness) {}
+  constructor(
+    private readonly readiness: Readiness,
+    private readonly serviceMetrics: ServiceMetrics,
+  ) {}
 
   @Get('healthz')
   alive(): { status: 'ok' } {
@@ -23,6 +26,6 @@ export class HealthController {
   @Get('metrics')
   @Header('Content-Type', metricsRegistry.contentType)
   metrics(): Promise<string> {
-    return metricsRegistry.metrics();
+    return this.serviceMetrics.exposition();
   }
 }

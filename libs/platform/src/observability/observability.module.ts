@@ -1,7 +1,7 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import type { ServiceName } from '@smsq/contracts';
 import { HealthController } from './health.controller.js';
-import { startDefaultMetrics } from './metrics.js';
+import { metricsOf, ServiceMetrics, startDefaultMetrics } from './metrics.js';
 import { pingControllerFor } from './ping.controller.js';
 import { Readiness } from './readiness.js';
 
@@ -10,6 +10,6 @@ import { Readiness } from './readiness.js';
 export class ObservabilityModule {
   static forService(service: ServiceName | 'gateway-sim'): DynamicModule {
     startDefaultMetrics(service);
-    return { module: ObservabilityModule, controllers: [HealthController, ...(service === 'gateway-sim' ? [] : [pingControllerFor(service)])], providers: [Readiness], exports: [Readiness] };
+    return { module: ObservabilityModule, controllers: [HealthController, ...(service === 'gateway-sim' ? [] : [pingControllerFor(service)])], providers: [Readiness, { provide: ServiceMetrics, useValue: metricsOf(service) }], exports: [Readiness, ServiceMetrics] };
   }
 }

@@ -3,6 +3,7 @@ import { ObservabilityModule, RedisModule, ServiceClientsModule } from '@smsq/pl
 import { ClaimsModule } from './claims/claims.module.js';
 import { DispatchConfig } from './config/dispatch-config.js';
 import { LeasesModule } from './leases/leases.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { OutboxModule } from './outbox/outbox.module.js';
 import { PhonesModule } from './phones/phones.module.js';
 import { RepliesModule } from './replies/replies.module.js';
@@ -28,6 +29,7 @@ export class AppModule {
         RepliesModule,
         StatsModule,
         WebhooksModule,
+        MetricsModule,
       ],
       providers: [{ provide: DispatchConfig, useValue: config }],
       exports: [DispatchConfig],

@@ -15,6 +15,7 @@ import { BillingConfig } from '../config/billing-config.js';
 import { BillingDatabase } from '../database/billing-database.js';
 import type { TaskCharge } from '../generated/prisma/client.js';
 import { LedgerRepository } from '../ledger/ledger.repository.js';
+import { tasksRefunded } from '../metrics/refund-counter.js';
 import { bucketToDebit, isPastDeadline, outOfCreditsError } from './charge-rules.js';
 import { DebitTooLateError } from './credit-errors.js';
 import { TaskChargesRepository, type NewDebit } from './task-charges.repository.js';
@@ -116,7 +117,7 @@ export class ChargesService {
     const charge = await this.charges.find(this.database, command.taskKey);
     if (!charge) return { taskKey: command.taskKey, refunded: false, creditsRemaining: null };
 
-    return this.transactions.run(charge.clientId, async ({ tx, account, now }) => {
+    const result = await this.transactions.run(charge.clientId, async ({ tx, account, now }) => {
       // Read again under the account's lock: a concurrent refund of the same task may have just committed.
       const current = await this.charges.find(tx, command.taskKey);
       if (!current || current.state === 'refunded') {
@@ -136,6 +137,8 @@ export class ChargesService {
       this.logger.log(`refunded task ${command.taskKey} of client ${account.clientId} (${command.reason})`);
       return { taskKey: command.taskKey, refunded: true, creditsRemaining: balanceOf(updated) };
     });
+    if (result.refunded) tasksRefunded.inc({ reason: command.reason });
+    return result;
   }
 
   /** The tasks of these held charges exist, so the charges stay; answers how many were still held. */

@@ -3,6 +3,7 @@ import { DomainError, type Ok, type TaskClaim, type TaskClaimCommand, type TaskR
 import { DispatchConfig } from '../config/dispatch-config.js';
 import { isStoredId } from '../database/stored-id.js';
 import { DueSignals } from '../due-signals/due-signals.js';
+import { tasksClaimed } from '../metrics/task-counters.js';
 import { isSeenRecently, scopeOfBoundToken, scopeOfUnboundToken, type ClaimScope } from './claim-scope.js';
 import { ClaimsRepository } from './claims.repository.js';
 
@@ -24,7 +25,10 @@ export class TaskClaimsService {
   async claim(command: TaskClaimCommand): Promise<TaskClaim> {
     const scope = await this.scopeOf(command);
     const task = await this.claims.claimNext(scope, command.tokenId, this.config.claimTimeoutS);
-    if (task) return { claimed: true, task };
+    if (task) {
+      tasksClaimed.inc();
+      return { claimed: true, task };
+    }
     // Checked only when nothing was claimed: a claimed task proves an active gateway.
     if (scope.phoneId === null && !(await this.claims.anyActiveGateway())) {
       throw new DomainError('no_active_gateway', 'no active gateway is configured');

@@ -38,11 +38,11 @@ export class TaskReportsRepository {
 
   /**
    * The usual delivery report, as one statement like `markSentIfHeld`: by its holder, on a task
-   * still held (sent now as well) or sent without a delivery report yet. False otherwise.
+   * still held (sent now as well) or sent without a delivery report yet. Not applied otherwise.
    */
-  async markDeliveredIfHeld(id: number, tokenId: number): Promise<boolean> {
+  async markDeliveredIfHeld(id: number, tokenId: number): Promise<{ applied: boolean; newlySent: boolean }> {
     // The row as it was, read under the lock the update takes: was it sent already?
-    const rows = await this.db.$queryRaw<{ changed: number }[]>`
+    const rows = await this.db.$queryRaw<{ changed: number; newlySent: number }[]>`
       WITH held AS (
         SELECT id, status FROM "dispatch"."tasks"
          WHERE id = ${id} AND claimed_by_token_id = ${tokenId}
@@ -56,8 +56,8 @@ export class TaskReportsRepository {
       ), newly_sent AS (SELECT id, client_id FROM delivered WHERE newly_sent),
       ${queueTaskEvents('task.sent', 'newly_sent', 'sent_events')},
       ${queueTaskEvents('task.delivered', 'delivered', 'delivered_events')}
-      SELECT count(*)::int AS changed FROM delivered`;
-    return rows[0]?.changed === 1;
+      SELECT count(*)::int AS changed, count(*) FILTER (WHERE newly_sent)::int AS "newlySent" FROM delivered`;
+    return { applied: rows[0]?.changed === 1, newlySent: rows[0]?.newlySent === 1 };
   }
 
   async markSent(id: number, tx: DbTransaction): Promise<void> {

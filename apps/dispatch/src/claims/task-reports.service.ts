@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError, type TaskReportCommand, type TaskReported } from '@smsq/contracts';
 import { isStoredId } from '../database/stored-id.js';
+import { tasksFailed, tasksSent } from '../metrics/task-counters.js';
 import { OutboxRepository } from '../outbox/outbox.repository.js';
 import { refundOfFailedTask } from '../outbox/refund-message.js';
 import { decideReport, outcomeOf } from './report-decision.js';
@@ -24,34 +25,51 @@ export class TaskReportsService {
 
   async report(command: TaskReportCommand): Promise<TaskReported> {
     if (!isStoredId(command.id) || !isStoredId(command.tokenId)) throw new NotFoundError('task');
-    if (await this.appliedInOneStatement(command)) return { id: command.id, status: 'sent' };
-    return this.reports.underTaskLock(command.id, async (task, tx) => {
+    const inOneStatement = await this.appliedInOneStatement(command);
+    if (inOneStatement.applied) {
+      if (inOneStatement.newlySent) tasksSent.inc();
+      return { id: command.id, status: 'sent' };
+    }
+    let change: 'sent' | 'failed' | undefined;
+    const answer = await this.reports.underTaskLock(command.id, async (task, tx) => {
+      change = undefined;
       const decision = decideReport(task, command.tokenId, command.status);
       if ('repeat' in decision) return decision.repeat;
       switch (decision.apply) {
         case 'sent':
           await this.reports.markSent(command.id, tx);
           await this.outbox.enqueueTaskEvents(tx, 'task.sent', [command.id]);
+          change = 'sent';
           break;
         case 'delivered':
           await this.reports.markDelivered(command.id, tx);
-          if (task?.status !== 'sent') await this.outbox.enqueueTaskEvents(tx, 'task.sent', [command.id]);
+          if (task?.status !== 'sent') {
+            await this.outbox.enqueueTaskEvents(tx, 'task.sent', [command.id]);
+            change = 'sent';
+          }
           await this.outbox.enqueueTaskEvents(tx, 'task.delivered', [command.id]);
           break;
         case 'failed':
           await this.reports.markFailed(command.id, command.error?.trim() || UNEXPLAINED_FAILURE, tx);
           await this.outbox.enqueue(tx, [refundOfFailedTask(decision.taskKey)]);
           await this.outbox.enqueueTaskEvents(tx, 'task.failed', [command.id]);
+          change = 'failed';
           break;
       }
       return { id: command.id, status: outcomeOf(decision.apply) };
     });
+    if (change === 'sent') tasksSent.inc();
+    if (change === 'failed') tasksFailed.inc({ reason: 'reported' });
+    return answer;
   }
 
   /** The common reports of the holder, `sent` and `delivered`, without the locked path; false when they do not apply as such. */
-  private async appliedInOneStatement(command: TaskReportCommand): Promise<boolean> {
-    if (command.status === 'sent') return this.reports.markSentIfHeld(command.id, command.tokenId);
+  private async appliedInOneStatement(command: TaskReportCommand): Promise<{ applied: boolean; newlySent: boolean }> {
+    if (command.status === 'sent') {
+      const applied = await this.reports.markSentIfHeld(command.id, command.tokenId);
+      return { applied, newlySent: applied };
+    }
     if (command.status === 'delivered') return this.reports.markDeliveredIfHeld(command.id, command.tokenId);
-    return false;
+    return { applied: false, newlySent: false };
   }
 }

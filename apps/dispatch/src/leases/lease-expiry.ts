@@ -3,6 +3,7 @@ import { DispatchConfig } from '../config/dispatch-config.js';
 import { inTransaction } from '../database/db-transaction.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
 import { DueSignals } from '../due-signals/due-signals.js';
+import { claimLeaseExpiries, tasksFailed } from '../metrics/task-counters.js';
 import { OutboxRepository } from '../outbox/outbox.repository.js';
 import { refundOfFailedTask } from '../outbox/refund-message.js';
 import { RepeatingJob } from '@smsq/platform';
@@ -55,8 +56,12 @@ export class LeaseExpiry implements OnApplicationBootstrap, OnModuleDestroy {
         return claims;
       });
       const returned = expired.filter((claim) => claim.status === 'pending');
+      const failed = expired.length - returned.length;
       sweep.returned += returned.length;
-      sweep.failed += expired.length - returned.length;
+      sweep.failed += failed;
+      claimLeaseExpiries.inc({ outcome: 'returned' }, returned.length);
+      claimLeaseExpiries.inc({ outcome: 'failed' }, failed);
+      tasksFailed.inc({ reason: 'attempts_exhausted' }, failed);
       void this.signals.announce(returned.map((claim) => claim.phoneId));
       if (expired.length < BATCH) break;
     }

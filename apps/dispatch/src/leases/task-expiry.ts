@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy }
 import { RepeatingJob } from '@smsq/platform';
 import { inTransaction } from '../database/db-transaction.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
+import { tasksExpired, tasksFailed } from '../metrics/task-counters.js';
 import { OutboxRepository } from '../outbox/outbox.repository.js';
 import { refundOfFailedTask } from '../outbox/refund-message.js';
 import { LEASE_SWEEP_INTERVAL_MS } from './lease-expiry.js';
@@ -46,6 +47,8 @@ export class TaskExpiry implements OnApplicationBootstrap, OnModuleDestroy {
         return failed;
       });
       expired += tasks.length;
+      tasksExpired.inc(tasks.length);
+      tasksFailed.inc({ reason: 'expired' }, tasks.length);
       if (tasks.length < BATCH) break;
     }
     if (expired > 0) this.logger.log(`expired tasks: ${expired} failed and refunded`);

@@ -3,6 +3,7 @@ import { CANCELLED_ERROR, ConflictError, NotFoundError, type TaskCancelCommand, 
 import { inTransaction } from '../database/db-transaction.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
 import { isStoredId } from '../database/stored-id.js';
+import { tasksFailed } from '../metrics/task-counters.js';
 import { OutboxRepository } from '../outbox/outbox.repository.js';
 import { refundOfFailedTask } from '../outbox/refund-message.js';
 import { TasksRepository } from './tasks.repository.js';
@@ -32,7 +33,10 @@ export class TaskCancelService {
       }
       return task;
     });
-    if (cancelled) return toTaskView(cancelled);
+    if (cancelled) {
+      tasksFailed.inc({ reason: 'cancelled' });
+      return toTaskView(cancelled);
+    }
     const task = await this.tasks.findOfClient(command.clientId, command.id);
     if (!task) throw new NotFoundError('task');
     throw new ConflictError(`the task is ${task.status === 'pending' ? 'back in the queue after a claim' : task.status} and can no longer be cancelled`);

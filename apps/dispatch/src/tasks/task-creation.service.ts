@@ -16,6 +16,7 @@ import {
 import { BillingClient } from '../billing/billing.client.js';
 import { DispatchConfig } from '../config/dispatch-config.js';
 import { DueSignals } from '../due-signals/due-signals.js';
+import { tasksCreated } from '../metrics/task-counters.js';
 import { RoutingService } from '../routing/routing.service.js';
 import { TaskSettlementService } from './task-settlement.service.js';
 import { TasksRepository } from './tasks.repository.js';
@@ -163,10 +164,12 @@ export class TaskCreationService {
    * again (a redelivery may have stored its task, a settlement voided it, while billing was asked)
    * and routed again under the pools' locks. Each item is its stored task or why it is not stored.
    */
-  private store(creates: Create[]): Promise<Stored[]> {
-    if (creates.length === 0) return Promise.resolve([]);
+  private async store(creates: Create[]): Promise<Stored[]> {
+    if (creates.length === 0) return [];
     const taskKeys = creates.map(({ command }) => command.taskKey);
-    return this.tasks.underKeyLocks(taskKeys, async (tx) => {
+    let inserted = 0;
+    const results = await this.tasks.underKeyLocks(taskKeys, async (tx) => {
+      inserted = 0;
       const results: Stored[] = [];
       const toRoute: number[] = [];
       for (const [position, state] of (await this.tasks.keyStates(taskKeys, tx)).entries()) {
@@ -182,7 +185,7 @@ export class TaskCreationService {
         else toInsert.push({ position, phoneId: route });
       });
       if (toInsert.length === 0) return results;
-      const inserted = await this.tasks.insertMany(
+      const rows = await this.tasks.insertMany(
         toInsert.map(({ position, phoneId }) => {
           const { command } = creates[position]!;
           return {
@@ -198,9 +201,12 @@ export class TaskCreationService {
         }),
         tx,
       );
-      toInsert.forEach(({ position }, i) => (results[position] = { task: toTaskView(inserted[i]!) }));
+      toInsert.forEach(({ position }, i) => (results[position] = { task: toTaskView(rows[i]!) }));
+      inserted = rows.length;
       return results;
     });
+    tasksCreated.inc(inserted);
+    return results;
   }
 
   /** A retry or redelivery: billing's debit is idempotent per key, so repeating it charges nothing and tells the balance. */

@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy }
 import { taskBody } from '@smsq/contracts';
 import { RepeatingJob } from '@smsq/platform';
 import { DispatchConfig } from '../config/dispatch-config.js';
+import { webhookDeliveries } from '../metrics/task-counters.js';
 import { toTaskView } from '../tasks/task-view.js';
 import { guardedPost } from './guarded-post.js';
 import { signatureHeader } from './webhook-signature.js';
@@ -108,15 +109,20 @@ export class WebhookDeliverer implements OnApplicationBootstrap, OnModuleDestroy
       try {
         ({ statusCode } = await guardedPost(new URL(delivery.url), body, headers, { timeoutMs: SEND_TIMEOUT_MS, allowPrivate: this.config.webhookAllowPrivate }));
       } catch (error) {
-        return await this.failed(delivery, { statusCode: null, error: (error as Error).message });
+        await this.failed(delivery, { statusCode: null, error: (error as Error).message });
+        return webhookDeliveries.inc({ outcome: 'unreachable' });
       }
-      if (statusCode >= 200 && statusCode < 300) return await this.deliveries.markDelivered(delivery, statusCode);
+      if (statusCode >= 200 && statusCode < 300) {
+        await this.deliveries.markDelivered(delivery, statusCode);
+        return webhookDeliveries.inc({ outcome: 'delivered' });
+      }
       if (statusCode === 410) {
         await this.deliveries.markAttemptFailed(delivery, { statusCode, error: 'the endpoint answered 410 Gone' }, null);
         await this.deliveries.disableEndpoint(delivery.endpointId, 'the endpoint answered 410 Gone');
-        return;
+        return webhookDeliveries.inc({ outcome: 'gone' });
       }
       await this.failed(delivery, { statusCode, error: `the endpoint answered ${statusCode}` });
+      webhookDeliveries.inc({ outcome: 'http_error' });
     } catch (error) {
       // The lease returns it: the next round tries again.
       this.logger.warn(`webhook delivery ${delivery.id} not settled: ${(error as Error).message}`);

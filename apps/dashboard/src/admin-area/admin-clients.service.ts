@@ -16,6 +16,7 @@ import {
 } from '@smsq/contracts';
 import type { ClientDetail, ClientListRow, ClientRow, CreatedApiKey, Page } from '@smsq/dashboard-api';
 import { ServiceClient, serviceClientToken } from '@smsq/platform';
+import { ClientAccess } from '../shared/client-access.js';
 import { ClientDirectory } from '../shared/client-directory.js';
 import { clientRowOf } from '../shared/views.js';
 import { UsersService } from '../users/users.service.js';
@@ -29,6 +30,7 @@ export class AdminClientsService {
 
   constructor(
     private readonly directory: ClientDirectory,
+    private readonly access: ClientAccess,
     private readonly users: UsersService,
     @Inject(serviceClientToken('gateway')) private readonly gateway: ServiceClient,
     @Inject(serviceClientToken('billing')) private readonly billing: ServiceClient,
@@ -94,6 +96,8 @@ export class AdminClientsService {
   async setDisabled(clientId: number, disabled: boolean): Promise<ClientDetail> {
     const command: ClientSetDisabledCommand = { clientId, disabled };
     await this.gateway.send<ClientView>(Patterns.gateway.clientSetDisabled, command);
+    // This instance sees it at once; other instances within CLIENT_ACCESS_TTL_MS.
+    this.access.forget(clientId);
     return this.detail(clientId);
   }
 

@@ -1,6 +1,7 @@
 import { Patterns } from '@smsq/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../http/security-headers.js';
+import { CLIENT_ACCESS_TTL_MS } from '../shared/client-access.js';
 import { startTestDashboard, type TestDashboard } from '../testing/dashboard-harness.js';
 import { AdminUsersController } from '../users/admin-users.controller.js';
 import { AuthController } from './auth.controller.js';
@@ -17,6 +18,10 @@ describe(AuthController.name, () => {
 
   afterAll(async () => {
     await dashboard?.close();
+  });
+
+  afterEach(() => {
+    vi.restoreAllMocks();
   });
 
   it('gives a browser without a session a pre-session cookie and a CSRF token, and nobody signed in', async () => {
@@ -189,6 +194,9 @@ describe(AuthController.name, () => {
     expect((await open.get('/api/settings')).status).toBe(200);
 
     await dashboard.services.gateway.send(Patterns.gateway.clientSetDisabled, { clientId, disabled: true });
+    // Open sessions end once this instance's answer about the client is older than CLIENT_ACCESS_TTL_MS.
+    const realNow = Date.now.bind(Date);
+    vi.spyOn(Date, 'now').mockImplementation(() => realNow() + CLIENT_ACCESS_TTL_MS);
 
     expect((await open.get('/api/settings')).status).toBe(401);
     expect((await open.session()).user).toBeNull();

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '@smsq/contracts';
 import type { SessionAnswer, SessionUser } from '@smsq/dashboard-api';
 import { DashboardConfig } from '../config/dashboard-config.js';
-import { ClientDirectory } from '../shared/client-directory.js';
+import { ClientAccess } from '../shared/client-access.js';
 import { normaliseEmail } from '../users/email.js';
 import type { StoredUser } from '../users/users.repository.js';
 import { sessionUserOf, UsersService } from '../users/users.service.js';
@@ -31,7 +31,7 @@ export class AuthService {
     private readonly users: UsersService,
     private readonly sessions: SessionStore,
     private readonly throttle: SignInThrottle,
-    private readonly directory: ClientDirectory,
+    private readonly access: ClientAccess,
   ) {}
 
   /** The signed-in user behind a session id, or null. */
@@ -40,10 +40,14 @@ export class AuthService {
     const session = await this.sessions.touch(sessionId);
     if (session === null) return null;
     const user = await this.users.find(session.userId);
-    // A password change ends every session started before it, on every browser.
-    if (!user || (user.sessionsValidFrom !== null && session.startedAt < user.sessionsValidFrom)) return null;
-    // A disabled client's sessions end; enabling it lets its users sign in again.
-    if (await this.clientIsDisabled(user)) {
+    // A new password (changed or reset) ends every session signed in with an earlier one, on every browser,
+    // however late its sign-in finished.
+    if (!user || user.passwordVersion !== session.passwordVersion) {
+      await this.sessions.destroy(sessionId);
+      return null;
+    }
+    // A disabled client's sessions end (within ClientAccess's few seconds); enabling it lets its users sign in again.
+    if (await this.clientIsDisabled(user, 'recently')) {
       await this.sessions.destroy(sessionId);
       return null;
     }
@@ -52,7 +56,7 @@ export class AuthService {
 
   /**
    * A signed-in user's new password, given the current one. Every other session of the user ends;
-   * this browser gets a fresh session, so it stays signed in.
+   * this browser gets a fresh session holding the new password's version, so it stays signed in.
    */
   async changePassword(signedIn: SessionUser, body: PasswordChangeBody, ip: string, sessionId: string | undefined): Promise<StartedSession> {
     // A stolen session must not become a way to guess the password: the sign-in throttle counts these tries too.
@@ -65,12 +69,12 @@ export class AuthService {
       throw error;
     }
     await this.throttle.recordSuccess(signedIn.email);
-    return this.startSession(sessionUserOf(user), sessionId);
+    return this.startSession(user, sessionId);
   }
 
   async signUp(body: SignUpBody, previousSessionId: string | undefined): Promise<StartedSession> {
     const user = await this.users.signUp(body.email, body.password);
-    return this.startSession(sessionUserOf(user), previousSessionId);
+    return this.startSession(user, previousSessionId);
   }
 
   async signIn(body: SignInBody, ip: string, previousSessionId: string | undefined): Promise<StartedSession> {
@@ -83,8 +87,9 @@ export class AuthService {
     }
     await this.throttle.recordSuccess(email);
     // Only after the right password, so a disabled client tells nothing to someone guessing.
-    if (await this.clientIsDisabled(user)) throw new ClientDisabledError();
-    return this.startSession(sessionUserOf(user), previousSessionId);
+    if (await this.clientIsDisabled(user, 'now')) throw new ClientDisabledError();
+    // The version read with the hash just checked: a reset meanwhile ends this session at its first request.
+    return this.startSession(user, previousSessionId);
   }
 
   async signOut(sessionId: string | undefined): Promise<void> {
@@ -105,14 +110,14 @@ export class AuthService {
   }
 
   /** Admins act for every client and are never shut out by one; a client user is while its client is disabled. */
-  private async clientIsDisabled(user: StoredUser): Promise<boolean> {
+  private async clientIsDisabled(user: StoredUser, asOf: 'now' | 'recently'): Promise<boolean> {
     if (user.role !== 'client' || user.clientId === null) return false;
-    return (await this.directory.client(user.clientId)).disabledAt !== null;
+    return asOf === 'now' ? this.access.isDisabledNow(user.clientId) : this.access.isDisabled(user.clientId);
   }
 
   /** Always a new id, so an id planted before sign-in is worth nothing after it. */
-  private async startSession(user: SessionUser, previousSessionId: string | undefined): Promise<StartedSession> {
+  private async startSession(user: StoredUser, previousSessionId: string | undefined): Promise<StartedSession> {
     if (previousSessionId !== undefined) await this.sessions.destroy(previousSessionId);
-    return { sessionId: await this.sessions.create(user.id), user };
+    return { sessionId: await this.sessions.create(user.id, user.passwordVersion), user: sessionUserOf(user) };
   }
 }

@@ -7,6 +7,8 @@ import { redisCall } from './redis-call.js';
 
 interface SessionRecord {
   userId: number;
+  /** The user's password version read with the hash the sign-in checked; absent in sessions from before versions, which count as 0. */
+  passwordVersion?: number;
   /** Epoch milliseconds; a session never outlives `sessionMaxS` from here. */
   createdAt: number;
 }
@@ -23,15 +25,15 @@ export class SessionStore {
     private readonly config: DashboardConfig,
   ) {}
 
-  async create(userId: number): Promise<string> {
+  async create(userId: number, passwordVersion: number): Promise<string> {
     const id = newBrowserId();
-    const record: SessionRecord = { userId, createdAt: Date.now() };
+    const record: SessionRecord = { userId, passwordVersion, createdAt: Date.now() };
     await redisCall('session create', () => this.redis.set(sessionKey(id), JSON.stringify(record), 'EX', this.config.sessionIdleS));
     return id;
   }
 
-  /** The user and start of a live session, its expiry pushed forward; null when it is unknown or over. */
-  async touch(id: string): Promise<{ userId: number; startedAt: Date } | null> {
+  /** The user and password version of a live session, its expiry pushed forward; null when it is unknown or over. */
+  async touch(id: string): Promise<{ userId: number; passwordVersion: number } | null> {
     const key = sessionKey(id);
     const raw = await redisCall('session read', () => this.redis.getex(key, 'EX', this.config.sessionIdleS));
     if (raw === null) return null;
@@ -42,7 +44,7 @@ export class SessionStore {
       return null;
     }
     if (leftMs < this.config.sessionIdleS * 1_000) await redisCall('session expiry', () => this.redis.pexpire(key, leftMs));
-    return { userId: record.userId, startedAt: new Date(record.createdAt) };
+    return { userId: record.userId, passwordVersion: record.passwordVersion ?? 0 };
   }
 
   async destroy(id: string): Promise<void> {
@@ -57,7 +59,8 @@ function sessionKey(id: string): string {
 function parseRecord(raw: string): SessionRecord | null {
   try {
     const value = JSON.parse(raw) as Partial<SessionRecord>;
-    return Number.isSafeInteger(value.userId) && Number.isFinite(value.createdAt) ? (value as SessionRecord) : null;
+    const versionOk = value.passwordVersion === undefined || Number.isSafeInteger(value.passwordVersion);
+    return Number.isSafeInteger(value.userId) && Number.isFinite(value.createdAt) && versionOk ? (value as SessionRecord) : null;
   } catch {
     return null;
   }

@@ -173,6 +173,28 @@ describe(PasswordResetController.name, () => {
       expect((await completeReset(token)).status).toBe(200);
     });
 
+    it('leaves the link usable when storing the new password fails: the token is spent only with the password', async () => {
+      const email = uniqueEmail('store-fails');
+      const signedUp = await dashboard.browser().signUp(email, PASSWORD);
+      const userId = signedUp.body.user.id as number;
+      await requestReset(email);
+      const token = tokenOf(linkIn(await mailTo(email)));
+      const database = dashboard.app.get(DashboardDatabase);
+      // Postgres refuses this one user's password update, as a dropped connection or a full disk would.
+      await database.$executeRawUnsafe(`CREATE FUNCTION "dashboard"."refuse_password_update"() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'password store failed'; END $$`);
+      await database.$executeRawUnsafe(`CREATE TRIGGER "refuse_password_update" BEFORE UPDATE ON "dashboard"."users" FOR EACH ROW WHEN (OLD.id = ${userId}) EXECUTE FUNCTION "dashboard"."refuse_password_update"()`);
+
+      const failed = await completeReset(token);
+
+      await database.$executeRawUnsafe(`DROP TRIGGER "refuse_password_update" ON "dashboard"."users"`);
+      await database.$executeRawUnsafe(`DROP FUNCTION "dashboard"."refuse_password_update"()`);
+      expect(failed.status).toBe(500);
+      expect((await dashboard.browser().signIn(email, PASSWORD)).status).toBe(200);
+      expect((await completeReset(token)).status).toBe(200);
+      expect((await dashboard.browser().signIn(email, NEW_PASSWORD)).status).toBe(200);
+      expect((await completeReset(token, 'yet another passphrase')).status).toBe(400);
+    });
+
     it('slows down requests for one address, whether or not it has an account, with Retry-After', async () => {
       const member = uniqueEmail('flood');
       await dashboard.browser().signUp(member, PASSWORD);

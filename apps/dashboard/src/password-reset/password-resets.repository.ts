@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DashboardDatabase } from '../database/dashboard-database.js';
+import { newPasswordOf, type StoredUser } from '../users/users.repository.js';
 
 @Injectable()
 export class PasswordResetsRepository {
@@ -14,10 +15,22 @@ export class PasswordResetsRepository {
     });
   }
 
-  /** Deletes the reset of this token and answers whose it was, if it had not expired; a token works once. */
-  async consume(tokenHash: string, now: Date): Promise<number | null> {
-    const [row] = await this.database.$queryRaw<Array<{ user_id: number; expires_at: Date }>>`
-      DELETE FROM "dashboard"."password_resets" WHERE token_hash = ${tokenHash} RETURNING user_id, expires_at`;
-    return row && row.expires_at > now ? row.user_id : null;
+  /** Whether this token would set a password now; only a read, so a wrong token costs no hashing. */
+  async isRedeemable(tokenHash: string, now: Date): Promise<boolean> {
+    return (await this.database.passwordReset.count({ where: { tokenHash, expiresAt: { gt: now } } })) > 0;
+  }
+
+  /**
+   * Spends the token and stores the new password (its version one higher) in one transaction: a
+   * token works once, and a failure before the password is stored leaves it unspent. The user,
+   * or null when the token is unknown or past its hour.
+   */
+  redeem(tokenHash: string, now: Date, passwordHash: string): Promise<StoredUser | null> {
+    return this.database.$transaction(async (tx) => {
+      const [row] = await tx.$queryRaw<Array<{ user_id: number; expires_at: Date }>>`
+        DELETE FROM "dashboard"."password_resets" WHERE token_hash = ${tokenHash} RETURNING user_id, expires_at`;
+      if (!row || row.expires_at <= now) return null;
+      return tx.user.update({ where: { id: row.user_id }, data: newPasswordOf(passwordHash) });
+    });
   }
 }

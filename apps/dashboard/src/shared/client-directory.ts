@@ -29,8 +29,9 @@ export class ClientDirectory {
   /**
    * The client alone (its zone, whether it is disabled), from the gateway's own row: the full
    * `details` read (and may refill) its billing account, which a page refreshed every few seconds
-   * must not do each time. Never kept past the answer: a time zone changed or a client disabled
-   * from any dashboard or the admin command line counts from the next request on.
+   * must not do each time. Never kept past the answer: a time zone changed from any dashboard or
+   * the admin command line counts from the next request on (whether it is disabled is kept a few
+   * seconds by ClientAccess).
    */
   client(clientId: number): Promise<ClientView> {
     const known = this.inFlight.get(clientId);

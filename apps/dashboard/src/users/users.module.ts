@@ -7,6 +7,7 @@ import { UsersService } from './users.service.js';
 @Module({
   controllers: [AdminUsersController],
   providers: [UsersRepository, UsersService, PasswordHasher],
-  exports: [UsersService],
+  // The hasher too: a password reset hashes the new password before its one transaction.
+  exports: [UsersService, PasswordHasher],
 })
 export class UsersModule {}

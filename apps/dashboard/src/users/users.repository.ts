@@ -37,12 +37,27 @@ export class UsersRepository {
     }
   }
 
-  /** A reset link asked for before the change is void after it. */
-  async setPassword(id: number, passwordHash: string, sessionsValidFrom: Date): Promise<StoredUser> {
-    const [user] = await this.database.$transaction([
-      this.database.user.update({ where: { id }, data: { passwordHash, sessionsValidFrom } }),
-      this.database.passwordReset.deleteMany({ where: { userId: id } }),
-    ]);
-    return user;
+  /**
+   * A changed password, its version one higher in the same statement, so no session holds the new
+   * version with the old password; a reset link asked for before the change is void after it.
+   * Only while the password is still the version that was checked: null when another change or a
+   * reset came first.
+   */
+  async setPassword(id: number, passwordHash: string, checkedVersion: number): Promise<StoredUser | null> {
+    try {
+      const [user] = await this.database.$transaction([
+        this.database.user.update({ where: { id, passwordVersion: checkedVersion }, data: newPasswordOf(passwordHash) }),
+        this.database.passwordReset.deleteMany({ where: { userId: id } }),
+      ]);
+      return user;
+    } catch (error) {
+      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2025') return null;
+      throw error;
+    }
   }
+}
+
+/** What every write of a new password sets: the hash and the next version, together. */
+export function newPasswordOf(passwordHash: string): Prisma.UserUpdateInput {
+  return { passwordHash, passwordVersion: { increment: 1 } };
 }

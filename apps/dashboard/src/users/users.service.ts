@@ -53,17 +53,15 @@ export class UsersService {
 
   /**
    * Sets a new password when the current one is right (`unauthorized` otherwise, taking as long);
-   * sessions started before now are over from now on.
+   * every session holding the old password's version is over from now on. A reset or another
+   * change between the check and the write wins: this one is refused.
    */
   async changePassword(userId: number, currentPassword: string, newPassword: string): Promise<StoredUser> {
     const user = await this.users.findById(userId);
     if (!user || !(await this.hasher.verify(currentPassword, user.passwordHash))) throw new DomainError('unauthorized', 'the current password is wrong');
-    return this.users.setPassword(userId, await this.hasher.hash(newPassword), new Date());
-  }
-
-  /** A new password without the current one (a password reset link); sessions started before now are over. */
-  async setNewPassword(userId: number, newPassword: string): Promise<StoredUser> {
-    return this.users.setPassword(userId, await this.hasher.hash(newPassword), new Date());
+    const changed = await this.users.setPassword(userId, await this.hasher.hash(newPassword), user.passwordVersion);
+    if (!changed) throw new DomainError('unauthorized', 'the password was changed meanwhile; sign in with the new one');
+    return changed;
   }
 
   findByEmail(email: string): Promise<StoredUser | null> {

@@ -23,4 +23,16 @@ export class ServiceQueueClient extends ClientRMQ {
       this.channel.on('error', (error: Error) => this.logger.warn(`publishing to ${this.queue} failed: ${error.message}`));
     });
   }
+
+  /** A channel the broker already closed (a refused queue) cannot be closed again; the connection still is. */
+  override async close(): Promise<void> {
+    try {
+      await super.close();
+    } catch (error) {
+      if (!(error instanceof Error && error.name === 'IllegalOperationError')) throw error;
+      await this.client?.close();
+      this.channel = null;
+      this.client = null;
+    }
+  }
 }

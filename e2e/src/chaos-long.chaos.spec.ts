@@ -1,11 +1,18 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { expect, it } from 'vitest';
-import { ALL_FAULTS, runChaos } from './support/chaos/chaos-run.js';
+import { ALL_FAULTS, REPLICA_FAULTS, runChaos, type ChaosReport } from './support/chaos/chaos-run.js';
 import { printFigures } from './support/chaos/figures.js';
 
 const rounds = Number(process.env['CHAOS_ROUNDS'] ?? '2');
 const output = process.env['CHAOS_OUTPUT'];
+const replicasOutput = process.env['CHAOS_REPLICAS_OUTPUT'];
+
+function save(report: ChaosReport, file: string | undefined): void {
+  if (!file) return;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+}
 
 /** `npm run chaos`: every fault, several rounds, longer quiet spells; the figures go to CHAOS_OUTPUT. */
 it(`chaos run: ${rounds} round(s) of every kill and restart, no violation`, async () => {
@@ -18,12 +25,28 @@ it(`chaos run: ${rounds} round(s) of every kill and restart, no violation`, asyn
     log: (line) => console.log(`[chaos] ${line}`),
     logDir: process.env['CHAOS_LOG_DIR'],
   });
-  if (output) {
-    mkdirSync(dirname(output), { recursive: true });
-    writeFileSync(output, `${JSON.stringify(report, null, 2)}\n`);
-  }
+  save(report, output);
   console.log(printFigures(report));
   expect(report.violations).toEqual([]);
   expect(report.kills).toBeGreaterThanOrEqual(5);
+  expect(report.restarts).toBeGreaterThanOrEqual(3);
+});
+
+/** Two of every service, every background job running twice: each copy of each process killed in turn, then the restarts. */
+it(`chaos run with two of every service: ${rounds} round(s), no violation`, async () => {
+  const report = await runChaos({
+    faults: Array.from({ length: rounds }, () => REPLICA_FAULTS).flat(),
+    quietMs: Number(process.env['CHAOS_QUIET_MS'] ?? '6000'),
+    clients: 4,
+    claimTimeoutS: 3,
+    recoveryTimeoutMs: 120_000,
+    replicas: true,
+    log: (line) => console.log(`[chaos replicas] ${line}`),
+    logDir: process.env['CHAOS_LOG_DIR'] ? `${process.env['CHAOS_LOG_DIR']}-replicas` : undefined,
+  });
+  save(report, replicasOutput);
+  console.log(printFigures(report));
+  expect(report.violations).toEqual([]);
+  expect(report.kills).toBeGreaterThanOrEqual(10);
   expect(report.restarts).toBeGreaterThanOrEqual(3);
 });

@@ -19,7 +19,13 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /** `services`: the four core services in one process (scripts/one-process.mjs), as `npm start` runs them. */
 export type ServiceName = 'api-gateway' | 'billing' | 'dispatch' | 'inbox' | 'worker' | 'gateway-sim' | 'dashboard' | 'services';
+/** A service's process, or its second copy (`billing#2`) where replicas run side by side. */
+export type ProcessName = ServiceName | `${ServiceName}#2`;
 const SERVICES: ServiceName[] = ['billing', 'dispatch', 'inbox', 'api-gateway'];
+/** The variable each core service reads its HTTP port from. */
+const PORT_VARIABLES = { billing: 'BILLING_PORT', dispatch: 'DISPATCH_PORT', inbox: 'INBOX_PORT', 'api-gateway': 'PORT' } as const;
+export type CoreService = keyof typeof PORT_VARIABLES;
+const serviceOf = (name: ProcessName): ServiceName => name.split('#')[0] as ServiceName;
 /** The reference worker as users get it: one bundled file. */
 export const WORKER_FILE = join(ROOT, 'apps', 'worker', 'dist', 'smsq-worker.mjs');
 /** What runs a service that is not simply its app's `dist/main.js`. */
@@ -48,11 +54,11 @@ export function answerOf(result: { data?: unknown; error?: unknown; response: Re
  * Redis, under a database, broker namespace and ports of their own.
  */
 export class Stack {
-  private readonly processes = new Map<ServiceName, ChildProcess>();
-  private readonly logs = new Map<ServiceName, string[]>();
+  private readonly processes = new Map<ProcessName, ChildProcess>();
+  private readonly logs = new Map<ProcessName, string[]>();
   private services: (Services & { inbox: ServiceClient }) | undefined;
   /** Environment a process was launched with beyond the stack's, kept for its restarts. */
-  private readonly extraEnv = new Map<ServiceName, Record<string, string>>();
+  private readonly extraEnv = new Map<ProcessName, Record<string, string>>();
 
   private constructor(
     readonly env: Record<string, string>,
@@ -89,10 +95,10 @@ export class Stack {
     return stack;
   }
 
-  launch(service: ServiceName, extraEnv: Record<string, string> = {}): void {
+  launch(service: ProcessName, extraEnv: Record<string, string> = {}): void {
     const env = { ...this.env, ...(this.extraEnv.get(service) ?? {}), ...extraEnv };
     this.extraEnv.set(service, { ...(this.extraEnv.get(service) ?? {}), ...extraEnv });
-    const entry = ENTRIES[service] ?? [join(ROOT, 'apps', service, 'dist', 'main.js')];
+    const entry = ENTRIES[serviceOf(service)] ?? [join(ROOT, 'apps', serviceOf(service), 'dist', 'main.js')];
     const child = spawn(process.execPath, entry, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines = this.logs.get(service) ?? [];
     this.logs.set(service, lines);
@@ -103,7 +109,7 @@ export class Stack {
   }
 
   /** A real process kill, as a crash or the OOM killer would do it. */
-  async kill(service: ServiceName, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  async kill(service: ProcessName, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     const child = this.processes.get(service);
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -112,6 +118,19 @@ export class Stack {
     await exited;
     clearTimeout(stubborn);
     this.processes.delete(service);
+  }
+
+  /**
+   * A second copy of every core service beside the first, each on HTTP ports of its own, sharing
+   * the database, broker namespace and Redis; answers the ports by service (the gateway's under `api-gateway`).
+   */
+  async launchReplicas(): Promise<Record<CoreService, string>> {
+    const ports = {} as Record<CoreService, string>;
+    for (const [service, variable] of Object.entries(PORT_VARIABLES) as Array<[CoreService, string]>) {
+      ports[service] = String(await freePort());
+      this.launch(`${service}#2`, { [variable]: ports[service] });
+    }
+    return ports;
   }
 
   async restart(service: ServiceName): Promise<void> {
@@ -138,22 +157,22 @@ export class Stack {
   }
 
   /** The reference worker with a token (or, with `WORKER_TOKEN: ''`, the phone paired in `WORKER_STATE_DIR`); its state in a folder of its own. */
-  startWorker(workerToken: string, env: Record<string, string> = {}): void {
-    this.launch('worker', { WORKER_TOKEN: workerToken, WORKER_WAIT_S: '5', WORKER_STATE_DIR: mkdtempSync(join(tmpdir(), 'smsq-worker-')), ...env });
+  startWorker(workerToken: string, env: Record<string, string> = {}, name: 'worker' | 'worker#2' = 'worker'): void {
+    this.launch(name, { WORKER_TOKEN: workerToken, WORKER_WAIT_S: '5', WORKER_STATE_DIR: mkdtempSync(join(tmpdir(), 'smsq-worker-')), ...env });
   }
 
   /** The process id of a running service, to tell a service that stayed up from one that was restarted. */
-  pidOf(service: ServiceName): number | undefined {
+  pidOf(service: ProcessName): number | undefined {
     const child = this.processes.get(service);
     return child && child.exitCode === null && child.signalCode === null ? child.pid : undefined;
   }
 
   /** The running process of a service, for tests that signal it and watch it exit. */
-  processOf(service: ServiceName): ChildProcess | undefined {
+  processOf(service: ProcessName): ChildProcess | undefined {
     return this.processes.get(service);
   }
 
-  logsOf(service: ServiceName): string[] {
+  logsOf(service: ProcessName): string[] {
     return this.logs.get(service) ?? [];
   }
 

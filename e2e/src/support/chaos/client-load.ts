@@ -37,8 +37,15 @@ export interface InboundRecord {
   externalId: string;
 }
 
+/** A task handed out by pending-tasks: each (task, attempt) may be handed out once only. */
+export interface ClaimRecord {
+  taskId: number;
+  attempt: number;
+}
+
 export interface LoadRecords {
   creates: CreateRecord[];
+  claims: ClaimRecord[];
   reports: ReportRecord[];
   inbound: InboundRecord[];
   /** Claims the driver deliberately never reported, to be returned by their lease. */
@@ -56,6 +63,8 @@ export interface LoadOptions {
   createConcurrency: number;
   /** Pause between one client's requests of a loop, to keep the load steady rather than maximal. */
   pauseMs: number;
+  /** Pollers per self-delivering phone: two compete for the same phone's tasks when replicas run. */
+  deliveryLoops?: number;
 }
 
 type Phase = 'load' | 'drain' | 'stopped';
@@ -66,7 +75,7 @@ type Phase = 'load' | 'drain' | 'stopped';
  * never reported). Every answer that promises something is recorded for the checks.
  */
 export class ClientLoad {
-  readonly records: LoadRecords = { creates: [], reports: [], inbound: [], unreportedClaims: 0 };
+  readonly records: LoadRecords = { creates: [], claims: [], reports: [], inbound: [], unreportedClaims: 0 };
   private phase: Phase = 'load';
   private readonly running: Promise<void>[] = [];
   private readonly deliveries: Promise<void>[] = [];
@@ -84,7 +93,7 @@ export class ClientLoad {
     for (const client of this.clients) {
       for (let loop = 0; loop < this.options.createConcurrency; loop++) this.running.push(this.createLoop(client));
       if (client.deliversItself) {
-        this.deliveries.push(this.deliveryLoop(client));
+        for (let loop = 0; loop < (this.options.deliveryLoops ?? 1); loop++) this.deliveries.push(this.deliveryLoop(client));
         this.running.push(this.inboundLoop(client));
       }
     }
@@ -154,6 +163,7 @@ export class ClientLoad {
         if (claim.status !== 200) await sleep(300);
         continue;
       }
+      this.records.claims.push({ taskId: claim.body.id as number, attempt: claim.body.attempt as number });
       const roll = Math.random();
       if (this.phase === 'load' && roll < this.options.abandonShare) {
         this.records.unreportedClaims += 1;

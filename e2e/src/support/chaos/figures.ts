@@ -7,7 +7,7 @@ export function printFigures(report: ChaosReport): string {
       .map(([status, count]) => `${status}: ${count}`)
       .join(', ');
   const lines = [
-    `chaos run of ${report.startedAt}, ${report.durationS} s, ${report.clients} clients`,
+    `chaos run of ${report.startedAt}, ${report.durationS} s, ${report.clients} clients${report.replicas ? ', two of every service' : ''}`,
     ...Object.entries(report.requestsSent).map(([kind, count]) => `  ${kind}: ${count} sent (${answers(kind)})`),
     `  create-task requests (one Idempotency-Key each): ${report.creates.requested}, answered 201: ${report.creates.created}, given up: ${report.creates.gaveUp}, other final answer: ${report.creates.otherFinal}`,
     `  reports kept: ${report.reportsKept}, claims never reported: ${report.unreportedClaims}, inbound messages acknowledged: ${report.inboundAcknowledged}`,

@@ -95,7 +95,15 @@ export async function findViolations(databaseUrl: string, records: LoadRecords, 
       if (task.status !== 'failed' && refunds !== 0) add('failed-refunded-once', task.client_id, `${task.status} task ${task.id} has ${refunds} refunds`);
     }
 
-    // 5. No task left claimed past its lease.
+    // 5. Never the same claim twice: two pollers (or two dispatch replicas) never both hold a task's attempt.
+    const seen = new Set<string>();
+    for (const claim of records.claims) {
+      const key = `${claim.taskId}#${claim.attempt}`;
+      if (seen.has(key)) add('claimed-once', null, `task ${claim.taskId} was handed out twice as attempt ${claim.attempt}`);
+      seen.add(key);
+    }
+
+    // 6. No task left claimed past its lease.
     const now = Date.now();
     for (const task of tasks) {
       if (task.status === 'claimed' && task.claim_expires_at && task.claim_expires_at.getTime() < now - leaseSlackMs) add('no-expired-claim', task.client_id, `task ${task.id} is still claimed, its lease ran out at ${task.claim_expires_at.toISOString()}`);
@@ -107,7 +115,7 @@ export async function findViolations(databaseUrl: string, records: LoadRecords, 
       if (task?.status !== report.status) add('report-kept', report.clientId, `task ${report.taskId} was reported ${report.status} (200) but is ${task?.status ?? 'missing'}`);
     }
 
-    // 6. Every inbound message acknowledged with 201 is stored once.
+    // 7. Every inbound message acknowledged with 201 is stored once.
     const stored = (await db.query<{ phone_id: number; external_id: string; client_id: number | null; count: string }>(
       `SELECT phone_id, external_id, client_id, count(*) FROM inbox.messages WHERE external_id LIKE 'chaos-%' GROUP BY phone_id, external_id, client_id`,
     )).rows;

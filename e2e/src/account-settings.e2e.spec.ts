@@ -183,8 +183,14 @@ describe('account settings in the dashboard, in a real browser', () => {
 
       await stack.adminOk('client', 'disable', '--client', String(clientId));
 
-      await page.reload();
-      await page.getByRole('heading', { name: 'Sign in to smsq' }).waitFor();
+      // Each dashboard asks the gateway at most every 5 s whether a client is disabled: within seconds, the session ends.
+      await eventually(
+        async () => {
+          await page.reload();
+          await page.getByRole('heading', { name: 'Sign in to smsq' }).waitFor({ timeout: 1_500 });
+        },
+        { timeoutMs: 15_000, intervalMs: 500 },
+      );
       await signIn(page, email, PASSWORD);
       await page.getByText('This account is disabled').waitFor();
       expect(await page.getByText('disabled by an administrator').count()).toBe(1);

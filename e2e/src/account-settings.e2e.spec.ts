@@ -1,9 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { eventually } from '@smsq/testing';
+import { eventually, startMailbox, type Mailbox } from '@smsq/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './support/browser.js';
 import { Stack } from './support/stack.js';
@@ -15,30 +13,10 @@ const PASSWORD = 'correct horse battery staple';
 const NEW_PASSWORD = 'a new passphrase from the link';
 const RESET_LINK = /http:\/\/localhost:\d+\/reset-password#token=[A-Za-z0-9_-]{43}/;
 
-/** A real SMTP server in the test: every message's recipients and its text, soft line breaks undone. */
-async function startMailbox() {
-  const mails: Array<{ to: string[]; text: string }> = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), text: Buffer.concat(chunks).toString('utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
 describe('account settings in the dashboard, in a real browser', () => {
   let stack: Stack;
   let browser: Browser;
-  let mailbox: Awaited<ReturnType<typeof startMailbox>>;
+  let mailbox: Mailbox;
   let dashboardUrl: string;
 
   beforeAll(async () => {

@@ -3,3 +3,4 @@ export * from './test-database.js';
 export * from './schema-drift.js';
 export * from './free-port.js';
 export * from './termux/termux-stand-ins.js';
+export * from './mailbox.js';

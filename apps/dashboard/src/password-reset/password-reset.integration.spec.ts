@@ -1,7 +1,5 @@
-import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
-import { eventually } from '@smsq/testing';
-import { SMTPServer } from 'smtp-server';
+import { eventually, startMailbox, type ReceivedMail } from '@smsq/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DashboardDatabase } from '../database/dashboard-database.js';
 import { startTestDashboard, type TestDashboard } from '../testing/dashboard-harness.js';
@@ -11,38 +9,6 @@ const PASSWORD = 'correct horse battery';
 const NEW_PASSWORD = 'a new passphrase from the link';
 let counter = 0;
 const uniqueEmail = (label: string) => `${label}-${++counter}-${Date.now()}@example.test`;
-
-interface ReceivedMail {
-  from: string;
-  to: string[];
-  text: string;
-}
-
-/** A real SMTP server in the test, keeping every message it is given. */
-async function startMailbox(): Promise<{ url: string; mails: ReceivedMail[]; close: () => Promise<void> }> {
-  const mails: ReceivedMail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        mails.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((rcpt) => rcpt.address), text: unfold(raw) });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
-/** Undoes quoted-printable soft line breaks and escapes, so a long link reads as one line. */
-function unfold(raw: string): string {
-  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
 
 function tokenOf(link: string): string {
   return new URL(link).hash.replace(/^#token=/, '');

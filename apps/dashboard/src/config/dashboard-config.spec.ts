@@ -61,6 +61,14 @@ describe(readDashboardConfig.name, () => {
     expect(loadConfig(readDashboardConfig, { ...mail, DASHBOARD_PUBLIC_URL: 'https://dash.example.test' }).publicUrl).toBe('https://dash.example.test');
   });
 
+  it('trusts X-Forwarded-For only from the proxies DASHBOARD_TRUST_PROXY names', () => {
+    expect(loadConfig(readDashboardConfig, {}).trustProxy).toBeUndefined();
+    expect(loadConfig(readDashboardConfig, { DASHBOARD_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', '::1']);
+    for (const wrong of ['everyone', '10.0.0.0/33', '10.0.0.1/8/2', 'true', '1']) {
+      expect(() => loadConfig(readDashboardConfig, { DASHBOARD_TRUST_PROXY: wrong }), wrong).toThrow(/DASHBOARD_TRUST_PROXY must be proxy addresses or CIDRs/);
+    }
+  });
+
   it('puts the dashboard at DASHBOARD_PUBLIC_URL, else on this machine at DASHBOARD_PORT, for the links it sends', () => {
     expect(loadConfig(readDashboardConfig, {}).publicUrl).toBe('http://localhost:3001');
     expect(loadConfig(readDashboardConfig, { DASHBOARD_PORT: '8081' }).publicUrl).toBe('http://localhost:8081');

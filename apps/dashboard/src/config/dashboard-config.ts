@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { CommonConfig, isHttpUrl, isLoopbackUrl, readCommonConfig, type EnvReader } from '@smsq/platform';
 
@@ -34,6 +35,12 @@ export class DashboardConfig extends CommonConfig {
    * development). In production it must be asked for: whoever reads the logs could take any account.
    */
   resetLinksInLog!: boolean;
+  /**
+   * DASHBOARD_TRUST_PROXY: the reverse proxies in front (addresses or CIDRs, comma-separated),
+   * whose X-Forwarded-For gives the client's address to the sign-in and reset
+   * throttles. Unset: the connection's address, so behind a proxy every client shares one.
+   */
+  trustProxy?: string[];
   /** A session ends after this long without a request. */
   sessionIdleS!: number;
   /** …and after this long whatever happens. */
@@ -65,6 +72,7 @@ export function readDashboardConfig(env: EnvReader): DashboardConfig {
     smtpUrl,
     mailFrom,
     resetLinksInLog: env.bool('DASHBOARD_RESET_LINKS_IN_LOG', !production),
+    trustProxy: proxiesOf(env.optionalString('DASHBOARD_TRUST_PROXY')),
     sessionIdleS: env.int('DASHBOARD_SESSION_IDLE_S', 12 * 3600, { min: 60, max: 30 * 86_400 }),
     sessionMaxS: env.int('DASHBOARD_SESSION_MAX_S', 7 * 86_400, { min: 60, max: 90 * 86_400 }),
   });
@@ -75,8 +83,21 @@ export function readDashboardConfig(env: EnvReader): DashboardConfig {
   env.require(smtpUrl === undefined || mailFrom !== undefined, 'SMSQ_MAIL_FROM is required with SMSQ_SMTP_URL (the sender of password reset mail, e.g. "smsq <no-reply@example.com>")');
   env.require(mailFrom === undefined || isMailbox(mailFrom), `SMSQ_MAIL_FROM must be an e-mail address, optionally with a name ("smsq <no-reply@example.com>"), got ${JSON.stringify(mailFrom)}`);
   env.require(!production || smtpUrl === undefined || givenPublicUrl !== undefined, 'DASHBOARD_PUBLIC_URL is required in production with SMSQ_SMTP_URL: it is where the mailed password reset links lead');
+  env.require(config.trustProxy === undefined || config.trustProxy.every(isAddressOrCidr), `DASHBOARD_TRUST_PROXY must be proxy addresses or CIDRs, comma-separated, got ${JSON.stringify(env.optionalString('DASHBOARD_TRUST_PROXY'))}`);
   env.require(isTimeZone(defaultTimeZone), `SMSQ_TIMEZONE must be an IANA time zone, got ${JSON.stringify(defaultTimeZone)}`);
   return config;
+}
+
+function proxiesOf(value: string | undefined): string[] | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  return value.split(',').map((part) => part.trim());
+}
+
+function isAddressOrCidr(value: string): boolean {
+  const [address, bits, ...rest] = value.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
 }
 
 /** `a@b.c` or `Name <a@b.c>`: what a From header takes. */

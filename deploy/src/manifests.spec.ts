@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RenderedCluster, matches, type Workload } from './cross-references.js';
-import { render, requireKubectl, type RenderedObject } from './kustomize.js';
+import { render, type RenderedObject } from './kustomize.js';
 import { isBuiltIn, schemaErrors } from './kubernetes-schemas.js';
 import { operatorResourceOf } from './operator-resources.js';
 
@@ -20,7 +20,6 @@ const renders = new Map<string, RenderedObject[]>();
 
 /** The rendered objects of one kustomization of the copied tree, rendered once. */
 function rendered(variant: string): RenderedObject[] {
-  if (kubectlMissing) throw kubectlMissing;
   if (!renders.has(variant)) renders.set(variant, render(join(workspace, variant)));
   return renders.get(variant)!;
 }
@@ -31,7 +30,7 @@ function deploymentOf(objects: RenderedObject[], service: string): Workload {
   return deployment as Workload;
 }
 
-/** kubectl folds long base64 values onto several lines; Kubernetes' decoder skips the line breaks, the schema's `byte` format does not. */
+/** kustomize folds long base64 values onto several lines; Kubernetes' decoder skips the line breaks, the schema's `byte` format does not. */
 function withoutLineBreaksInSecretData(object: RenderedObject): RenderedObject {
   if (object.kind !== 'Secret' || !object['data']) return object;
   return { ...object, data: Object.fromEntries(Object.entries(object['data'] as Record<string, string>).map(([key, value]) => [key, value.replace(/\s+/g, '')])) };
@@ -43,16 +42,7 @@ function mebibytes(quantity: string): number {
   return Number(match[1]) * (match[2] === 'Gi' ? 1024 : 1);
 }
 
-let kubectlMissing: Error | undefined;
-
 beforeAll(() => {
-  try {
-    requireKubectl();
-  } catch (error) {
-    // Never skipped: without kubectl every test fails with this message, which says what to install.
-    kubectlMissing = error as Error;
-    return;
-  }
   // A copy, so the variants with the reference worker are made as a user makes them: by uncommenting the component in the overlay.
   workspace = mkdtempSync(join(tmpdir(), 'smsq-k8s-'));
   cpSync(join(deployRoot, 'k8s'), workspace, { recursive: true });
@@ -64,16 +54,12 @@ beforeAll(() => {
   }
 });
 
-it('finds kubectl to render the manifests with', () => {
-  if (kubectlMissing) throw kubectlMissing;
-});
-
 afterAll(() => {
   if (workspace) rmSync(workspace, { recursive: true, force: true });
 });
 
 describe.each(['base', 'overlays/bring-your-own', 'overlays/operators', 'overlays/bring-your-own-with-worker', 'overlays/operators-with-worker'])('deploy/k8s/%s', (variant) => {
-  it('renders offline with kubectl kustomize', () => {
+  it('renders offline with kustomize', () => {
     expect(rendered(variant).length).toBeGreaterThan(10);
   });
 

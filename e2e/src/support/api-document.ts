@@ -62,6 +62,16 @@ function errorShapeProblems(status: number, headers: Headers, body: unknown, val
   return problems;
 }
 
+/** An answer's body as JSON, or its text when it is not JSON (so an assertion shows it), or undefined when empty. */
+export function bodyOf(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 /** Fails the test that received an answer the document does not allow. */
 export function assertAnswerMatchesDocument(method: string, url: string, status: number, headers: Headers, body: unknown): void {
   const problems = answerProblems(method, url, status, headers, body);
@@ -72,12 +82,6 @@ export function assertAnswerMatchesDocument(method: string, url: string, status:
 export async function documentCheckedFetch(request: Request): Promise<Response> {
   const response = await fetch(request);
   const text = await response.clone().text();
-  let body: unknown = text;
-  try {
-    body = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    // not JSON: the schema check says so
-  }
-  assertAnswerMatchesDocument(request.method, request.url, response.status, response.headers, body);
+  assertAnswerMatchesDocument(request.method, request.url, response.status, response.headers, bodyOf(text));
   return response;
 }

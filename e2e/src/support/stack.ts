@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { assertAnswerMatchesDocument, documentCheckedFetch } from './api-document.js';
+import { assertAnswerMatchesDocument, bodyOf, documentCheckedFetch } from './api-document.js';
 
 const run = promisify(execFile);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -201,12 +201,7 @@ export class Stack {
       body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
     });
     const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      // not JSON: keep the text so the assertion shows it
-    }
+    const body = bodyOf(text);
     assertAnswerMatchesDocument(method, path, response.status, response.headers, body);
     return { status: response.status, headers: response.headers, body };
   }

@@ -20,7 +20,8 @@ export class RoundRobinProxy {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const proxy = new RoundRobinProxy(server, upstreams.map((upstream) => new URL(upstream)), `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-    server.on('request', (incoming: IncomingMessage, outgoing: ServerResponse) => void proxy.handle(incoming, outgoing));
+    // A client that goes away mid-body (a request timed out) ends only its own exchange.
+    server.on('request', (incoming: IncomingMessage, outgoing: ServerResponse) => proxy.handle(incoming, outgoing).catch(() => outgoing.destroy()));
     return proxy;
   }
 

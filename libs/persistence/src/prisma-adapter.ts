@@ -1,23 +1,45 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { boundedConnection, QUERY_TIMEOUT_GRACE_MS, SessionWithDeadline, type SessionLimits } from './session-limits.js';
 
 export interface PgAdapterOptions {
   /** Upper bound of the adapter's connection pool. */
   maxConnections?: number;
   /** Shown in pg_stat_activity, so a connection can be traced to its service. */
   applicationName?: string;
+  /** How long a statement and an open transaction may last; each service chooses its own (docs/deploy.md). */
+  limits?: SessionLimits;
 }
 
+/** For a pool whose service did not choose: short statements, short transactions. */
+export const DEFAULT_SESSION_LIMITS: SessionLimits = { statementTimeoutMs: 10_000, idleInTransactionTimeoutMs: 15_000 };
+
 /**
- * The driver adapter a Prisma 7 client talks to Postgres through. Its sessions run in UTC: the
- * adapter writes a DateTime as a UTC wall-clock time without offset and reads a timestamptz as if
- * its offset were +00:00, so on a server whose default time zone is another, every stored instant
- * would be shifted against `now()` (a task due at 10:00 UTC would come due at 10:00 local time).
+ * The driver adapter a Prisma 7 client talks to Postgres through.
+ *
+ * Its sessions run in UTC: the adapter writes a DateTime as a UTC wall-clock time without offset
+ * and reads a timestamptz as if its offset were +00:00, so on a server whose default time zone is
+ * another, every stored instant would be shifted against `now()` (a task due at 10:00 UTC would
+ * come due at 10:00 local time).
+ *
+ * Every wait is bounded, so a connection that goes silent (a dropped NAT mapping, a failover) costs
+ * a few seconds instead of hanging the service: connecting, each query on the client (a little
+ * longer than the server's own statement limit, so a live server cancels first and the
+ * connection stays usable), and on the server a statement and a session idle inside a
+ * transaction (whose locks would otherwise outlive a client that went silent). A connection whose
+ * query timed out on the client is destroyed, never handed out again.
  */
 export function createPgAdapter(databaseUrl: string, options: PgAdapterOptions = {}): PrismaPg {
-  return new PrismaPg({
-    connectionString: databaseUrl,
+  const limits = options.limits ?? DEFAULT_SESSION_LIMITS;
+  const pool = new pg.Pool({
+    ...boundedConnection(databaseUrl),
     max: options.maxConnections,
     application_name: options.applicationName,
     options: '-c TimeZone=UTC',
+    statement_timeout: limits.statementTimeoutMs,
+    idle_in_transaction_session_timeout: limits.idleInTransactionTimeoutMs,
+    query_timeout: limits.statementTimeoutMs + QUERY_TIMEOUT_GRACE_MS,
+    Client: SessionWithDeadline,
   });
+  return new PrismaPg(pool, { disposeExternalPool: true });
 }

@@ -1,13 +1,20 @@
 import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { createPgAdapter } from '@smsq/persistence';
+import { createPgAdapter, type SessionLimits } from '@smsq/persistence';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 
 export type BillingTransaction = Prisma.TransactionClient;
 
+/**
+ * Debits, refunds and grants are a few statements under one account's row lock, so a session left
+ * idle in its transaction blocks that client's every debit: 10 s at most. An audit reads a whole
+ * ledger per statement: 10 s.
+ */
+const BILLING_SESSION_LIMITS: SessionLimits = { statementTimeoutMs: 10_000, idleInTransactionTimeoutMs: 10_000 };
+
 /** The billing schema's Prisma client, one connection pool per process. */
 export class BillingDatabase extends PrismaClient implements OnModuleInit, OnModuleDestroy {
   constructor(databaseUrl: string) {
-    super({ adapter: createPgAdapter(databaseUrl, { applicationName: 'smsq-billing', maxConnections: 10 }) });
+    super({ adapter: createPgAdapter(databaseUrl, { applicationName: 'smsq-billing', maxConnections: 10, limits: BILLING_SESSION_LIMITS }) });
   }
 
   async onModuleInit(): Promise<void> {

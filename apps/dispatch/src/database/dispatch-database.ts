@@ -1,13 +1,22 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { createPgAdapter } from '@smsq/persistence';
+import { createPgAdapter, type SessionLimits } from '@smsq/persistence';
 import { DispatchConfig } from '../config/dispatch-config.js';
 import { PrismaClient } from '../generated/prisma/client.js';
+
+/**
+ * A bulk create writes up to 1,000 tasks in one statement and a sweep settles a batch at a time:
+ * 10 s each. The outbox relay keeps its row locked while the receiving service answers, so a
+ * transaction may sit idle for a whole broker request (`SMSQ_RPC_TIMEOUT_MS`) and some.
+ */
+export function dispatchSessionLimits(rpcTimeoutMs: number): SessionLimits {
+  return { statementTimeoutMs: 10_000, idleInTransactionTimeoutMs: rpcTimeoutMs + 10_000 };
+}
 
 /** The Prisma client of the `dispatch` schema, connected for the life of the module. */
 @Injectable()
 export class DispatchDatabase extends PrismaClient implements OnModuleInit, OnModuleDestroy {
   constructor(config: DispatchConfig) {
-    super({ adapter: createPgAdapter(config.databaseUrl, { applicationName: 'smsq-dispatch' }) });
+    super({ adapter: createPgAdapter(config.databaseUrl, { applicationName: 'smsq-dispatch', limits: dispatchSessionLimits(config.rpcTimeoutMs) }) });
   }
 
   async onModuleInit(): Promise<void> {

@@ -1,13 +1,21 @@
 import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { createPgAdapter } from '@smsq/persistence';
+import { createPgAdapter, type SessionLimits } from '@smsq/persistence';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 
 export type InboxTransaction = Prisma.TransactionClient;
 
+/**
+ * Replies are stored and listed in short statements; the outbox relay keeps its row locked while
+ * dispatch answers, so a transaction may sit idle for a whole broker request and some.
+ */
+export function inboxSessionLimits(rpcTimeoutMs: number): SessionLimits {
+  return { statementTimeoutMs: 5_000, idleInTransactionTimeoutMs: rpcTimeoutMs + 10_000 };
+}
+
 /** The inbox schema's Prisma client, one connection pool per process. */
 export class InboxDatabase extends PrismaClient implements OnModuleInit, OnModuleDestroy {
-  constructor(databaseUrl: string) {
-    super({ adapter: createPgAdapter(databaseUrl, { applicationName: 'smsq-inbox', maxConnections: 10 }) });
+  constructor(databaseUrl: string, limits: SessionLimits = inboxSessionLimits(5_000)) {
+    super({ adapter: createPgAdapter(databaseUrl, { applicationName: 'smsq-inbox', maxConnections: 10, limits }) });
   }
 
   async onModuleInit(): Promise<void> {

@@ -28,3 +28,6 @@ export * from './messaging/service-queue-client.js';
 export * from './messaging/service-queue-server.js';
 export * from './bootstrap/graceful-drain.js';
 export * from './bootstrap/service-shutdown.js';
+export * from './redis/redis-subscription.js';
+export * from './observability/liveness.js';
+export * from './messaging/broker-probe.js';

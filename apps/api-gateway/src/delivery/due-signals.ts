@@ -1,6 +1,6 @@
-import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { dueSignalChannel } from '@smsq/contracts';
-import { Redis } from 'ioredis';
+import { RedisSubscription } from '@smsq/platform';
 import { GatewayConfig } from '../config/gateway-config.js';
 
 /** While the signals cannot be heard, a waiting poll looks again this often instead. */
@@ -19,22 +19,18 @@ export interface DueWaiter {
  */
 @Injectable()
 export class DueSignals implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger(DueSignals.name);
   private readonly waiters = new Set<{ phoneId: number | null; wake: () => void }>();
-  private subscriber: Redis | undefined;
+  private subscription: RedisSubscription | undefined;
 
   constructor(private readonly config: GatewayConfig) {}
 
   async onModuleInit(): Promise<void> {
-    const channel = dueSignalChannel(this.config.namespace);
-    this.subscriber = new Redis(this.config.redisUrl, { maxRetriesPerRequest: null, retryStrategy: (attempt) => Math.min(attempt * 200, 2_000) });
-    this.subscriber.on('message', (_channel: string, phoneId: string) => this.announce(phoneId));
-    this.subscriber.on('ready', () => void this.subscriber?.subscribe(channel).catch((error: Error) => this.logger.warn(`not subscribed: ${error.message}`)));
-    this.subscriber.on('error', () => undefined);
+    // Gone deaf, every waiter is woken, to wait again on the short timer.
+    this.subscription = new RedisSubscription(this.config.redisUrl, dueSignalChannel(this.config.namespace), (phoneId) => this.announce(phoneId), () => this.wakeAll());
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.subscriber?.disconnect();
+    this.subscription?.close();
   }
 
   register(phoneId: number | null): DueWaiter {
@@ -48,7 +44,7 @@ export class DueSignals implements OnModuleInit, OnApplicationShutdown {
       wait: (ms, signal) =>
         new Promise<void>((resolve) => {
           if (woken || signal.aborted) return resolve();
-          const limit = this.subscriber?.status === 'ready' ? ms : Math.min(ms, DEAF_RECHECK_MS);
+          const limit = this.subscription?.hearing ? ms : Math.min(ms, DEAF_RECHECK_MS);
           const finish = () => {
             clearTimeout(timer);
             signal.removeEventListener('abort', finish);
@@ -64,6 +60,10 @@ export class DueSignals implements OnModuleInit, OnApplicationShutdown {
         }),
       dispose: () => void this.waiters.delete(entry),
     };
+  }
+
+  private wakeAll(): void {
+    for (const waiter of this.waiters) waiter.wake();
   }
 
   private announce(phoneId: string): void {

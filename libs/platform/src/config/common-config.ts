@@ -20,6 +20,8 @@ export abstract class CommonConfig {
   logLevel!: 'info' | 'debug';
   /** How long a request over the broker may take before the caller gives up. */
   rpcTimeoutMs!: number;
+  /** How long a dependency may answer fresh connections while this process's own keep failing before `/healthz` asks for a restart. */
+  stuckLimitS!: number;
 }
 
 export function readCommonConfig(env: EnvReader): CommonConfig {
@@ -35,5 +37,6 @@ export function readCommonConfig(env: EnvReader): CommonConfig {
     logFormat: env.oneOf('SMSQ_LOG_FORMAT', ['json', 'text'] as const, process.env['NODE_ENV'] === 'production' ? 'json' : 'text'),
     logLevel: env.oneOf('SMSQ_LOG_LEVEL', ['info', 'debug'] as const, 'info'),
     rpcTimeoutMs: env.int('SMSQ_RPC_TIMEOUT_MS', 5_000, { min: 100, max: 120_000 }),
+    stuckLimitS: env.int('SMSQ_STUCK_LIMIT_S', 60, { min: 10, max: 3_600 }),
   };
 }

@@ -1,12 +1,18 @@
 /** Node socket errors: the server is not there, or the connection to it broke. */
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH']);
-/** Prisma's codes for a database it cannot reach, lost, or has no connection for. */
-const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+/** Prisma's codes for a database it cannot reach, lost, or has no connection for, and for a transaction it could not start or finish in time. */
+const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028']);
 /** How Prisma's driver adapter names a lost or unreachable database. */
 const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
-/** SQLSTATE: connection exceptions (08…), the server shutting down or starting (57P01–57P03), too many connections. */
-const OUTAGE_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[1-3]|53300)$/;
-const OUTAGE_MESSAGE = /Connection terminated|Connection is closed|server closed the connection|Can't reach database server|encountered a connection error/i;
+/**
+ * SQLSTATE: connection exceptions (08…), the server shutting down or starting (57P01–57P03), too
+ * many connections, a statement cancelled by `statement_timeout` (57014) and a session ended by
+ * `idle_in_transaction_session_timeout` (25P03).
+ */
+const OUTAGE_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[1-3]|53300|57014|25P03)$/;
+/** The same, as pg, Prisma and ioredis word it; the time-outs are those of a connection gone silent. */
+const OUTAGE_MESSAGE =
+  /Connection terminated|Connection is closed|server closed the connection|Can't reach database server|encountered a connection error|Query read timeout|timeout expired|Client was closed and is not queryable|Command timed out|Socket timeout/i;
 
 /**
  * Whether an error means that Postgres, Redis or the broker is down or was lost mid-request: a

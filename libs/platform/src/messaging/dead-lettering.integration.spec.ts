@@ -50,7 +50,7 @@ class StandInController {
 class StandInModule {}
 
 function configFor(namespace: string, queueType: QueueType = 'classic'): CommonConfig {
-  return { profile: 'A', namespace, databaseUrl: 'postgresql://unused', amqpUrl: AMQP_URL, queueType, redisUrl: 'redis://unused', logFormat: 'text', logLevel: 'info', rpcTimeoutMs: 3_000 };
+  return { profile: 'A', namespace, databaseUrl: 'postgresql://unused', amqpUrl: AMQP_URL, queueType, redisUrl: 'redis://unused', logFormat: 'text', logLevel: 'info', rpcTimeoutMs: 3_000, stuckLimitS: 60 };
 }
 
 const silent = { log: () => undefined, warn: () => undefined, error: () => undefined };

@@ -3,6 +3,7 @@ import type { ServiceMetrics } from '../observability/metrics.js';
 import { Logger } from '@nestjs/common';
 import { RmqRecord, type ClientProxy } from '@nestjs/microservices';
 import { firstValueFrom, timeout } from 'rxjs';
+import { ServiceQueueClient } from './service-queue-client.js';
 
 /**
  * Request/response to one service over the broker. A domain error comes back as the same
@@ -47,6 +48,11 @@ export class ServiceClient {
       this.logger.warn(`${pattern} not published: ${describe(error)}`);
       throw new UnavailableError(`the ${this.service} service is not reachable; retry later`);
     }
+  }
+
+  /** A round trip to the broker on this client's connection; a client of another kind has none to make. */
+  async probe(): Promise<void> {
+    if (this.proxy instanceof ServiceQueueClient) await this.proxy.probe();
   }
 
   close(): Promise<void> {

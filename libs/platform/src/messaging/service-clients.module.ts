@@ -3,6 +3,8 @@ import { Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/
 import { ClientProxyFactory } from '@nestjs/microservices';
 import type { CommonConfig } from '../config/common-config.js';
 import { ServiceMetrics } from '../observability/metrics.js';
+import { Readiness } from '../observability/readiness.js';
+import { brokerAnswersAfresh } from './broker-probe.js';
 import { rmqClientOptions } from './rmq-options.js';
 import { ServiceClient } from './service-client.js';
 
@@ -25,9 +27,17 @@ export class ServiceClientsModule {
   static register(config: CommonConfig, services: readonly ServiceName[]): DynamicModule {
     const providers = services.map((service) => ({
       provide: serviceClientToken(service),
-      // The calling service's metrics come from its ObservabilityModule, where there is one.
-      useFactory: (metrics?: ServiceMetrics) => new ServiceClient(service, ClientProxyFactory.create(rmqClientOptions(config, service)), config.rpcTimeoutMs, metrics),
-      inject: [{ token: ServiceMetrics, optional: true }],
+      // The calling service's metrics and readiness come from its ObservabilityModule, where there is one.
+      useFactory: (metrics?: ServiceMetrics, readiness?: Readiness) => {
+        const client = new ServiceClient(service, ClientProxyFactory.create(rmqClientOptions(config, service)), config.rpcTimeoutMs, metrics);
+        // Each client has a connection of its own, which can go silent on its own.
+        readiness?.register(`broker:${service}`, () => client.probe(), { reachable: () => brokerAnswersAfresh(config.amqpUrl) });
+        return client;
+      },
+      inject: [
+        { token: ServiceMetrics, optional: true },
+        { token: Readiness, optional: true },
+      ],
     }));
     const shutdown = {
       provide: ServiceClientsShutdown,

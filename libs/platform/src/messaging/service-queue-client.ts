@@ -1,5 +1,6 @@
 import { ClientRMQ } from '@nestjs/microservices';
 import type { Channel } from 'amqplib';
+import { ChannelProbe } from './broker-probe.js';
 
 /**
  * Nest's RMQ client, publishing on a confirm channel (stated here rather than left to the
@@ -7,6 +8,15 @@ import type { Channel } from 'amqplib';
  * and a message the broker refuses fails instead of vanishing.
  */
 export class ServiceQueueClient extends ClientRMQ {
+  private currentChannel: Channel | undefined;
+  private readonly channelProbe = new ChannelProbe(this.queue, () => this.currentChannel);
+
+  /** A round trip to the broker on this client's own channel (connecting first, if it never has). */
+  async probe(): Promise<void> {
+    await this.connect();
+    await this.channelProbe.roundTrip();
+  }
+
   override createChannel(): Promise<void> {
     return new Promise((resolve) => {
       this.channel = this.client!.createChannel({
@@ -14,8 +24,10 @@ export class ServiceQueueClient extends ClientRMQ {
         confirm: true,
         // A queue the broker refuses to declare (one of an earlier version, 406) closes the channel;
         // requests then fail by their timeout, as if the service were down, instead of crashing this process.
-        setup: (channel: Channel) =>
-          this.setupChannel(channel, resolve).catch((error: unknown) => this.logger.error(`cannot use queue ${this.queue}: ${error instanceof Error ? error.message : String(error)}`)),
+        setup: (channel: Channel) => {
+          this.currentChannel = channel;
+          return this.setupChannel(channel, resolve).catch((error: unknown) => this.logger.error(`cannot use queue ${this.queue}: ${error instanceof Error ? error.message : String(error)}`));
+        },
       });
       // The channel wrapper reports a publish that failed on a channel closing under it (a refused
       // queue, a broker going away) as an 'error' event; unheard, that event would end the process.

@@ -1,6 +1,7 @@
 import { ServerRMQ, type OutgoingResponse, type RmqContext, type RmqOptions } from '@nestjs/microservices';
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { randomBytes } from 'node:crypto';
+import { ChannelProbe } from './broker-probe.js';
 import type { OpenDeliveries } from './open-deliveries.js';
 
 /**
@@ -12,6 +13,8 @@ import type { OpenDeliveries } from './open-deliveries.js';
 export class ServiceQueueServer extends ServerRMQ {
   private consumingChannel: Channel | undefined;
   private consuming = true;
+  /** A round trip on the channel this server consumes on. */
+  readonly probe = new ChannelProbe(this.queue, () => this.consumingChannel);
 
   constructor(
     options: Required<RmqOptions>['options'],

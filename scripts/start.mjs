@@ -43,8 +43,10 @@ if (!['one', 'many'].includes(processes)) {
   log(`SMSQ_PROCESSES must be one or many, got ${JSON.stringify(env.SMSQ_PROCESSES)}`);
   process.exit(78);
 }
-if (processes === 'one') supervisor.start('services', ['scripts/one-process.mjs', ...SERVICES]);
-else for (const service of SERVICES) supervisor.start(service, [`apps/${service}/dist/main.js`]);
+const HEALTH_PORTS = { billing: env.BILLING_PORT ?? 3011, dispatch: env.DISPATCH_PORT ?? 3012, inbox: env.INBOX_PORT ?? 3013, 'api-gateway': env.PORT, dashboard: env.DASHBOARD_PORT ?? 3001 };
+const healthUrls = (...services) => ({ healthUrls: services.map((service) => `http://127.0.0.1:${HEALTH_PORTS[service]}/healthz`) });
+if (processes === 'one') supervisor.start('services', ['scripts/one-process.mjs', ...SERVICES], {}, healthUrls(...SERVICES));
+else for (const service of SERVICES) supervisor.start(service, [`apps/${service}/dist/main.js`], {}, healthUrls(service));
 
 await waitForReady(`${baseUrl}/readyz`);
 await waitForReady(`${dashboardUrl}/readyz`);

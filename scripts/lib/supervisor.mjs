@@ -1,5 +1,6 @@
 // Runs the services as child processes in one terminal: prefixed logs, restart with back-off
-// when one dies on its own, and SIGTERM to all of them (then SIGKILL after a grace period) on stop.
+// when one dies on its own or its /healthz asks for it (Kubernetes' liveness probe, here), and
+// SIGTERM to all of them (then SIGKILL after a grace period) on stop.
 //
 // Each child runs in a process group of its own, so the terminal's Ctrl-C reaches only this
 // supervisor, which passes one SIGTERM on: one stop, one drain. npm passes the same Ctrl-C on a
@@ -10,6 +11,10 @@ import { createInterface } from 'node:readline';
 
 const COLOURS = [36, 35, 33, 32, 34, 31, 96, 95];
 const SAME_STOP_MS = 1_000;
+/** As Kubernetes probes by default: every few seconds, a restart after three failures in a row. */
+const HEALTH_PERIOD_MS = Number(process.env.SMSQ_SUPERVISOR_HEALTH_PERIOD_MS ?? 5_000);
+const HEALTH_TIMEOUT_MS = 3_000;
+const HEALTH_FAILURES = 3;
 
 export class Supervisor {
   #children = new Map();
@@ -27,19 +32,53 @@ export class Supervisor {
     });
   }
 
-  start(name, args, extraEnv = {}) {
+  /** `healthUrls`: the child's /healthz addresses (one per service it runs), watched once it has answered. */
+  start(name, args, extraEnv = {}, { healthUrls = [] } = {}) {
     const index = this.#children.size;
-    const entry = { name, args, extraEnv, restarts: 0, colour: COLOURS[index % COLOURS.length] };
+    const entry = { name, args, extraEnv, healthUrls, restarts: 0, colour: COLOURS[index % COLOURS.length] };
     this.#children.set(name, entry);
     this.#spawn(entry);
+    if (healthUrls.length > 0) this.#watchHealth(entry);
+  }
+
+  #watchHealth(entry) {
+    const look = async () => {
+      const child = entry.child;
+      if (!child || this.#stopping) return;
+      const answers = await Promise.all(entry.healthUrls.map((url) => fetch(url, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) }).then((response) => response.status, (error) => (error.name === 'TimeoutError' ? 'no answer' : 'refused'))));
+      if (child !== entry.child) return;
+      // Refused: not listening yet (starting) or already gone (its exit restarts it).
+      if (answers.every((answer) => answer === 200 || answer === 'refused')) {
+        if (answers.every((answer) => answer === 200)) entry.answered = true;
+        entry.healthFailures = 0;
+        return;
+      }
+      if (!entry.answered) return;
+      entry.healthFailures = (entry.healthFailures ?? 0) + 1;
+      if (entry.healthFailures < HEALTH_FAILURES) return;
+      entry.healthFailures = 0;
+      entry.answered = false;
+      this.#write(entry, `unhealthy (/healthz: ${answers.join(', ')}); restarting it`);
+      child.kill('SIGTERM');
+      setTimeout(() => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'), 10_000).unref();
+    };
+    setInterval(() => void look(), HEALTH_PERIOD_MS).unref();
+  }
+
+  #prefix(entry) {
+    const label = entry.name.padEnd(11);
+    return this.colour ? `\u001b[${entry.colour}m${label}|\u001b[0m ` : `${label}| `;
+  }
+
+  #write(entry, line) {
+    process.stdout.write(`${this.#prefix(entry)}${line}\n`);
   }
 
   #spawn(entry) {
     const child = spawn(process.execPath, entry.args, { cwd: this.cwd, env: { ...this.env, ...entry.extraEnv }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     entry.child = child;
     entry.startedAt = Date.now();
-    const label = entry.name.padEnd(11);
-    const prefix = this.colour ? `\u001b[${entry.colour}m${label}|\u001b[0m ` : `${label}| `;
+    const prefix = this.#prefix(entry);
     for (const stream of [child.stdout, child.stderr]) {
       createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${prefix}${line}\n`));
     }
@@ -54,7 +93,8 @@ export class Supervisor {
       if (Date.now() - entry.startedAt > 30_000) entry.restarts = 0;
       const delay = Math.min(30_000, 500 * 2 ** entry.restarts++);
       process.stdout.write(`${prefix}exited (${signal ?? `code ${code}`}); restarting in ${delay} ms\n`);
-      setTimeout(() => !this.#stopping && this.#spawn(entry), delay).unref();
+      // Not unref'd: with its only child gone, the supervisor must still be there to restart it.
+      setTimeout(() => !this.#stopping && this.#spawn(entry), delay);
     });
   }
 

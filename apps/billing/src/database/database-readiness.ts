@@ -1,5 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { databaseAnswersAfresh } from '@smsq/persistence';
 import { Readiness } from '@smsq/platform';
+import { BillingConfig } from '../config/billing-config.js';
 import { BillingDatabase } from './billing-database.js';
 
 @Injectable()
@@ -7,9 +9,10 @@ export class DatabaseReadiness implements OnModuleInit {
   constructor(
     private readonly readiness: Readiness,
     private readonly database: BillingDatabase,
+    private readonly config: BillingConfig,
   ) {}
 
   onModuleInit(): void {
-    this.readiness.register('database', () => this.database.$queryRaw`SELECT 1`);
+    this.readiness.register('database', () => this.database.$queryRaw`SELECT 1`, { reachable: () => databaseAnswersAfresh(this.config.databaseUrl) });
   }
 }

@@ -1,5 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { databaseAnswersAfresh } from '@smsq/persistence';
 import { Readiness } from '@smsq/platform';
+import { DispatchConfig } from '../config/dispatch-config.js';
 import { DispatchDatabase } from './dispatch-database.js';
 
 /** `/readyz` reports the database reachable only when it answers a query. */
@@ -8,9 +10,10 @@ export class DatabaseReadiness implements OnModuleInit {
   constructor(
     private readonly readiness: Readiness,
     private readonly db: DispatchDatabase,
+    private readonly config: DispatchConfig,
   ) {}
 
   onModuleInit(): void {
-    this.readiness.register('database', () => this.db.$queryRaw`SELECT 1`);
+    this.readiness.register('database', () => this.db.$queryRaw`SELECT 1`, { reachable: () => databaseAnswersAfresh(this.config.databaseUrl) });
   }
 }

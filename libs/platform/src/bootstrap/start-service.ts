@@ -13,7 +13,9 @@ import { ContractExceptionFilter } from '../errors/contract-exception.filter.js'
 import { createLogger } from '../observability/logger.js';
 import { metricsOf, type ServiceMetrics } from '../observability/metrics.js';
 import { createHttpAdapter } from './http-adapter.js';
+import { Liveness } from '../observability/liveness.js';
 import { Readiness } from '../observability/readiness.js';
+import { brokerAnswersAfresh } from '../messaging/broker-probe.js';
 import { drainOnSignals } from './graceful-drain.js';
 import { ServiceShutdown, ServiceShutdownModule } from './service-shutdown.js';
 
@@ -69,13 +71,20 @@ export async function startService(start: ServiceStart): Promise<NestFastifyAppl
     const microservice = app.connectMicroservice({ strategy: server }, { inheritAppConfig: true });
     let brokerStatus = 'connecting';
     microservice.status.subscribe((status) => (brokerStatus = status));
-    app.get(Readiness).register('broker', async () => {
-      if (brokerStatus !== 'connected') throw new Error(`broker ${brokerStatus}`);
-    });
+    const consuming = server;
+    app.get(Readiness).register(
+      'broker',
+      async () => {
+        if (brokerStatus !== 'connected') throw new Error(`broker ${brokerStatus}`);
+        await consuming.probe.roundTrip();
+      },
+      { reachable: () => brokerAnswersAfresh(start.config.amqpUrl) },
+    );
     await app.startAllMicroservices();
   }
 
   await app.listen({ port: start.port, host: '0.0.0.0' });
+  app.get(Liveness).start(start.config.stuckLimitS * 1000);
   drainOnSignals({ name: start.name, app, shutdown, deliveries, server, logger });
   logger.log(`${start.name} listening on :${start.port} (profile ${start.config.profile}, namespace ${start.config.namespace})`);
   return app;

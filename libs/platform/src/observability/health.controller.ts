@@ -1,6 +1,7 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { metricsRegistry, ServiceMetrics } from './metrics.js';
+import { Liveness, type LivenessReport } from './liveness.js';
 import { Readiness, type ReadinessReport } from './readiness.js';
 
 /** Liveness, readiness and Prometheus metrics, on every service's own HTTP port. */
@@ -8,12 +9,17 @@ import { Readiness, type ReadinessReport } from './readiness.js';
 export class HealthController {
   constructor(
     private readonly readiness: Readiness,
+    private readonly liveness: Liveness,
     private readonly serviceMetrics: ServiceMetrics,
   ) {}
 
+  /** The process answers and can still heal by itself; 503 asks to be restarted. */
   @Get('healthz')
-  alive(): { status: 'ok' } {
-    return { status: 'ok' };
+  alive(@Res({ passthrough: true }) reply: FastifyReply): { status: 'ok' } | ({ status: 'stuck' } & LivenessReport) {
+    const report = this.liveness.report();
+    if (report.alive) return { status: 'ok' };
+    reply.status(503);
+    return { status: 'stuck', ...report };
   }
 
   @Get('readyz')

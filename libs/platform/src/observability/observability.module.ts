@@ -3,6 +3,7 @@ import type { ServiceName } from '@smsq/contracts';
 import { HealthController } from './health.controller.js';
 import { metricsOf, ServiceMetrics, startDefaultMetrics } from './metrics.js';
 import { pingControllerFor } from './ping.controller.js';
+import { Liveness } from './liveness.js';
 import { Readiness } from './readiness.js';
 
 @Global()
@@ -10,6 +11,6 @@ import { Readiness } from './readiness.js';
 export class ObservabilityModule {
   static forService(service: ServiceName | 'gateway-sim'): DynamicModule {
     startDefaultMetrics(service);
-    return { module: ObservabilityModule, controllers: [HealthController, ...(service === 'gateway-sim' ? [] : [pingControllerFor(service)])], providers: [Readiness, { provide: ServiceMetrics, useValue: metricsOf(service) }], exports: [Readiness, ServiceMetrics] };
+    return { module: ObservabilityModule, controllers: [HealthController, ...(service === 'gateway-sim' ? [] : [pingControllerFor(service)])], providers: [Readiness, Liveness, { provide: ServiceMetrics, useValue: metricsOf(service) }], exports: [Readiness, Liveness, ServiceMetrics] };
   }
 }

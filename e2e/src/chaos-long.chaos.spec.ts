@@ -1,12 +1,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { expect, it } from 'vitest';
-import { ALL_FAULTS, REPLICA_FAULTS, runChaos, type ChaosReport } from './support/chaos/chaos-run.js';
+import { ALL_FAULTS, networkFaults, REPLICA_FAULTS, runChaos, type ChaosReport, type Fault } from './support/chaos/chaos-run.js';
 import { printFigures } from './support/chaos/figures.js';
 
 const rounds = Number(process.env['CHAOS_ROUNDS'] ?? '2');
 const output = process.env['CHAOS_OUTPUT'];
 const replicasOutput = process.env['CHAOS_REPLICAS_OUTPUT'];
+
+/** Each server (and the workers' way to the gateway) silent for 20 s, slow for 10 s, then reset. */
+const NETWORK_FAULTS: Fault[] = networkFaults(20_000, 10_000, ['redis', 'postgres', 'rabbitmq', 'gateway']);
 
 function save(report: ChaosReport, file: string | undefined): void {
   if (!file) return;
@@ -15,9 +18,9 @@ function save(report: ChaosReport, file: string | undefined): void {
 }
 
 /** `npm run chaos`: every fault, several rounds, longer quiet spells; the figures go to CHAOS_OUTPUT. */
-it(`chaos run: ${rounds} round(s) of every kill and restart, no violation`, async () => {
+it(`chaos run: ${rounds} round(s) of every kill, restart, silence, latency and reset, no violation`, async () => {
   const report = await runChaos({
-    faults: Array.from({ length: rounds }, () => ALL_FAULTS).flat(),
+    faults: Array.from({ length: rounds }, () => [...ALL_FAULTS, ...NETWORK_FAULTS]).flat(),
     quietMs: Number(process.env['CHAOS_QUIET_MS'] ?? '6000'),
     clients: 4,
     claimTimeoutS: 3,
@@ -30,12 +33,13 @@ it(`chaos run: ${rounds} round(s) of every kill and restart, no violation`, asyn
   expect(report.violations).toEqual([]);
   expect(report.kills).toBeGreaterThanOrEqual(5);
   expect(report.restarts).toBeGreaterThanOrEqual(3);
+  expect(report.networkFaults).toBe(rounds * NETWORK_FAULTS.length);
 });
 
 /** Two of every service, every background job running twice: each copy of each process killed in turn, then the restarts. */
 it(`chaos run with two of every service: ${rounds} round(s), no violation`, async () => {
   const report = await runChaos({
-    faults: Array.from({ length: rounds }, () => REPLICA_FAULTS).flat(),
+    faults: Array.from({ length: rounds }, () => [...REPLICA_FAULTS, ...NETWORK_FAULTS]).flat(),
     quietMs: Number(process.env['CHAOS_QUIET_MS'] ?? '6000'),
     clients: 4,
     claimTimeoutS: 3,
@@ -49,4 +53,5 @@ it(`chaos run with two of every service: ${rounds} round(s), no violation`, asyn
   expect(report.violations).toEqual([]);
   expect(report.kills).toBeGreaterThanOrEqual(10);
   expect(report.restarts).toBeGreaterThanOrEqual(3);
+  expect(report.networkFaults).toBe(rounds * NETWORK_FAULTS.length);
 });

@@ -1,9 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_FAULTS, runChaos, type Fault } from './support/chaos/chaos-run.js';
+import { ALL_FAULTS, networkFaults, runChaos, type Fault } from './support/chaos/chaos-run.js';
 import { printFigures } from './support/chaos/figures.js';
 
-/** The short replica run: each service's first or second copy killed once while the other serves, and a Postgres restart. */
-const SHORT_REPLICA_FAULTS: Fault[] = [{ kill: 'api-gateway' }, { kill: 'billing#2' }, { kill: 'dispatch' }, { kill: 'inbox#2' }, { kill: 'worker' }, { kill: 'dispatch#2' }, { restart: 'postgres' }];
+/** Longer than every bound on silence (the broker's heartbeats notice one within 9 s), shorter than the long run's 20 s. */
+const SHORT_SILENCE_MS = 12_000;
+
+/** The short replica run: each service's first or second copy killed once while the other serves, a Postgres restart, and each server silent for a while. */
+const SHORT_REPLICA_FAULTS: Fault[] = [
+  { kill: 'api-gateway' },
+  { kill: 'billing#2' },
+  { kill: 'dispatch' },
+  { kill: 'inbox#2' },
+  { kill: 'worker' },
+  { kill: 'dispatch#2' },
+  { restart: 'postgres' },
+  { silence: 'redis', forMs: SHORT_SILENCE_MS },
+  { silence: 'postgres', forMs: SHORT_SILENCE_MS },
+  { silence: 'rabbitmq', forMs: SHORT_SILENCE_MS },
+];
 
 /**
  * The short chaos runs (the long ones are `npm run chaos`): load from several clients while every
@@ -11,20 +25,22 @@ const SHORT_REPLICA_FAULTS: Fault[] = [{ kill: 'api-gateway' }, { kill: 'billing
  * issue, which must find nothing; then the same with two of every service.
  */
 describe('chaos: faults under load', () => {
-  it('survives every kill and restart with no violation', async () => {
-    const report = await runChaos({ faults: ALL_FAULTS, quietMs: 2_500, clients: 3, claimTimeoutS: 3, recoveryTimeoutMs: 120_000, log: (line) => console.log(`[chaos] ${line}`) });
+  it('survives every kill and restart, and each server silent, slow and reset, with no violation', async () => {
+    const report = await runChaos({ faults: [...ALL_FAULTS, ...networkFaults(SHORT_SILENCE_MS, 5_000)], quietMs: 2_500, clients: 3, claimTimeoutS: 3, recoveryTimeoutMs: 120_000, log: (line) => console.log(`[chaos] ${line}`) });
     console.log(printFigures(report));
     expect(report.kills).toBe(5);
     expect(report.restarts).toBe(3);
+    expect(report.networkFaults).toBe(9);
     expect(report.creates.created).toBeGreaterThan(50);
     expect(report.violations).toEqual([]);
   }, 600_000);
 
-  it('with two of every service, every background job running twice, survives kills of either copy with no violation', async () => {
+  it('with two of every service, every background job running twice, survives kills of either copy and silent servers with no violation', async () => {
     const report = await runChaos({ faults: SHORT_REPLICA_FAULTS, quietMs: 2_500, clients: 3, claimTimeoutS: 3, recoveryTimeoutMs: 120_000, replicas: true, log: (line) => console.log(`[chaos replicas] ${line}`) });
     console.log(printFigures(report));
     expect(report.kills).toBe(6);
     expect(report.restarts).toBe(1);
+    expect(report.networkFaults).toBe(3);
     expect(report.creates.created).toBeGreaterThan(50);
     expect(report.violations).toEqual([]);
   }, 600_000);

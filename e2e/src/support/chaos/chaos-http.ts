@@ -4,12 +4,24 @@ export interface ChaosAnswer {
   body: any;
 }
 
-/** Counts of what the run sent and what came back, by kind of request. */
+/** One answer's timing: when it came back and how long it took. */
+export interface AnswerTiming {
+  endedAt: number;
+  ms: number;
+  status: number;
+}
+
+/** Counts of what the run sent and what came back, by kind of request, with each answer's timing. */
 export class RequestTally {
   readonly sent: Record<string, number> = {};
   readonly answers: Record<string, Record<string, number>> = {};
+  readonly timings: Record<string, AnswerTiming[]> = {};
 
-  count(kind: string, status: number): void {
+  count(kind: string, status: number, startedAt?: number): void {
+    if (startedAt !== undefined) {
+      const endedAt = Date.now();
+      (this.timings[kind] ??= []).push({ endedAt, ms: endedAt - startedAt, status });
+    }
     this.sent[kind] = (this.sent[kind] ?? 0) + 1;
     const byStatus = (this.answers[kind] ??= {});
     const label = status === 0 ? 'network_error' : String(status);
@@ -27,6 +39,7 @@ export async function call(
   options: { headers?: Record<string, string>; body?: unknown; timeoutMs?: number } = {},
 ): Promise<ChaosAnswer> {
   let answer: ChaosAnswer;
+  const startedAt = Date.now();
   try {
     const response = await fetch(`${baseUrl}${path}`, {
       method,
@@ -45,8 +58,17 @@ export async function call(
   } catch (error) {
     answer = { status: 0, body: error instanceof Error ? error.message : String(error) };
   }
-  tally.count(kind, answer.status);
+  tally.count(kind, answer.status, startedAt);
   return answer;
+}
+
+/** The median time of the answers of `kind` with `status` that came back within [from, to), or null with fewer than `atLeast` of them. */
+export function medianMs(tally: RequestTally, kind: string, status: number, from: number, to: number, atLeast = 5): number | null {
+  const times = (tally.timings[kind] ?? [])
+    .filter((timing) => timing.status === status && timing.endedAt >= from && timing.endedAt < to)
+    .map((timing) => timing.ms)
+    .sort((a, b) => a - b);
+  return times.length < atLeast ? null : times[Math.floor((times.length - 1) / 2)]!;
 }
 
 /** Worth retrying unchanged: the service is down, busy, restarting, or still finishing the first try. */

@@ -1,15 +1,35 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eventually } from '@smsq/testing';
+import { eventually, FaultProxies, throughProxy } from '@smsq/testing';
 import { PrivateInfra, type InfraName } from '../private-infra.js';
 import { Stack, type CoreService, type ProcessName } from '../stack.js';
 import { registerPhone } from '../worker-api.js';
-import { call, RequestTally, sleep } from './chaos-http.js';
+import { call, medianMs, RequestTally, sleep } from './chaos-http.js';
 import { ClientLoad, type ChaosClient } from './client-load.js';
 import { findViolations, taskFigures, unsettledWork, type Violation } from './invariants.js';
 import { RoundRobinProxy } from './round-robin.js';
 
-export type Fault = { kill: ProcessName } | { restart: InfraName };
+/** A connection the fault proxy sits on: a service's to one of the three servers, or a worker's to the gateway. */
+export type Link = InfraName | 'gateway';
+
+export type Fault =
+  | { kill: ProcessName }
+  | { restart: InfraName }
+  /** Every open connection goes silent for good (no FIN, no RST) and new ones are silent too, for `forMs`. */
+  | { silence: Link; forMs: number }
+  /** 200 ± 100 ms on every chunk each way, for `forMs`. */
+  | { latency: Link; forMs: number }
+  /** Every open connection reset at once. */
+  | { reset: Link };
+
+/** Each server in turn silent, slow, then its connections reset: the faults a network makes without a process dying. */
+export function networkFaults(silenceMs: number, latencyMs: number, links: Link[] = ['redis', 'postgres', 'rabbitmq']): Fault[] {
+  return [
+    ...links.map((link) => ({ silence: link, forMs: silenceMs })),
+    ...links.map((link) => ({ latency: link, forMs: latencyMs })),
+    ...links.map((link) => ({ reset: link })),
+  ];
+}
 
 /** Every process SIGKILLed and every backing service restarted, one after another. */
 export const ALL_FAULTS: Fault[] = [
@@ -62,8 +82,12 @@ export interface ChaosOptions {
 
 export interface FaultFigure {
   fault: string;
-  /** From the kill or restart until every service answered /readyz with 200 again. */
+  /** From the kill or restart, or from the end of a network fault, until every service answered /readyz with 200 again. */
   recoveredInMs: number | null;
+  /** Network faults: from their end until create-task's median was back under twice its quiet value. */
+  createP50BackInMs?: number | null;
+  /** Network faults: create-task's median in the 3 s after that (ms). */
+  createP50AfterMs?: number | null;
 }
 
 export interface ChaosReport {
@@ -80,6 +104,10 @@ export interface ChaosReport {
   tasks: Record<string, number>;
   kills: number;
   restarts: number;
+  /** Silences, latencies and resets survived, each healed by time-outs alone (no process restarted). */
+  networkFaults: number;
+  /** create-task's median time before the first fault (ms). */
+  quietCreateP50Ms: number | null;
   faults: FaultFigure[];
   violations: Violation[];
 }
@@ -87,8 +115,16 @@ export interface ChaosReport {
 const DATABASE = 'smsq_chaos';
 
 function describeFault(fault: Fault): string {
-  return 'kill' in fault ? `SIGKILL ${fault.kill}` : `restart ${fault.restart}`;
+  if ('kill' in fault) return `SIGKILL ${fault.kill}`;
+  if ('restart' in fault) return `restart ${fault.restart}`;
+  if ('silence' in fault) return `silence ${fault.silence} ${fault.forMs / 1000} s`;
+  if ('latency' in fault) return `latency ${fault.latency} 200±100 ms ${fault.forMs / 1000} s`;
+  return `reset ${fault.reset}`;
 }
+
+const isNetworkFault = (fault: Fault) => !('kill' in fault) && !('restart' in fault);
+/** How soon after a network fault every service must be ready, and create-task's median back under twice its quiet value. */
+const NETWORK_RECOVERY_MS = 30_000;
 
 /**
  * The chaos run: private Postgres, RabbitMQ and Redis; the services, a real worker and the gateway
@@ -99,14 +135,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const log = options.log ?? (() => undefined);
   const started = Date.now();
   const infra = await PrivateInfra.start();
+  const links = await FaultProxies.start();
   let stack: Stack | undefined;
   let proxy: RoundRobinProxy | undefined;
   try {
     log(`private infrastructure: ${infra.databaseServerUrl}, ${infra.amqpUrl}, ${infra.redisUrl}`);
+    // Every service reaches the servers through the fault proxy; the checks read them directly.
+    const direct = infra.envFor(DATABASE);
+    const proxied = async (name: InfraName, url: string) => throughProxy(url, await links.add(name, upstreamOf(url)));
     stack = await Stack.start({
       profile: 'A',
       env: {
-        ...infra.envFor(DATABASE),
+        DATABASE_URL: await proxied('postgres', direct['DATABASE_URL']!),
+        AMQP_URL: await proxied('rabbitmq', direct['AMQP_URL']!),
+        REDIS_URL: await proxied('redis', direct['REDIS_URL']!),
         SMSQ_CLAIM_TIMEOUT_S: String(options.claimTimeoutS),
         SMSQ_SETTLE_AFTER_S: '3',
         SMSQ_RATE_LIMIT_RPS: '10000',
@@ -121,38 +163,65 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       log(`two of every service; the load goes through a round-robin at ${proxy.url}`);
     }
     const baseUrl = proxy?.url ?? stack.baseUrl;
-    const clients = await prepareClients(stack, options.clients, baseUrl, options.replicas ? 2 : 1);
+    // The workers reach the gateway (or the round-robin) through the fault proxy too.
+    const workerBaseUrl = `http://127.0.0.1:${await links.add('gateway', upstreamOf(baseUrl))}`;
+    const clients = await prepareClients(stack, options.clients, workerBaseUrl, options.replicas ? 2 : 1);
     const tally = new RequestTally();
     const load = new ClientLoad(baseUrl, clients, tally, { failShare: 0.25, abandonShare: 0.1, createRetryMs: 150_000, createConcurrency: 2, pauseMs: 40, deliveryLoops: options.replicas ? 2 : 1 });
+    const loadStartedAt = Date.now();
     load.start();
+    const health = HealthWatch.start(servicePorts(stack, replicaPorts));
 
     const faults: FaultFigure[] = [];
     const violations: Violation[] = [];
     await sleep(options.quietMs);
+    const quietCreateP50Ms = medianMs(tally, 'create-task', 201, loadStartedAt, Date.now());
+    log(`create-task's median before the faults: ${quietCreateP50Ms} ms`);
     for (const fault of options.faults) {
       const name = describeFault(fault);
       log(`${name}…`);
-      const at = Date.now();
+      const pids = runningPids(stack);
+      let at = Date.now();
       if ('kill' in fault) {
         await stack.kill(fault.kill);
         // A supervisor restarts the killed process; nothing else is restarted by hand.
         await sleep(500);
         stack.launch(fault.kill);
-      } else {
+      } else if ('restart' in fault) {
         await infra.restart(fault.restart);
+      } else if ('reset' in fault) {
+        await links.fault(fault.reset, { kind: 'reset' });
+      } else {
+        const link = 'silence' in fault ? fault.silence : fault.latency;
+        await links.fault(link, 'silence' in fault ? { kind: 'silent' } : { kind: 'latency', meanMs: 200, jitterMs: 100 });
+        await sleep(fault.forMs);
+        await links.heal(link);
+        // Recovery counts from the fault's end.
+        at = Date.now();
       }
-      const recovered = await allReady(stack, options.recoveryTimeoutMs, replicaPorts);
+      const recovered = await allReady(stack, isNetworkFault(fault) ? NETWORK_RECOVERY_MS : options.recoveryTimeoutMs, replicaPorts);
       const recoveredInMs = recovered ? Date.now() - at : null;
-      faults.push({ fault: name, recoveredInMs });
+      const figure: FaultFigure = { fault: name, recoveredInMs };
+      faults.push(figure);
       log(`${name}: ${recovered ? `ready again after ${recoveredInMs} ms` : 'NOT ready again'}`);
-      if (!recovered) violations.push({ invariant: 'recovers-by-itself', clientId: null, detail: `${name}: not ready within ${options.recoveryTimeoutMs} ms\n${stack.recentLogs()}` });
+      if (!recovered) violations.push({ invariant: 'recovers-by-itself', clientId: null, detail: `${name}: not ready within ${isNetworkFault(fault) ? NETWORK_RECOVERY_MS : options.recoveryTimeoutMs} ms\n${stack.recentLogs()}` });
+      if (isNetworkFault(fault)) {
+        const restarted = Object.entries(pids).filter(([process, pid]) => stack!.pidOf(process as ProcessName) !== pid).map(([process]) => process);
+        if (restarted.length > 0) violations.push({ invariant: 'heals-without-restart', clientId: null, detail: `${name}: ${restarted.join(', ')} exited\n${stack.recentLogs()}` });
+        if (quietCreateP50Ms !== null) {
+          Object.assign(figure, await createLatencyRecovery(tally, at, quietCreateP50Ms));
+          log(`${name}: create-task's median back under ${2 * quietCreateP50Ms} ms ${figure.createP50BackInMs === null ? 'NOT within 30 s' : `after ${figure.createP50BackInMs} ms (${figure.createP50AfterMs} ms)`}`);
+          if (figure.createP50BackInMs === null) violations.push({ invariant: 'latency-recovers', clientId: null, detail: `${name}: create-task's median not back under twice its quiet ${quietCreateP50Ms} ms within 30 s of the fault's end` });
+        }
+      }
       await sleep(options.quietMs);
     }
+    violations.push(...health.stop().map((detail) => ({ invariant: 'heals-without-restart', clientId: null, detail })));
 
     log('stopping the load; waiting for the system to settle');
     await load.stopCreating();
     const clientIds = clients.map((client) => client.clientId);
-    const databaseUrl = stack.env['DATABASE_URL']!;
+    const databaseUrl = direct['DATABASE_URL']!;
     const settled = await eventually(async () => {
       const left = await unsettledWork(databaseUrl, clientIds);
       if (left.length > 0) throw new Error(`not settled: ${left.join(', ')}`);
@@ -182,6 +251,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       tasks: await taskFigures(databaseUrl, clientIds),
       kills: faults.filter((fault, index) => 'kill' in options.faults[index]! && fault.recoveredInMs !== null).length,
       restarts: faults.filter((fault, index) => 'restart' in options.faults[index]! && fault.recoveredInMs !== null).length,
+      networkFaults: faults.filter((fault, index) => isNetworkFault(options.faults[index]!) && fault.recoveredInMs !== null).length,
+      quietCreateP50Ms,
       faults,
       violations,
     };
@@ -189,7 +260,66 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     if (stack && options.logDir) saveLogs(stack, options.logDir);
     await proxy?.close().catch(() => undefined);
     await stack?.stop().catch(() => undefined);
+    await links.close();
     await infra.stop();
+  }
+}
+
+function upstreamOf(url: string): { host: string; port: number } {
+  const { hostname, port } = new URL(url);
+  return { host: hostname, port: Number(port) };
+}
+
+const CORE_PROCESSES: ProcessName[] = ['api-gateway', 'billing', 'dispatch', 'inbox', 'api-gateway#2', 'billing#2', 'dispatch#2', 'inbox#2', 'worker', 'worker#2'];
+
+function runningPids(stack: Stack): Partial<Record<ProcessName, number>> {
+  return Object.fromEntries(CORE_PROCESSES.map((name) => [name, stack.pidOf(name)]).filter(([, pid]) => pid !== undefined));
+}
+
+function servicePorts(stack: Stack, replicaPorts?: Record<CoreService, string>): string[] {
+  return [...['PORT', 'BILLING_PORT', 'DISPATCH_PORT', 'INBOX_PORT'].map((name) => stack.env[name]!), ...Object.values(replicaPorts ?? {})];
+}
+
+/**
+ * After a network fault's end: the first moment create-task's median over the answers of the last
+ * 3 s is under twice its quiet value, within 30 s, and what it was then.
+ */
+async function createLatencyRecovery(tally: RequestTally, faultEnd: number, quietMs: number): Promise<Pick<FaultFigure, 'createP50BackInMs' | 'createP50AfterMs'>> {
+  const windowMs = 3_000;
+  for (let now = Date.now(); now - faultEnd <= NETWORK_RECOVERY_MS; now = Date.now()) {
+    const median = medianMs(tally, 'create-task', 201, Math.max(faultEnd, now - windowMs), now);
+    if (median !== null && median < 2 * quietMs) return { createP50BackInMs: now - faultEnd, createP50AfterMs: median };
+    await sleep(250);
+  }
+  return { createP50BackInMs: null, createP50AfterMs: null };
+}
+
+/**
+ * Every service's /healthz, asked every second through the run: a 503 means the service could not
+ * heal by itself and asks to be restarted, which a fault that time-outs can heal must never cause.
+ */
+class HealthWatch {
+  private readonly failures: string[] = [];
+  private readonly timer: NodeJS.Timeout;
+
+  private constructor(private readonly ports: string[]) {
+    this.timer = setInterval(() => void this.look(), 1_000);
+  }
+
+  static start(ports: string[]): HealthWatch {
+    return new HealthWatch(ports);
+  }
+
+  stop(): string[] {
+    clearInterval(this.timer);
+    return this.failures;
+  }
+
+  private async look(): Promise<void> {
+    for (const port of this.ports) {
+      const response = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2_000) }).catch(() => undefined);
+      if (response?.status === 503) this.failures.push(`:${port} /healthz answered 503 at ${new Date().toISOString()}: ${await response.text()}`);
+    }
   }
 }
 
@@ -219,7 +349,7 @@ function saveLogs(stack: Stack, dir: string): void {
 
 /** Every service (and every second copy) answers /readyz with 200. */
 async function allReady(stack: Stack, timeoutMs: number, replicaPorts?: Record<CoreService, string>): Promise<boolean> {
-  const ports = [...['PORT', 'BILLING_PORT', 'DISPATCH_PORT', 'INBOX_PORT'].map((name) => stack.env[name]), ...Object.values(replicaPorts ?? {})];
+  const ports = servicePorts(stack, replicaPorts);
   return eventually(
     async () => {
       for (const port of ports) {

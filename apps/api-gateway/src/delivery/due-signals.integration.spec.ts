@@ -1,28 +1,40 @@
 import { dueSignalChannel } from '@smsq/contracts';
-import { eventually } from '@smsq/testing';
+import { eventually, FaultProxies, throughProxy } from '@smsq/testing';
 import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayConfig } from '../config/gateway-config.js';
 import { DueSignals } from './due-signals.js';
 
-describe(DueSignals.name, () => {
-  const namespace = `test_due_${randomBytes(4).toString('hex')}`;
-  const publisher = new Redis('redis://127.0.0.1:6379');
-  let sut: DueSignals;
+const REDIS_URL = 'redis://127.0.0.1:6379';
 
-  beforeAll(async () => {
-    sut = new DueSignals(Object.assign(new GatewayConfig(), { namespace, redisUrl: 'redis://127.0.0.1:6379' }));
-    await sut.onModuleInit();
-    // Subscribed once a published message reaches a waiter.
-    await eventually(async () => {
-      const waiter = sut.register(null);
+/** Resolves once a published signal reaches a waiter, i.e. once `signals` is subscribed. */
+async function hearingSignals(signals: DueSignals, publisher: Redis, namespace: string, timeoutMs = 10_000): Promise<void> {
+  await eventually(
+    async () => {
+      const waiter = signals.register(null);
       const woke = waiter.wait(200, new AbortController().signal).then(() => Date.now());
       await publisher.publish(dueSignalChannel(namespace), '0');
       const started = Date.now();
-      expect((await woke) - started).toBeLessThan(150);
-      waiter.dispose();
-    });
+      try {
+        expect((await woke) - started).toBeLessThan(150);
+      } finally {
+        waiter.dispose();
+      }
+    },
+    { timeoutMs },
+  );
+}
+
+describe(DueSignals.name, () => {
+  const namespace = `test_due_${randomBytes(4).toString('hex')}`;
+  const publisher = new Redis(REDIS_URL);
+  let sut: DueSignals;
+
+  beforeAll(async () => {
+    sut = new DueSignals(Object.assign(new GatewayConfig(), { namespace, redisUrl: REDIS_URL }));
+    await sut.onModuleInit();
+    await hearingSignals(sut, publisher, namespace);
   });
 
   afterAll(async () => {
@@ -68,5 +80,53 @@ describe(DueSignals.name, () => {
     await done;
     expect(Date.now() - started).toBeLessThan(100);
     waiter.dispose();
+  });
+
+  describe('with its Redis connection gone silent', () => {
+    let proxies: FaultProxies;
+    let deafened: DueSignals;
+    const silentNamespace = `test_due_silent_${randomBytes(4).toString('hex')}`;
+
+    beforeAll(async () => {
+      proxies = await FaultProxies.start();
+      const port = await proxies.add('redis', { host: '127.0.0.1', port: 6379 });
+      deafened = new DueSignals(Object.assign(new GatewayConfig(), { namespace: silentNamespace, redisUrl: throughProxy(REDIS_URL, port) }));
+      await deafened.onModuleInit();
+      await hearingSignals(deafened, publisher, silentNamespace);
+    });
+
+    afterAll(async () => {
+      await deafened?.onApplicationShutdown();
+      await proxies?.close();
+    });
+
+    it('wakes a poll waiting long within 5 s, caps later waits at 2 s, and wakes polls on signals again once the network heals', async () => {
+      const waiter = deafened.register(7);
+      const longPoll = waiter.wait(30_000, new AbortController().signal).then(() => performance.now());
+
+      await proxies.fault('redis', { kind: 'silent' });
+      const silentSince = performance.now();
+      const wokenAfter = (await longPoll) - silentSince;
+      const recheckStarted = performance.now();
+      await waiter.wait(30_000, new AbortController().signal);
+      const recheckAfter = performance.now() - recheckStarted;
+      waiter.dispose();
+
+      expect(wokenAfter).toBeLessThan(5_000);
+      expect(recheckAfter).toBeGreaterThanOrEqual(1_950);
+      expect(recheckAfter).toBeLessThan(2_500);
+
+      await proxies.heal('redis');
+      const healedAt = performance.now();
+      await hearingSignals(deafened, publisher, silentNamespace);
+      expect(performance.now() - healedAt).toBeLessThan(10_000);
+      const heard = deafened.register(7);
+      const started = performance.now();
+      const woken = heard.wait(30_000, new AbortController().signal);
+      await publisher.publish(dueSignalChannel(silentNamespace), '7');
+      await woken;
+      heard.dispose();
+      expect(performance.now() - started).toBeLessThan(500);
+    });
   });
 });

@@ -37,6 +37,17 @@ const commands = {
   connections({ name }) {
     return [...find(name).connections].filter((connection) => connection.open).length;
   },
+  /** The proxy is gone: its port closes and every connection through it ends, silenced ones too. */
+  async remove({ name }) {
+    const proxy = find(name);
+    proxies.delete(name);
+    proxy.server?.close();
+    for (const connection of proxy.connections) {
+      connection.directions.forEach(cancel);
+      connection.upstream?.destroy();
+      connection.client.destroy();
+    }
+  },
 };
 
 function find(name) {

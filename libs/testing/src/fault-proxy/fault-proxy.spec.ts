@@ -234,6 +234,18 @@ describe(FaultProxies.name, () => {
     expect(await echo(await client(), 'PING\r\n')).toBe('+PONG\r\n');
   });
 
+  it('closes a removed proxy: its port refuses, and every connection through it ends, a silenced one too', async () => {
+    const { name, port, client } = await proxy();
+    const silenced = await client();
+    await sut.fault(name, { kind: 'silent' });
+
+    await sut.remove(name);
+
+    await until(() => silenced.events.includes('close'), { timeoutMs: 2_000 });
+    expect(await connectionError(port)).toBe('ECONNREFUSED');
+    await expect(sut.connections(name)).rejects.toThrow(`no proxy named ${name}`);
+  });
+
   it('answers with an error for a proxy it does not know', async () => {
     await expect(sut.heal('nobody')).rejects.toThrow('no proxy named nobody');
   });

@@ -94,6 +94,11 @@ export class FaultProxies {
     await exited;
   }
 
+  /** Closes one proxy: its port, and every connection through it (a silenced one's client then sees it close). */
+  remove(name: string): Promise<void> {
+    return this.request('remove', { name });
+  }
+
   private request<T>(command: string, options: Record<string, unknown>): Promise<T> {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {

@@ -27,7 +27,8 @@ export class SmtpResetLinkDelivery extends ResetLinkDelivery {
     private readonly from: string,
   ) {
     super();
-    this.transport = createTransport(smtpUrl);
+    // nodemailer would wait up to 10 minutes on a mail server gone silent.
+    this.transport = createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
   }
 
   async deliver(reset: ResetLink): Promise<void> {

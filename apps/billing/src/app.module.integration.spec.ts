@@ -35,11 +35,11 @@ describe(AppModule.name, () => {
     await testDatabase?.drop();
   });
 
-  it('is ready once its database and broker are', async () => {
+  it('is ready once its database and the broker (on its own channel and on its client to dispatch) are', async () => {
     const response = await fetch(new URL('/readyz', await app.getUrl()));
 
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ready: true, checks: { database: 'ok', broker: 'ok' } });
+    expect(await response.json()).toEqual({ ready: true, checks: { database: 'ok', broker: 'ok', 'broker:dispatch': 'ok' } });
   });
 
   it('debits, shows and refunds over the broker', async () => {

@@ -108,11 +108,11 @@ describe(AppModule.name, () => {
 
   const taskOf = (id: number) => dispatch.send<TaskView>(Patterns.dispatch.taskGet, { clientId: CLIENT, id });
 
-  it('is ready once its database, broker and Redis are', async () => {
+  it('is ready once its database, Redis and the broker (on its own channel and on its client to billing) are', async () => {
     const response = await fetch(new URL('/readyz', await app.getUrl()));
 
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ready: true, checks: { database: 'ok', broker: 'ok', redis: 'ok' } });
+    expect(await response.json()).toEqual({ ready: true, checks: { database: 'ok', broker: 'ok', 'broker:billing': 'ok', redis: 'ok' } });
   });
 
   it('claims, reports and refunds a failed task over the broker, through its running outbox relay', async () => {

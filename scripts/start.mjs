@@ -66,7 +66,7 @@ async function waitForReady(url) {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     try {
-      const response = await fetch(url);
+      const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
       if (response.ok) return;
     } catch {
       // not listening yet
@@ -84,7 +84,7 @@ function admin(...args) {
 
 async function seedDemo() {
   const demoFile = join(root, '.smsq', `demo-${profile}.json`);
-  const client = new pg.Client({ connectionString: env.DATABASE_URL });
+  const client = new pg.Client({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 5_000, query_timeout: 10_000 });
   await client.connect();
   const { rows } = await client.query('SELECT count(*)::int AS clients FROM "gateway"."clients"');
   await client.end();
@@ -98,6 +98,7 @@ async function seedDemo() {
         method: 'POST',
         headers: { 'X-API-Key': api_key, 'Content-Type': 'application/json' },
         body: JSON.stringify({ name: 'Demo phone', device_id: 'demo-phone', url: simUrl }),
+        signal: AbortSignal.timeout(15_000),
       });
       const { worker_token } = await response.json();
       seeded = { client_id, api_key, worker_token, sim_token: worker_token };

@@ -1,5 +1,5 @@
 import type { SqlDriverAdapter, SqlQuery, SqlQueryable } from '@prisma/driver-adapter-utils';
-import { createPgAdapter, databaseAnswersAfresh, QUERY_TIMEOUT_GRACE_MS, type PgAdapterOptions, type SessionLimits } from '@smsq/persistence';
+import { createPgAdapter, databaseAnswersAfresh, PoolProgress, QUERY_TIMEOUT_GRACE_MS, type PgAdapterOptions, type SessionLimits } from '@smsq/persistence';
 import { dropDatabase, FaultProxies, TEST_SERVER_URL, throughProxy, until } from '@smsq/testing';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -176,6 +176,21 @@ describe.concurrent(createPgAdapter.name, () => {
         await until(async () => (await sessions()).length === 0, { timeoutMs: 1_000 });
       });
     });
+  });
+
+  it('tells liveness its pool still gets answers while queries are answered, and not once they stop', async (test) => {
+    const proxy = await proxyFor(test);
+    const progress = new PoolProgress();
+    const { adapter } = await adapterFor(test, databaseUrl, { maxConnections: 1, limits: LIMITS, progress }, proxy);
+    expect(progress.answering()).toBe(false);
+
+    await backendPid(adapter);
+    const answeredAt = Date.now();
+    await proxy.silence();
+    await timed(() => adapter.queryRaw(sql('SELECT 1')));
+
+    expect(progress.answering(answeredAt + 9_000)).toBe(true);
+    expect(progress.answering(answeredAt + 10_500)).toBe(false);
   });
 
   it('has a live server cancel a statement past its limit, before the client would give up, and the connection stays in use', async (test) => {

@@ -1,6 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { boundedConnection, QUERY_TIMEOUT_GRACE_MS, SessionWithDeadline, type SessionLimits } from './session-limits.js';
+import { boundedConnection, QUERY_TIMEOUT_GRACE_MS, SessionWithDeadline, type PoolProgress, type SessionLimits } from './session-limits.js';
 
 export interface PgAdapterOptions {
   /** Upper bound of the adapter's connection pool. */
@@ -9,6 +9,8 @@ export interface PgAdapterOptions {
   applicationName?: string;
   /** How long a statement and an open transaction may last; each service chooses its own (docs/deploy.md). */
   limits?: SessionLimits;
+  /** Told of every answered query, for liveness to tell a slow pool from a broken one. */
+  progress?: PoolProgress;
 }
 
 /** For a pool whose service did not choose: short statements, short transactions. */
@@ -40,6 +42,7 @@ export function createPgAdapter(databaseUrl: string, options: PgAdapterOptions =
     idle_in_transaction_session_timeout: limits.idleInTransactionTimeoutMs,
     query_timeout: limits.statementTimeoutMs + QUERY_TIMEOUT_GRACE_MS,
     Client: SessionWithDeadline,
-  });
+    progress: options.progress,
+  } as pg.PoolConfig);
   return new PrismaPg(pool, { disposeExternalPool: true });
 }

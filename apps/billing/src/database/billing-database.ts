@@ -1,5 +1,5 @@
 import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { createPgAdapter, type SessionLimits } from '@smsq/persistence';
+import { createPgAdapter, PoolProgress, type SessionLimits } from '@smsq/persistence';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 
 export type BillingTransaction = Prisma.TransactionClient;
@@ -13,8 +13,13 @@ const BILLING_SESSION_LIMITS: SessionLimits = { statementTimeoutMs: 10_000, idle
 
 /** The billing schema's Prisma client, one connection pool per process. */
 export class BillingDatabase extends PrismaClient implements OnModuleInit, OnModuleDestroy {
+  /** When its pool last had a query answered (liveness tells a slow pool from a broken one). */
+  readonly progress: PoolProgress;
+
   constructor(databaseUrl: string) {
-    super({ adapter: createPgAdapter(databaseUrl, { applicationName: 'smsq-billing', maxConnections: 10, limits: BILLING_SESSION_LIMITS }) });
+    const progress = new PoolProgress();
+    super({ adapter: createPgAdapter(databaseUrl, { applicationName: 'smsq-billing', maxConnections: 10, limits: BILLING_SESSION_LIMITS, progress }) });
+    this.progress = progress;
   }
 
   async onModuleInit(): Promise<void> {
@@ -27,18 +32,19 @@ export class BillingDatabase extends PrismaClient implements OnModuleInit, OnMod
 
   /**
    * Read committed is enough: every change to an account happens while holding its row lock.
-   * The waits are generous because debits of one busy client queue up behind that lock.
+   * The transaction's time is generous because debits of one busy client queue up behind that
+   * lock; a free connection is waited for 5 s at most, the pool's own bound.
    */
   transaction<T>(work: (tx: BillingTransaction) => Promise<T>): Promise<T> {
     return this.$transaction(work, {
       isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted,
-      maxWait: 10_000,
+      maxWait: 5_000,
       timeout: 15_000,
     });
   }
 
   /** Several reads that see one consistent moment, for audits taken while debits go on. */
   snapshot<T>(read: (tx: BillingTransaction) => Promise<T>): Promise<T> {
-    return this.$transaction(read, { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead, maxWait: 10_000, timeout: 60_000 });
+    return this.$transaction(read, { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead, maxWait: 5_000, timeout: 60_000 });
   }
 }

@@ -14,6 +14,9 @@ export class DatabaseReadiness implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.readiness.register('database', () => this.db.$queryRaw`SELECT 1`, { reachable: () => databaseAnswersAfresh(this.config.databaseUrl) });
+    this.readiness.register('database', () => this.db.$queryRaw`SELECT 1`, {
+      reachable: () => databaseAnswersAfresh(this.config.databaseUrl),
+      alive: () => this.db.progress.answering(),
+    });
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { createPgAdapter, type SessionLimits } from '@smsq/persistence';
+import { createPgAdapter, PoolProgress, type SessionLimits } from '@smsq/persistence';
 import { DispatchConfig } from '../config/dispatch-config.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 
@@ -15,8 +15,13 @@ export function dispatchSessionLimits(rpcTimeoutMs: number): SessionLimits {
 /** The Prisma client of the `dispatch` schema, connected for the life of the module. */
 @Injectable()
 export class DispatchDatabase extends PrismaClient implements OnModuleInit, OnModuleDestroy {
+  /** When its pool last had a query answered (liveness tells a slow pool from a broken one). */
+  readonly progress: PoolProgress;
+
   constructor(config: DispatchConfig) {
-    super({ adapter: createPgAdapter(config.databaseUrl, { applicationName: 'smsq-dispatch', limits: dispatchSessionLimits(config.rpcTimeoutMs) }) });
+    const progress = new PoolProgress();
+    super({ adapter: createPgAdapter(config.databaseUrl, { applicationName: 'smsq-dispatch', limits: dispatchSessionLimits(config.rpcTimeoutMs), progress }) });
+    this.progress = progress;
   }
 
   async onModuleInit(): Promise<void> {

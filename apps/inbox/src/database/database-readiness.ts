@@ -13,6 +13,9 @@ export class DatabaseReadiness implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.readiness.register('database', () => this.database.$queryRaw`SELECT 1`, { reachable: () => databaseAnswersAfresh(this.config.databaseUrl) });
+    this.readiness.register('database', () => this.database.$queryRaw`SELECT 1`, {
+      reachable: () => databaseAnswersAfresh(this.config.databaseUrl),
+      alive: () => this.database.progress.answering(),
+    });
   }
 }

@@ -1,5 +1,5 @@
 import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { createPgAdapter, type SessionLimits } from '@smsq/persistence';
+import { createPgAdapter, PoolProgress, type SessionLimits } from '@smsq/persistence';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 
 export type InboxTransaction = Prisma.TransactionClient;
@@ -14,8 +14,13 @@ export function inboxSessionLimits(rpcTimeoutMs: number): SessionLimits {
 
 /** The inbox schema's Prisma client, one connection pool per process. */
 export class InboxDatabase extends PrismaClient implements OnModuleInit, OnModuleDestroy {
+  /** When its pool last had a query answered (liveness tells a slow pool from a broken one). */
+  readonly progress: PoolProgress;
+
   constructor(databaseUrl: string, limits: SessionLimits = inboxSessionLimits(5_000)) {
-    super({ adapter: createPgAdapter(databaseUrl, { applicationName: 'smsq-inbox', maxConnections: 10, limits }) });
+    const progress = new PoolProgress();
+    super({ adapter: createPgAdapter(databaseUrl, { applicationName: 'smsq-inbox', maxConnections: 10, limits, progress }) });
+    this.progress = progress;
   }
 
   async onModuleInit(): Promise<void> {
@@ -28,6 +33,6 @@ export class InboxDatabase extends PrismaClient implements OnModuleInit, OnModul
 
   /** Several reads that see one moment, so a page and its total agree while replies arrive. */
   snapshot<T>(read: (tx: InboxTransaction) => Promise<T>): Promise<T> {
-    return this.$transaction(read, { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead, maxWait: 10_000, timeout: 15_000 });
+    return this.$transaction(read, { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead, maxWait: 5_000, timeout: 15_000 });
   }
 }

@@ -138,6 +138,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const links = await FaultProxies.start();
   let stack: Stack | undefined;
   let proxy: RoundRobinProxy | undefined;
+  let health: HealthWatch | undefined;
   try {
     log(`private infrastructure: ${infra.databaseServerUrl}, ${infra.amqpUrl}, ${infra.redisUrl}`);
     // Every service reaches the servers through the fault proxy; the checks read them directly.
@@ -152,6 +153,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         SMSQ_CLAIM_TIMEOUT_S: String(options.claimTimeoutS),
         SMSQ_SETTLE_AFTER_S: '3',
         SMSQ_RATE_LIMIT_RPS: '10000',
+        // Short, so that a time-out that fails to heal a connection shows as a /healthz asking for a restart within the run.
+        SMSQ_STUCK_LIMIT_S: '15',
         SMSQ_LOG_FORMAT: 'json',
       },
     });
@@ -170,7 +173,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const load = new ClientLoad(baseUrl, clients, tally, { failShare: 0.25, abandonShare: 0.1, createRetryMs: 150_000, createConcurrency: 2, pauseMs: 40, deliveryLoops: options.replicas ? 2 : 1 });
     const loadStartedAt = Date.now();
     load.start();
-    const health = HealthWatch.start(servicePorts(stack, replicaPorts));
+    health = HealthWatch.start(servicePorts(stack, replicaPorts));
 
     const faults: FaultFigure[] = [];
     const violations: Violation[] = [];
@@ -230,6 +233,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     if (settled) violations.push({ invariant: 'settles', clientId: null, detail: `${settled}\n${stack.recentLogs()}` });
 
     violations.push(...(await findViolations(databaseUrl, load.records, clientIds, 2_000)));
+    // A lost or silent server is `unavailable` (503, retry later); a 500 is a bug.
+    for (const [kind, byStatus] of Object.entries(tally.answers)) {
+      if (byStatus['500']) violations.push({ invariant: 'no-internal-error', clientId: null, detail: `${kind}: ${byStatus['500']} answer(s) 500 internal_error` });
+    }
     violations.push(...(await publicApiViolations(baseUrl, clients, load.records.creates, tally)));
     const creates = load.records.creates;
     return {
@@ -257,6 +264,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       violations,
     };
   } finally {
+    health?.stop();
     if (stack && options.logDir) saveLogs(stack, options.logDir);
     await proxy?.close().catch(() => undefined);
     await stack?.stop().catch(() => undefined);

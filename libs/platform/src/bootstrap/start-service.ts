@@ -70,7 +70,8 @@ export async function startService(start: ServiceStart): Promise<NestFastifyAppl
     server = new ServiceQueueServer(rmqServerOptions(start.config, start.consumes).options!, deliveries);
     const microservice = app.connectMicroservice({ strategy: server }, { inheritAppConfig: true });
     let brokerStatus = 'connecting';
-    microservice.status.subscribe((status) => (brokerStatus = status));
+    // After an alarm the broker unblocks the connection; until the next reconnect its status stays `unblocked`.
+    microservice.status.subscribe((status) => (brokerStatus = status === 'unblocked' ? 'connected' : status));
     const consuming = server;
     app.get(Readiness).register(
       'broker',
@@ -78,7 +79,7 @@ export async function startService(start: ServiceStart): Promise<NestFastifyAppl
         if (brokerStatus !== 'connected') throw new Error(`broker ${brokerStatus}`);
         await consuming.probe.roundTrip();
       },
-      { reachable: () => brokerAnswersAfresh(start.config.amqpUrl) },
+      { reachable: () => brokerAnswersAfresh(start.config.amqpUrl), alive: () => brokerStatus === 'blocked' },
     );
     await app.startAllMicroservices();
   }

@@ -6,6 +6,7 @@ describe(isInfrastructureOutage.name, () => {
     const silent = [
       new Error('Query read timeout'),
       new Error('timeout expired'),
+      new Error('timeout exceeded when trying to connect'),
       new Error('Client was closed and is not queryable'),
       new Error('Command timed out'),
       new Error("Socket timeout. Expecting data, but didn't receive any in 4000ms."),

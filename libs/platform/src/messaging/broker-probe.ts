@@ -2,11 +2,20 @@ import amqplib, { type Channel } from 'amqplib';
 
 /** Opening a connection to the broker (TCP and AMQP's handshake) gives up after this long. */
 export const CONNECT_TIMEOUT_MS = 5_000;
+/** A broker gone silent is noticed after two to three missed heartbeats: within 10 s. */
+export const HEARTBEAT_S = 3;
 const FRESH_PROBE_TIMEOUT_MS = 2_000;
+
+/** `amqpUrl` asking for smsq's heartbeat, for a connection opened with amqplib itself. */
+export function withHeartbeat(amqpUrl: string): string {
+  const url = new URL(amqpUrl);
+  url.searchParams.set('heartbeat', String(HEARTBEAT_S));
+  return url.toString();
+}
 
 /** Whether the broker answers a connection made afresh: the `reachable` side of a broker check. */
 export async function brokerAnswersAfresh(amqpUrl: string): Promise<void> {
-  const connection = await amqplib.connect(amqpUrl, { timeout: FRESH_PROBE_TIMEOUT_MS });
+  const connection = await amqplib.connect(withHeartbeat(amqpUrl), { timeout: FRESH_PROBE_TIMEOUT_MS });
   connection.on('error', () => undefined);
   await connection.close();
 }
@@ -19,19 +28,17 @@ export async function brokerAnswersAfresh(amqpUrl: string): Promise<void> {
 export class ChannelProbe {
   private pending: Promise<void> | undefined;
 
-  constructor(
-    private readonly queue: string,
-    private readonly channel: () => Channel | undefined,
-  ) {}
+  constructor(private readonly channel: () => Channel | undefined) {}
 
   roundTrip(): Promise<void> {
-    this.pending ??= this.checkQueue().finally(() => (this.pending = undefined));
+    this.pending ??= this.checkExchange().finally(() => (this.pending = undefined));
     return this.pending;
   }
 
-  private async checkQueue(): Promise<void> {
+  private async checkExchange(): Promise<void> {
     const channel = this.channel();
     if (!channel) throw new Error('no channel to the broker');
-    await channel.checkQueue(this.queue);
+    // A built-in exchange: asking for one that is missing would close the channel, a queue can be missing for a moment.
+    await channel.checkExchange('amq.direct');
   }
 }

@@ -2,11 +2,10 @@ import type { ServiceName } from '@smsq/contracts';
 import type { Type } from '@nestjs/common';
 import { Transport, type ClientProxy, type CustomClientOptions, type RmqOptions } from '@nestjs/microservices';
 import type { CommonConfig } from '../config/common-config.js';
-import { CONNECT_TIMEOUT_MS } from './broker-probe.js';
+import { CONNECT_TIMEOUT_MS, HEARTBEAT_S } from './broker-probe.js';
 import { queueName, serviceQueueOptions, type QueueType } from './queues.js';
 import { ServiceQueueClient } from './service-queue-client.js';
 
-const HEARTBEAT_S = 3;
 
 type BrokerConfig = Pick<CommonConfig, 'amqpUrl' | 'namespace'> & { queueType?: QueueType };
 
@@ -22,7 +21,6 @@ function queueConnection(config: BrokerConfig, service: ServiceName) {
     persistent: true,
     maxConnectionAttempts: -1,
     socketOptions: {
-      // A broker gone silent is noticed after two to three missed heartbeats: within 10 s.
       heartbeatIntervalInSeconds: HEARTBEAT_S,
       reconnectTimeInSeconds: 1,
       // Without noDelay every request waits out Nagle's algorithm against delayed ACKs (~40 ms per hop).

@@ -50,6 +50,11 @@ export class ServiceClient {
     }
   }
 
+  /** The broker holds this client's publishing back (an alarm). */
+  get blocked(): boolean {
+    return this.proxy instanceof ServiceQueueClient && this.proxy.blocked;
+  }
+
   /** A round trip to the broker on this client's connection; a client of another kind has none to make. */
   async probe(): Promise<void> {
     if (this.proxy instanceof ServiceQueueClient) await this.proxy.probe();

@@ -31,7 +31,7 @@ export class ServiceClientsModule {
       useFactory: (metrics?: ServiceMetrics, readiness?: Readiness) => {
         const client = new ServiceClient(service, ClientProxyFactory.create(rmqClientOptions(config, service)), config.rpcTimeoutMs, metrics);
         // Each client has a connection of its own, which can go silent on its own.
-        readiness?.register(`broker:${service}`, () => client.probe(), { reachable: () => brokerAnswersAfresh(config.amqpUrl) });
+        readiness?.register(`broker:${service}`, () => client.probe(), { reachable: () => brokerAnswersAfresh(config.amqpUrl), alive: () => client.blocked });
         return client;
       },
       inject: [

@@ -9,12 +9,26 @@ import { ChannelProbe } from './broker-probe.js';
  */
 export class ServiceQueueClient extends ClientRMQ {
   private currentChannel: Channel | undefined;
-  private readonly channelProbe = new ChannelProbe(this.queue, () => this.currentChannel);
+  private readonly channelProbe = new ChannelProbe(() => this.currentChannel);
+  private brokerBlocked = false;
+
+  /** The broker holds this client's publishing back (a memory or disk alarm): nothing a reconnect would mend. */
+  get blocked(): boolean {
+    return this.brokerBlocked;
+  }
 
   /** A round trip to the broker on this client's own channel (connecting first, if it never has). */
   async probe(): Promise<void> {
     await this.connect();
     await this.channelProbe.roundTrip();
+  }
+
+  override createClient(): ReturnType<ClientRMQ['createClient']> {
+    const client = super.createClient();
+    client.on('blocked', () => (this.brokerBlocked = true));
+    client.on('unblocked', () => (this.brokerBlocked = false));
+    client.on('disconnect', () => (this.brokerBlocked = false));
+    return client;
   }
 
   override createChannel(): Promise<void> {

@@ -14,7 +14,7 @@ export class ServiceQueueServer extends ServerRMQ {
   private consumingChannel: Channel | undefined;
   private consuming = true;
   /** A round trip on the channel this server consumes on. */
-  readonly probe = new ChannelProbe(this.queue, () => this.consumingChannel);
+  readonly probe = new ChannelProbe(() => this.consumingChannel);
 
   constructor(
     options: Required<RmqOptions>['options'],

@@ -9,9 +9,9 @@ function failing(): Promise<unknown> {
 }
 
 describe(Liveness.name, () => {
-  function setUp(options: { ownConnection: () => Promise<unknown>; freshConnection?: () => Promise<unknown> }) {
+  function setUp(options: { ownConnection: () => Promise<unknown>; freshConnection?: () => Promise<unknown>; alive?: () => boolean }) {
     const readiness = new Readiness();
-    readiness.register('database', options.ownConnection, options.freshConnection ? { reachable: options.freshConnection } : {});
+    readiness.register('database', options.ownConnection, { reachable: options.freshConnection, alive: options.alive });
     const sut = new Liveness(readiness);
     sut.start(LIMIT_MS);
     sut.onApplicationShutdown();
@@ -65,6 +65,20 @@ describe(Liveness.name, () => {
     await sut.watch(LIMIT_MS + 10_000);
 
     expect(sut.report(LIMIT_MS + 10_000)).toEqual({ alive: true });
+  });
+
+  it('never asks for a restart while its own connection shows it still works (a saturated pool still answering, a broker blocking it)', async () => {
+    let answering = true;
+    const sut = setUp({ ownConnection: failing, freshConnection: async () => undefined, alive: () => answering });
+    await sut.watch(0);
+    await sut.watch(10 * LIMIT_MS);
+    expect(sut.report(10 * LIMIT_MS)).toEqual({ alive: true });
+
+    answering = false;
+    await sut.watch(10 * LIMIT_MS + 5_000);
+    await sut.watch(11 * LIMIT_MS + 5_000);
+
+    expect(sut.report(11 * LIMIT_MS + 5_000).alive).toBe(false);
   });
 
   it('never asks for a restart for a check without a fresh-connection probe (another service being down)', async () => {

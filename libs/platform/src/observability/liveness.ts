@@ -19,6 +19,7 @@ export class Liveness implements OnApplicationShutdown {
   /** Since when each check has failed while its dependency answered afresh. */
   private readonly stuckSince = new Map<string, { at: number; detail: string }>();
   private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
   private stuckLimitMs = Number.POSITIVE_INFINITY;
 
   constructor(private readonly readiness: Readiness) {}
@@ -26,12 +27,15 @@ export class Liveness implements OnApplicationShutdown {
   start(stuckLimitMs: number): void {
     this.stuckLimitMs = stuckLimitMs;
     const watch = () => {
+      if (this.stopped) return;
       this.timer = setTimeout(() => void this.watch().finally(watch), WATCH_INTERVAL_MS).unref();
     };
     watch();
   }
 
+  /** A look under way when the app shuts down must not start another on connections already closed. */
   onApplicationShutdown(): void {
+    this.stopped = true;
     clearTimeout(this.timer);
   }
 
@@ -40,8 +44,8 @@ export class Liveness implements OnApplicationShutdown {
     const { checks } = await this.readiness.report();
     await Promise.all(
       Object.entries(checks).map(async ([name, result]) => {
-        const reachable = this.readiness.reachableProbe(name);
-        if (result === 'ok' || !reachable) return this.stuckSince.delete(name);
+        const { reachable, alive } = this.readiness.optionsOf(name);
+        if (result === 'ok' || !reachable || alive?.()) return this.stuckSince.delete(name);
         if ((await outcome(reachable, PROBE_TIMEOUT_MS)) !== 'ok') return this.stuckSince.delete(name);
         if (!this.stuckSince.has(name)) this.logger.warn(`${name} fails (${result}) although it answers a fresh connection; restart due if it lasts ${Math.round(this.stuckLimitMs / 1000)} s`);
         this.stuckSince.set(name, { at: this.stuckSince.get(name)?.at ?? now, detail: result });

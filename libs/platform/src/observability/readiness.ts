@@ -9,6 +9,12 @@ export interface ReadinessCheckOptions {
    * for a check whose failure a restart cannot mend (another service being down).
    */
   reachable?: () => Promise<unknown>;
+  /**
+   * True while the check fails but the service's own connection is not what is broken: its pool
+   * still gets answers, only slowly (load), or the broker blocks it (a memory or disk alarm). A
+   * restart would not help then, so it never counts as stuck.
+   */
+  alive?: () => boolean;
 }
 
 /** What a service needs in order to work (its database, broker, Redis…), each checked on demand. */
@@ -25,9 +31,9 @@ export class Readiness {
     return { ready: entries.every(([, result]) => result === 'ok'), checks: Object.fromEntries(entries) };
   }
 
-  /** The probe of a fresh connection to what `name` checks, if it has one. */
-  reachableProbe(name: string): (() => Promise<unknown>) | undefined {
-    return this.checks.get(name)?.options.reachable;
+  /** What `name` was registered with beyond its check: its fresh-connection probe, its evidence of life. */
+  optionsOf(name: string): ReadinessCheckOptions {
+    return this.checks.get(name)?.options ?? {};
   }
 }
 

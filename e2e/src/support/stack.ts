@@ -143,7 +143,7 @@ export class Stack {
   async startGatewaySim(env: Record<string, string> = {}): Promise<string> {
     this.launch('gateway-sim', env);
     const url = `http://127.0.0.1:${this.env['GATEWAY_SIM_PORT']}`;
-    await eventually(async () => expect200(await fetch(`${url}/healthz`)), { timeoutMs: 30_000, intervalMs: 100 });
+    await this.waitForHealth('gateway-sim', url);
     return url;
   }
 
@@ -152,7 +152,7 @@ export class Stack {
     const port = await freePort();
     this.launch('dashboard', { DASHBOARD_PORT: String(port), DASHBOARD_SECRET: 'e2e-dashboard-secret-of-enough-length', ...env });
     const url = `http://127.0.0.1:${port}`;
-    await eventually(async () => expect200(await fetch(`${url}/healthz`)), { timeoutMs: 30_000, intervalMs: 100 });
+    await this.waitForHealth('dashboard', url);
     return url;
   }
 
@@ -186,6 +186,13 @@ export class Stack {
       { timeoutMs, intervalMs: 200 },
     ).catch((error: Error) => {
       throw new Error(`${error.message}\n${this.recentLogs()}`);
+    });
+  }
+
+  /** Until the process answers its /healthz; a process that does not says why in the error, with its last lines. */
+  private async waitForHealth(service: ProcessName, url: string): Promise<void> {
+    await eventually(async () => expect200(await fetch(`${url}/healthz`)), { timeoutMs: 30_000, intervalMs: 100 }).catch((error: Error) => {
+      throw new Error(`${service} did not answer /healthz: ${error.message}\n--- ${service}\n${this.logsOf(service).slice(-30).join('\n')}`);
     });
   }
 

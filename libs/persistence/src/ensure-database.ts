@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { boundedConnection } from './session-limits.js';
+import { boundedConnection, START_CONNECT_TIMEOUT_MS } from './session-limits.js';
 
 import { databaseNameOf, withDatabase } from './database-url.js';
 import { quoteIdentifier } from './quote-identifier.js';
@@ -11,7 +11,7 @@ const UNIQUE_VIOLATION = '23505';
 /** Creates the database the URL names when it does not exist yet; safe to call from several processes at once. */
 export async function ensureDatabase(databaseUrl: string): Promise<void> {
   const databaseName = databaseNameOf(databaseUrl);
-  const maintenance = new Client(boundedConnection(withDatabase(databaseUrl, 'postgres')));
+  const maintenance = new Client(boundedConnection(withDatabase(databaseUrl, 'postgres'), START_CONNECT_TIMEOUT_MS));
   await maintenance.connect();
   try {
     const existing = await maintenance.query('SELECT 1 FROM pg_database WHERE datname = $1', [databaseName]);

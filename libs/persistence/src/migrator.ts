@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { boundedConnection } from './session-limits.js';
+import { boundedConnection, START_CONNECT_TIMEOUT_MS } from './session-limits.js';
 
 import { MigrationError } from './migration.error.js';
 import { MigrationFile, readMigrationDirectory } from './migration-directory.js';
@@ -38,7 +38,7 @@ interface RecordedMigration {
  */
 export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   const migrations = await readMigrationDirectory(options.migrationsDir);
-  const client = new Client(boundedConnection(options.databaseUrl));
+  const client = new Client(boundedConnection(options.databaseUrl, START_CONNECT_TIMEOUT_MS));
   await client.connect();
   try {
     // Ending the session releases the lock, so a crash never leaves it held.

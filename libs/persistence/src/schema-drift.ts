@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { Client } from 'pg';
-import { boundedConnection } from './session-limits.js';
+import { boundedConnection, START_CONNECT_TIMEOUT_MS } from './session-limits.js';
 
 import { readDatabaseSchemaShape } from './database-schema-shape.js';
 import { readPrismaSchemaShape } from './prisma-schema-shape.js';
@@ -21,7 +21,7 @@ export interface SchemaDriftOptions {
 export async function findSchemaDrift(options: SchemaDriftOptions): Promise<string[]> {
   const source = await readFile(options.schemaPath, 'utf8');
   const expected = await readPrismaSchemaShape(source, options.schema);
-  const client = new Client(boundedConnection(options.databaseUrl));
+  const client = new Client(boundedConnection(options.databaseUrl, START_CONNECT_TIMEOUT_MS));
   await client.connect();
   try {
     const actual = await readDatabaseSchemaShape(client, options.schema);

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Client } from 'pg';
-import { boundedConnection } from './session-limits.js';
+import { boundedConnection, START_CONNECT_TIMEOUT_MS } from './session-limits.js';
 
 import { databaseNameOf, withDatabase } from './database-url.js';
 import { quoteIdentifier } from './quote-identifier.js';
@@ -38,7 +38,7 @@ export function withCredentials(databaseUrl: string, user: string, password: str
 
 /** Whether the URL's user may create roles and hand objects over to them: only a superuser may do both everywhere. */
 export async function canManageRoles(databaseUrl: string): Promise<boolean> {
-  const client = new Client(boundedConnection(databaseUrl));
+  const client = new Client(boundedConnection(databaseUrl, START_CONNECT_TIMEOUT_MS));
   await client.connect();
   try {
     const { rows } = await client.query<{ rolsuper: boolean }>('SELECT rolsuper FROM pg_roles WHERE rolname = current_user');
@@ -57,7 +57,7 @@ export async function canManageRoles(databaseUrl: string): Promise<boolean> {
  */
 export async function ensureServiceRole(adminUrl: string, schema: string): Promise<string> {
   const role = serviceRoleName(schema);
-  const maintenance = new Client(boundedConnection(withDatabase(adminUrl, 'postgres')));
+  const maintenance = new Client(boundedConnection(withDatabase(adminUrl, 'postgres'), START_CONNECT_TIMEOUT_MS));
   await maintenance.connect();
   let password: string;
   try {
@@ -84,7 +84,7 @@ async function createLoginRole(client: Client, role: string, password: string): 
 }
 
 async function grantSchemaTo(adminUrl: string, schema: string, role: string): Promise<void> {
-  const client = new Client(boundedConnection(adminUrl));
+  const client = new Client(boundedConnection(adminUrl, START_CONNECT_TIMEOUT_MS));
   await client.connect();
   const quotedRole = quoteIdentifier(role);
   const quotedSchema = quoteIdentifier(schema);

@@ -12,12 +12,18 @@ const ANSWERING_WINDOW_MS = 10_000;
 /** The client gives up on a query this long after the server would have cancelled it. */
 export const QUERY_TIMEOUT_GRACE_MS = 2_000;
 const CONNECT_TIMEOUT_MS = 5_000;
+/**
+ * A service's one-off clients before it starts (database creation, roles, migrations) wait longer:
+ * a slow answer there stops the start, and a database busy with several services starting at once
+ * may take a while, but a silent one must still not hang the start for ever.
+ */
+export const START_CONNECT_TIMEOUT_MS = 30_000;
 /** Probes an idle connection after this long; the kernel's own probe count and interval decide when a dead peer is given up. */
 const KEEP_ALIVE_DELAY_MS = 10_000;
 
 /** Connection settings every client of smsq uses: a bounded connect and TCP keep-alive. */
-export function boundedConnection(connectionString: string): pg.ClientConfig {
-  return { connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: KEEP_ALIVE_DELAY_MS };
+export function boundedConnection(connectionString: string, connectTimeoutMs = CONNECT_TIMEOUT_MS): pg.ClientConfig {
+  return { connectionString, connectionTimeoutMillis: connectTimeoutMs, keepAlive: true, keepAliveInitialDelayMillis: KEEP_ALIVE_DELAY_MS };
 }
 
 /**
@@ -74,7 +80,7 @@ SessionWithDeadline.prototype.query = function queryWithDeadline(this: SessionWi
 
 /** Whether the database answers a connection made afresh: the `reachable` side of a database check. */
 export async function databaseAnswersAfresh(databaseUrl: string): Promise<void> {
-  const client = new pg.Client({ ...boundedConnection(databaseUrl), connectionTimeoutMillis: 2_000, query_timeout: 2_000 });
+  const client = new pg.Client({ ...boundedConnection(databaseUrl, 2_000), query_timeout: 2_000 });
   client.on('error', () => undefined);
   try {
     await client.connect();

@@ -1,7 +1,7 @@
 import type { ServiceName } from '@smsq/contracts';
 import type { LoggerService } from '@nestjs/common';
 import amqplib, { type Channel, type ChannelModel } from 'amqplib';
-import { CONNECT_TIMEOUT_MS, withHeartbeat } from './broker-probe.js';
+import { START_CONNECT_TIMEOUT_MS, withHeartbeat } from './broker-probe.js';
 import { deadLetterQueueName, deadLetterQueueOptions, queueName, serviceQueueOptions, type BrokerQueues, type QueueOptions } from './queues.js';
 
 const PRECONDITION_FAILED = 406;
@@ -31,7 +31,8 @@ export class QueueMigrationRefused extends Error {
  * `QueueMigrationRefused`, naming what to do.
  */
 export async function declareServiceQueue(broker: BrokerQueues & { amqpUrl: string }, service: ServiceName, logger: LoggerService): Promise<void> {
-  const connection = await amqplib.connect(withHeartbeat(broker.amqpUrl), { timeout: CONNECT_TIMEOUT_MS });
+  // Before the service starts, a broker busy with several services starting at once may be slow to answer.
+  const connection = await amqplib.connect(withHeartbeat(broker.amqpUrl), { timeout: START_CONNECT_TIMEOUT_MS });
   connection.on('error', () => undefined);
   try {
     await declareReplacingEmpty(connection, deadLetterQueueName(broker.namespace, service), deadLetterQueueOptions(broker), logger, true);

@@ -177,7 +177,8 @@ export class Stack {
   }
 
   /** Waits until the gateway answers /readyz with 200, which needs every service to answer. */
-  async waitUntilReady(timeoutMs = 60_000): Promise<void> {
+  /** Shorter than a hook's 60 s, so that a stack that never gets ready fails with its services' last lines. */
+  async waitUntilReady(timeoutMs = 50_000): Promise<void> {
     await eventually(
       async () => {
         const response = await fetch(`${this.baseUrl}/readyz`);

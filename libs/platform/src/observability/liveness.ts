@@ -28,7 +28,7 @@ export class Liveness implements OnApplicationShutdown {
     this.stuckLimitMs = stuckLimitMs;
     const watch = () => {
       if (this.stopped) return;
-      this.timer = setTimeout(() => void this.watch().finally(watch), WATCH_INTERVAL_MS).unref();
+      this.timer = setTimeout(() => void this.watch().catch((error: unknown) => this.logger.error(`liveness look failed: ${String(error)}`)).finally(watch), WATCH_INTERVAL_MS).unref();
     };
     watch();
   }

@@ -5,3 +5,4 @@ export * from './free-port.js';
 export * from './termux/termux-stand-ins.js';
 export * from './fault-proxy/fault-proxy.js';
 export * from './mailbox.js';
+export * from './timed.js';

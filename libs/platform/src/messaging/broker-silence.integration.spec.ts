@@ -2,7 +2,7 @@ import { Controller, Module } from '@nestjs/common';
 import { ClientProxyFactory, MessagePattern, Payload } from '@nestjs/microservices';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { UnavailableError } from '@smsq/contracts';
-import { eventually, FaultProxies, throughProxy, until } from '@smsq/testing';
+import { eventually, FaultProxies, throughProxy, timed, until } from '@smsq/testing';
 import amqplib from 'amqplib';
 import { IsInt } from 'class-validator';
 import { randomBytes } from 'node:crypto';
@@ -35,17 +35,6 @@ class EchoController {
 
 @Module({ imports: [ObservabilityModule.forService('billing')], controllers: [EchoController] })
 class EchoModule {}
-
-/** How long `work` took to settle, and how. */
-async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value?: T; error?: unknown }> {
-  const started = performance.now();
-  try {
-    const value = await work();
-    return { ms: performance.now() - started, value };
-  } catch (error) {
-    return { ms: performance.now() - started, error };
-  }
-}
 
 // Concurrent: each test waits out seconds of silence on a proxy of its own.
 describe.concurrent('broker connections gone silent', () => {

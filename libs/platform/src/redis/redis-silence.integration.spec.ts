@@ -1,4 +1,4 @@
-import { eventually, FaultProxies, throughProxy, until } from '@smsq/testing';
+import { eventually, FaultProxies, throughProxy, timed, until } from '@smsq/testing';
 import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,17 +7,6 @@ import { RedisSubscription, SUBSCRIPTION_HEARTBEAT_MS } from './redis-subscripti
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const REDIS = { host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) };
-
-/** How long `work` took to settle, and how. */
-async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value?: T; error?: unknown }> {
-  const started = performance.now();
-  try {
-    const value = await work();
-    return { ms: performance.now() - started, value };
-  } catch (error) {
-    return { ms: performance.now() - started, error };
-  }
-}
 
 // Concurrent: each test waits out seconds of silence on a proxy of its own.
 describe.concurrent('Redis connections gone silent', () => {

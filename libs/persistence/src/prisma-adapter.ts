@@ -14,7 +14,7 @@ export interface PgAdapterOptions {
 }
 
 /** For a pool whose service did not choose: short statements, short transactions. */
-export const DEFAULT_SESSION_LIMITS: SessionLimits = { statementTimeoutMs: 10_000, idleInTransactionTimeoutMs: 15_000 };
+const DEFAULT_SESSION_LIMITS: SessionLimits = { statementTimeoutMs: 10_000, idleInTransactionTimeoutMs: 15_000 };
 
 /**
  * The driver adapter a Prisma 7 client talks to Postgres through.

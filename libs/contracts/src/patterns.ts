@@ -58,6 +58,7 @@ export const Patterns = {
     systemStats: 'dispatch.system.stats.v1',
     phoneList: 'dispatch.phone.list.v1',
     phoneRename: 'dispatch.phone.rename.v1',
+    phoneSetLimits: 'dispatch.phone.set-limits.v1',
     phoneHealthReport: 'dispatch.phone.health-report.v1',
     clientTimezoneChanged: 'dispatch.client.timezone-changed.v1',
   },

@@ -1,6 +1,6 @@
-import { IsIn, IsOptional, Length, IsString } from 'class-validator';
+import { IsIn, IsInt, IsOptional, Length, IsString, Max, Min, ValidateIf } from 'class-validator';
 import { HasNoNul, IsEntityId } from '../validation.js';
-import type { PhoneKind, PhoneView } from './phone-view.js';
+import { MAX_SIM_LIMIT, type PhoneKind, type PhoneView } from './phone-view.js';
 
 /** Phones or gateways: one client's (its own phones, or its VIP gateways), or all (an admin). */
 export class PhoneListQuery {
@@ -12,7 +12,53 @@ export interface PhoneDetails extends PhoneView {
   lastAssignedAt: string | null;
   /** Tasks it reported sent since the start of today (UTC). */
   sentToday: number;
+  /** Tasks due now that wait for it (pending, their time come). */
+  waitingTasks: number;
 }
+
+/**
+ * Sets a phone's or gateway's SIM limits; a field left out stays as it is, null removes the
+ * limit. The kind must match; with clientId the phone must be that client's (otherwise not
+ * found). Answered the `PhoneView`.
+ */
+export class PhoneLimitsCommand {
+  @IsEntityId() phoneId!: number;
+  @IsIn(['own', 'gateway']) kind!: PhoneKind;
+  @IsOptional() @IsEntityId() clientId?: number;
+  /** SMS per day in the owner's time zone; 0 sends nothing. */
+  @IsOptional() @ValidateIf((_, value) => value !== null) @IsInt() @Min(0) @Max(MAX_SIM_LIMIT) dailyLimit?: number | null;
+  @IsOptional() @ValidateIf((_, value) => value !== null) @IsInt() @Min(1) @Max(MAX_SIM_LIMIT) perMinute?: number | null;
+  /** The owner's time zone, whose days `dailyLimit` counts; absent: SMSQ_TIMEZONE. */
+  @IsOptional() @IsString() @Length(1, 64) @HasNoNul() timeZone?: string;
+}
+
+/**
+ * A phone as the public API shows it (GET /smsapi/phones, and the `data` of `phone.silent` and
+ * `phone.online` webhook events).
+ */
+export function phoneBody(phone: PhoneDetails) {
+  return {
+    id: phone.id,
+    name: phone.name,
+    kind: phone.kind,
+    state: phone.state,
+    active: phone.active,
+    last_contact_at: phone.lastContactAt,
+    last_seen_at: phone.lastSeenAt,
+    daily_limit: phone.dailyLimit,
+    per_minute: phone.perMinute,
+    sent_today: phone.sentToday,
+    waiting_tasks: phone.waitingTasks,
+    health: phone.health && {
+      battery_percent: phone.health.batteryPercent,
+      charging: phone.health.charging,
+      connection: phone.health.connection,
+      reported_at: phone.health.reportedAt,
+    },
+  };
+}
+
+export type PhoneBody = ReturnType<typeof phoneBody>;
 
 /** Renames a phone; with clientId it must be that client's (otherwise not found). */
 export class PhoneRenameCommand {

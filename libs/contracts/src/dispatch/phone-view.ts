@@ -10,6 +10,16 @@ export interface PhoneHealth {
   reportedAt: string;
 }
 
+/**
+ * `online` while its last contact (registration or pairing, a poll, a report, a health report) is
+ * within SMSQ_PHONE_SILENT_S; `silent` after that; `disabled` while disabled, whatever its contact.
+ */
+export const PHONE_STATES = ['online', 'silent', 'disabled'] as const;
+export type PhoneState = (typeof PHONE_STATES)[number];
+
+/** The most a SIM limit (`dailyLimit`, `perMinute`) may be. */
+export const MAX_SIM_LIMIT = 100_000;
+
 export interface PhoneView {
   id: number;
   kind: PhoneKind;
@@ -24,4 +34,11 @@ export interface PhoneView {
   lastSeenAt: string | null;
   /** Null until it reports its health. */
   health: PhoneHealth | null;
+  state: PhoneState;
+  /** ISO 8601 instant of its last contact of any kind (to within ten seconds); its creation at first. */
+  lastContactAt: string;
+  /** SMS it may send per day in its owner's time zone; null: no limit. */
+  dailyLimit: number | null;
+  /** SMS it may send per minute, the pace its worker keeps; null: the worker's own. */
+  perMinute: number | null;
 }

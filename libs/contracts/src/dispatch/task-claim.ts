@@ -22,6 +22,8 @@ export interface ClaimedTask {
   /** The claims of this task so far, this one included (1 on the first). */
   attempt: number;
   claimExpiresAt: string;
+  /** The pace its phone is set to keep (SMS per minute); null when smsq sets none. */
+  perMinute: number | null;
 }
 
 /**

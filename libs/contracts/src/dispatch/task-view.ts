@@ -5,7 +5,10 @@ export type TaskStatus = (typeof TASK_STATUSES)[number];
 export interface TaskView {
   id: number;
   clientId: number;
+  /** The phone it is on now: failover and retries may move it. */
   phoneId: number;
+  /** The phone it was first routed to. */
+  firstPhoneId: number;
   recipient: string;
   message: string;
   status: TaskStatus;
@@ -35,6 +38,7 @@ export function taskBody(task: TaskView) {
     id: task.id,
     status: task.status,
     phone_id: task.phoneId,
+    first_phone_id: task.firstPhoneId,
     client_id: task.clientId,
     scheduled_at: task.scheduledAt,
     recipient: task.recipient,

@@ -2,7 +2,17 @@ import { ArrayMaxSize, ArrayMinSize, IsIn, IsInt, IsISO8601, IsOptional, IsStrin
 import { IsEntityId } from '../validation.js';
 
 /** What a client can be told about its tasks, as they happen (DESIGN §3, "Beyond the specification"). */
-export const WEBHOOK_EVENT_TYPES = ['task.sent', 'task.delivered', 'task.failed', 'task.expired', 'task.cancelled', 'message.received'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'task.sent',
+  'task.delivered',
+  'task.failed',
+  'task.expired',
+  'task.cancelled',
+  'task.rerouted',
+  'message.received',
+  'phone.silent',
+  'phone.online',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** The type of the test event the dashboard sends on request; `data` names the endpoint. */

@@ -2,6 +2,7 @@ export * from './config/common-config.js';
 export * from './config/env-reader.js';
 export * from './config/load-config.js';
 export * from './config/urls.js';
+export * from './config/time-zones.js';
 export * from './messaging/ack.interceptor.js';
 export * from './messaging/payload-validation.pipe.js';
 export * from './messaging/queues.js';

@@ -16,8 +16,8 @@ import {
   type Ok,
   type ClientView,
 } from '@smsq/contracts';
-import { ServiceClient, serviceClientToken } from '@smsq/platform';
-import { GatewayConfig, isTimeZone } from '../config/gateway-config.js';
+import { isTimeZone, ServiceClient, serviceClientToken } from '@smsq/platform';
+import { GatewayConfig } from '../config/gateway-config.js';
 import { ApiKeysService } from '../identity/api-keys.service.js';
 import { isStoredId } from '../identity/stored-id.js';
 import { ClientsRepository, type ClientSearch } from './clients.repository.js';

@@ -1,4 +1,4 @@
-import { CommonConfig, readCommonConfig, type EnvReader } from '@smsq/platform';
+import { CommonConfig, isTimeZone, readCommonConfig, type EnvReader } from '@smsq/platform';
 
 export class GatewayConfig extends CommonConfig {
   /** GATEWAY_DATABASE_URL: the service's own database user, for when DATABASE_URL's user cannot create roles. */
@@ -34,13 +34,4 @@ export function readGatewayConfig(env: EnvReader): GatewayConfig {
     `SMSQ_DEFAULT_REGION must be a two-letter ISO country code, got ${JSON.stringify(config.defaultRegion)}`,
   );
   return config;
-}
-
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
 }

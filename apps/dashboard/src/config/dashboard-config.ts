@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { CommonConfig, isHttpUrl, isLoopbackUrl, readCommonConfig, type EnvReader } from '@smsq/platform';
+import { CommonConfig, isHttpUrl, isLoopbackUrl, isTimeZone, readCommonConfig, type EnvReader } from '@smsq/platform';
 
 /** Where the front end's build lands: `apps/dashboard-web/dist`, found from this file in `src/` and in `dist/` alike. */
 const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../../dashboard-web/dist', import.meta.url));
@@ -104,13 +104,3 @@ function isAddressOrCidr(value: string): boolean {
 function isMailbox(value: string): boolean {
   return /^(?:[^<>@\r\n]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/.test(value.trim());
 }
-
-function isTimeZone(value: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-}
-

@@ -40,6 +40,17 @@ describe(parseStatusReport.name, () => {
     expect(parseStatusReport({ id: 4, status: 'sent', next: false }).next).toBe(false);
   });
 
+  it('reads retry on a failure, and leaves it out when not given', () => {
+    expect(parseStatusReport({ id: 4, status: 'failed', error: 'radio off', retry: true })).toEqual({ id: 4, status: 'failed', error: 'radio off', next: false, retry: true });
+    expect(parseStatusReport({ id: 4, status: 'failed', retry: false })).toEqual({ id: 4, status: 'failed', error: undefined, next: false, retry: false });
+    expect(parseStatusReport({ id: 4, status: 'failed' })).not.toHaveProperty('retry');
+  });
+
+  it.each(['sent', 'delivered'])('refuses retry with status %s, saying it goes only with failed', (status) => {
+    expect(() => parseStatusReport({ id: 4, status, retry: true })).toThrow('retry is allowed only with status "failed"');
+    expect(() => parseStatusReport({ id: 4, status, retry: false })).toThrow('retry is allowed only with status "failed"');
+  });
+
   it('keeps at most 1000 characters of the error', () => {
     expect(parseStatusReport({ id: 1, status: 'failed', error: 'x'.repeat(5000) }).error).toHaveLength(1000);
   });
@@ -55,6 +66,10 @@ describe(parseStatusReport.name, () => {
     [{ id: 4, status: 'claimed' }, 'invalid_request'],
     [{ id: 4, status: 'failed', error: 42 }, 'invalid_request'],
     [{ id: 4, status: 'sent', next: 'yes' }, 'invalid_request'],
+    [{ id: 4, status: 'failed', retry: 'true' }, 'invalid_request'],
+    [{ id: 4, status: 'failed', retry: 1 }, 'invalid_request'],
+    [{ id: 4, status: 'failed', retry: null }, 'invalid_request'],
+    [{ id: 4, status: 'sent', retry: true }, 'invalid_request'],
   ])('answers %j with %s', (body, code) => {
     expect(codeOf(() => parseStatusReport(body))).toBe(code);
   });

@@ -59,7 +59,15 @@ export class WorkerTasksService {
    * whatever the claim meets, so a claim that fails (dispatch busy, the phone disabled) is `{}`.
    */
   async report(holder: WorkerTokenHolder, report: StatusReport, gone: AbortSignal, stopWaiting: AbortSignal): Promise<{ ok: true; id: number; status: TaskReported['status']; next?: PendingTaskBody }> {
-    const command: TaskReportCommand = { tokenId: holder.tokenId, id: report.id, status: report.status, error: report.error };
+    const command: TaskReportCommand = {
+      tokenId: holder.tokenId,
+      id: report.id,
+      status: report.status,
+      error: report.error,
+      ...(report.retry === undefined ? {} : { retry: report.retry }),
+      // A report is contact from the phone the token is bound to (it keeps the phone online).
+      ...(holder.phoneId === null ? {} : { phoneId: holder.phoneId }),
+    };
     const reported = await this.dispatch.send<TaskReported>(Patterns.dispatch.taskReport, command);
     const answer = { ok: true as const, id: reported.id, status: reported.status };
     if (!report.next) return answer;
@@ -78,7 +86,7 @@ export class WorkerTasksService {
   }
 }
 
-/** The pending-tasks answer of DESIGN.md §3. */
+/** The pending-tasks answer of DESIGN.md §3, and the pace its phone is set to keep (`per_minute`, null when none). */
 export function claimedTaskBody(task: ClaimedTask) {
   return {
     id: task.id,
@@ -90,6 +98,7 @@ export function claimedTaskBody(task: ClaimedTask) {
     gateway_url: task.gatewayUrl,
     attempt: task.attempt,
     claim_expires_at: task.claimExpiresAt,
+    per_minute: task.perMinute ?? null,
   };
 }
 

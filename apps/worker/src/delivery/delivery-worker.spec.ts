@@ -49,6 +49,46 @@ describe(DeliveryWorker.name, () => {
     expect(report.body).toEqual({ id: 7, status: 'failed', error: 'gateway answered 502: simulated carrier failure', next: true });
   });
 
+  it('reports failed with retry when the gateway\'s failure answer says "retry": true, and takes smsq\'s "pending" as done', async () => {
+    sut = await harness();
+    sut.smsq.route(POLL, pollAnswers({ status: 200, body: pendingTask(sut.gateway.url) }));
+    sut.smsq.route(REPORT, () => ({ status: 200, body: { ok: true, id: 7, status: 'pending' } }));
+    sut.gateway.route(SEND, () => ({ status: 503, body: { ok: false, error: 'no signal', retry: true } }));
+    sut.start();
+
+    const report = await sut.smsq.waitForRequest(REPORT);
+
+    expect(report.body).toEqual({ id: 7, status: 'failed', error: 'gateway answered 503: no signal', retry: true, next: true });
+    await sut.logger.waitForLine(/reported task=7 status=failed retry=true attempt=1 requeued=true/);
+    expect(sut.smsq.requestsTo(REPORT)).toHaveLength(1);
+  });
+
+  it('reports a final failure, never retry, when the gateway fails without saying "retry": true', async () => {
+    sut = await harness();
+    sut.smsq.route(POLL, pollAnswers({ status: 200, body: pendingTask(sut.gateway.url) }, { status: 200, body: pendingTask(sut.gateway.url, { id: 8 }) }));
+    // A retry that is not `true`, and one only in the text, are no word that nothing was sent.
+    sut.gateway.route(SEND, (request) => ((request.body as { id: number }).id === 7 ? { status: 400, body: { ok: false, error: 'invalid number', retry: 'yes' } } : { status: 502, body: 'retry: true' }));
+    sut.start();
+
+    const first = await sut.smsq.waitForRequest(REPORT, 1);
+    const second = await sut.smsq.waitForRequest(REPORT, 2);
+
+    expect(first.body).toEqual({ id: 7, status: 'failed', error: 'gateway answered 400: invalid number', next: true });
+    expect(second.body).toEqual({ id: 8, status: 'failed', error: 'gateway answered 502: retry: true', next: true });
+  });
+
+  it('leaves a retry report that smsq answers 404 alone, as any report smsq no longer holds the claim of', async () => {
+    sut = await harness();
+    sut.smsq.route(POLL, pollAnswers({ status: 200, body: pendingTask(sut.gateway.url) }));
+    sut.smsq.route(REPORT, () => ({ status: 404, body: { error: 'not_found', detail: 'no such claim' } }));
+    sut.gateway.route(SEND, () => ({ status: 503, body: { error: 'radio off', retry: true } }));
+    sut.start();
+
+    await sut.logger.waitForLine(/report refused task=7 status=failed http_status=404/);
+
+    expect(sut.smsq.requestsTo(REPORT).map((request) => request.body)).toEqual([{ id: 7, status: 'failed', error: 'gateway answered 503: radio off', retry: true, next: true }]);
+  });
+
   it('reports failed when the gateway cannot be reached', async () => {
     sut = await harness();
     sut.smsq.route(POLL, pollAnswers({ status: 200, body: pendingTask(await closedPortUrl()) }));

@@ -3,7 +3,7 @@ import type { RetryTimings } from '../config/worker-config.js';
 import type { OutgoingSms, PhoneDriver } from '../drivers/phone-driver.js';
 import type { WorkerLog } from '../logging/worker-log.js';
 import type { ParsedPoll, PendingTask } from '../smsq/pending-task.js';
-import type { PollAnswer, SmsqClient } from '../smsq/smsq-client.js';
+import type { PollAnswer, SmsqClient, TaskStatusReport } from '../smsq/smsq-client.js';
 import { Backoff, sleep } from './backoff.js';
 import type { SendPacer } from './send-pacer.js';
 import type { TaskReporter } from './task-reporter.js';
@@ -129,8 +129,9 @@ export class DeliveryWorker {
           return reported.next;
         }
         case 'failed': {
-          this.log.warn('send failed', { loop, task: task.id, error: outcome.error });
-          return (await this.reporter.report({ id: task.id, status: 'failed', error: outcome.error }, task.claimDeadline, !this.isStopping)).next;
+          this.log.warn('send failed', { loop, task: task.id, error: outcome.error, retry: outcome.retry });
+          const report: TaskStatusReport = { id: task.id, status: 'failed', error: outcome.error, ...(outcome.retry ? { retry: true } : {}) };
+          return (await this.reporter.report(report, task.claimDeadline, !this.isStopping)).next;
         }
         case 'unknown':
           this.log.warn('outcome unknown', { loop, task: task.id, reason: outcome.reason, note: 'not reported: the lease returns the task and its next claim asks the phone again' });

@@ -13,7 +13,7 @@ function isRetryable(answer: ReportAnswer): boolean {
  * Reports a task's outcome until smsq has it. Network errors, 5xx and 429 are retried with capped
  * exponential backoff for as long as the claim holds; after that the lease has returned the task
  * to pending and a late report could only be refused, so the reporter gives up. Any other answer
- * (404: not our claim any more, 409: already final otherwise) is final.
+ * (404: not our claim any more, 409: already final otherwise) is final, a report with `retry` included.
  */
 export class TaskReporter {
   constructor(
@@ -32,7 +32,9 @@ export class TaskReporter {
     for (let attempt = 1; ; attempt++) {
       const answer = await this.smsq.reportTaskStatus(report, askNext);
       if (answer.kind === 'accepted') {
-        this.log.info('reported', { task: report.id, status: report.status, attempt });
+        // `pending`: smsq took the phone's word that nothing was sent and queued the task again; it is no longer ours.
+        const requeued = answer.taskStatus === 'pending' ? { requeued: true } : {};
+        this.log.info('reported', { task: report.id, status: report.status, retry: report.retry, attempt, ...requeued });
         return answer.next === undefined ? { accepted: true } : { accepted: true, next: answer.next };
       }
       const problem = answer.kind === 'refused' ? { http_status: answer.status, reason: answer.reason } : { reason: answer.reason };

@@ -31,8 +31,20 @@ export interface OutgoingSms {
  */
 export type SendOutcome =
   | { status: 'sent'; delivered: boolean; messageId?: string }
-  | { status: 'failed'; error: string }
+  | SendFailure
   | { status: 'unknown'; reason: string };
+
+/**
+ * A failed send. `retry`: the phone's own word that nothing was sent (no service, radio off, its
+ * queue expired the SMS, the app refused it before sending); smsq then puts the task back in the
+ * queue, on another phone where there is one. Never set for an invalid number, a blocked recipient
+ * or an outcome nobody knows: those stay final, or `unknown`.
+ */
+export interface SendFailure {
+  status: 'failed';
+  error: string;
+  retry?: true;
+}
 
 /** A reply the phone received, on its way to `POST /smsapi/inbound`. */
 export interface ReceivedSms {

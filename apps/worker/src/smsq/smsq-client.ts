@@ -25,10 +25,15 @@ export interface TaskStatusReport {
   /** `delivered`: sent, and the phone has the carrier's delivery report. */
   status: 'sent' | 'failed' | 'delivered';
   error?: string;
+  /** With `failed` only: the phone's own word that nothing was sent, so smsq may queue the task again. */
+  retry?: true;
 }
 
-/** A report smsq took; `next` is the task it claimed in the same request when asked to (`idle`: none due). */
-export type ReportAnswer = { kind: 'accepted'; next?: ParsedPoll } | Refusal | Unreachable;
+/**
+ * A report smsq took; `taskStatus` is the status it answered (`pending` when a retried failure went
+ * back to the queue), `next` the task it claimed in the same request when asked to (`idle`: none due).
+ */
+export type ReportAnswer = { kind: 'accepted'; taskStatus?: string; next?: ParsedPoll } | Refusal | Unreachable;
 
 /** A POST's answer: its body and when it came, when it was a success. */
 type PostAnswer<Body> = { kind: 'accepted'; body: Body; receivedAt: number; serverDate: string | null } | Refusal | Unreachable;
@@ -93,11 +98,15 @@ export class SmsqClient {
   async reportTaskStatus(report: TaskStatusReport, askNext = false): Promise<ReportAnswer> {
     const body: TaskStatusReport & { next?: true } = { id: report.id, status: report.status };
     if (report.error !== undefined) body.error = report.error.slice(0, MAX_ERROR_LENGTH);
+    // smsq refuses `retry` on anything but a failure; a server from before it ignores the field.
+    if (report.retry === true && report.status === 'failed') body.retry = true;
     if (askNext) body.next = true;
     const answer = await this.attempt((signal) => this.api.POST('/smsapi/task-status', { body, signal }));
-    if (answer.kind !== 'accepted' || !askNext) return answer;
-    const next = answer.body?.next;
-    return next === undefined ? { kind: 'accepted' } : { kind: 'accepted', next: parsePendingTask(next, answer.receivedAt, answer.serverDate) };
+    if (answer.kind !== 'accepted') return answer;
+    const taskStatus: unknown = answer.body?.status;
+    const accepted = typeof taskStatus === 'string' ? { kind: 'accepted' as const, taskStatus } : { kind: 'accepted' as const };
+    const next = askNext ? answer.body?.next : undefined;
+    return next === undefined ? accepted : { ...accepted, next: parsePendingTask(next, answer.receivedAt, answer.serverDate) };
   }
 
   /** One attempt at storing replies; smsq keeps each `external_id` once, so offering them again is safe. */

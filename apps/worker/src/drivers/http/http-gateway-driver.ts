@@ -4,7 +4,10 @@ import type { OutgoingSms, PhoneDriver, SendOutcome } from '../phone-driver.js';
 /**
  * A generic HTTP gateway (docs/phones.md, setup 3): `POST {gateway_url}/send` with
  * `{id, recipient, message}`. A 2xx answer means sent; anything else, or no answer in time, failed.
- * gateway-sim speaks it, and so can any small bridge to another SMS provider.
+ * A failure answer whose JSON body says `"retry": true` is the gateway's word that nothing was sent
+ * (no signal, its SIM missing…): the failure is reported with `retry`, and smsq may queue the task
+ * again; nothing else is, not even a lost answer. gateway-sim speaks it, and so can any small
+ * bridge to another SMS provider.
  */
 export class HttpGatewayDriver implements PhoneDriver {
   readonly name = 'http';
@@ -25,7 +28,7 @@ export class HttpGatewayDriver implements PhoneDriver {
       const body = parseBody(await response.text());
       if (response.ok) return { status: 'sent', delivered: false, ...messageIdOf(body) };
       const reason = describeErrorBody(body);
-      return { status: 'failed', error: `gateway answered ${response.status}${reason ? `: ${reason}` : ''}` };
+      return { status: 'failed', error: `gateway answered ${response.status}${reason ? `: ${reason}` : ''}`, ...(saysNothingSent(body) ? { retry: true as const } : {}) };
     } catch (error) {
       return { status: 'failed', error: `gateway unreachable: ${describeFetchFailure(error, this.sendTimeoutMs)}` };
     }
@@ -40,6 +43,11 @@ function sendUrl(gatewayUrl: string): URL | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** `{"retry": true, …}`: the gateway's explicit word, never inferred from a status code. */
+function saysNothingSent(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && (body as Record<string, unknown>)['retry'] === true;
 }
 
 function messageIdOf(body: unknown): { messageId?: string } {

@@ -11,6 +11,11 @@ import { CREDENTIALS_REFUSED } from './smsgate-sender.js';
 import { SmsGateStandIn, type StandInOptions } from './testing/smsgate-stand-in.js';
 
 const RECIPIENT = '+381641234567';
+const NO_SERVICE = 'Send result: RESULT_ERROR_NO_SERVICE (Failed because service is currently unavailable)';
+const RADIO_OFF = 'Send result: RESULT_ERROR_RADIO_OFF (Failed because radio was explicitly turned off)';
+const NULL_PDU = 'Send result: RESULT_ERROR_NULL_PDU (Failed because no PDU provided)';
+const GENERIC_FAILURE = 'Send result: RESULT_ERROR_GENERIC_FAILURE (Generic failure cause)';
+const NETWORK_REJECT = 'Send result: RESULT_NETWORK_REJECT (Failed because of network rejection)';
 const PASSWORD = 'gate-password';
 
 describe(SmsGateDriver.name, () => {
@@ -173,6 +178,10 @@ describe(SmsGateDriver.name, () => {
       ['Failed', 'RESULT_ERROR_GENERIC_FAILURE', { status: 'failed', error: 'RESULT_ERROR_GENERIC_FAILURE' }],
       ['Failed', null, { status: 'failed', error: 'the phone reported the send failed' }],
       ['Cancelled', null, { status: 'failed', error: 'the SMS was cancelled on the phone' }],
+      // The app's own words (MessagesService.kt) that the SMS never left the phone: smsq may send it from another.
+      ...[NO_SERVICE, RADIO_OFF, NULL_PDU, 'Send result: RESULT_ERROR_RADIO_OFF', 'TTL expired', "Can't send message: SIM 2 not found"].map((error) => ['Failed', error, { status: 'failed', error, retry: true }] as const),
+      // Final: a generic failure, an invalid number, a network rejection (a barred recipient), a failed delivery report.
+      ...[GENERIC_FAILURE, 'sendSMS: Invalid phone number', NETWORK_REJECT, 'Delivery result: 4', 'the radio said RESULT_ERROR_NO_SERVICE later'].map((error) => ['Failed', error, { status: 'failed', error }] as const),
     ] as const)('maps the phone\'s %s (error %s) after Processed', async (state, error, outcome) => {
       const sending = sut.send(sms(), stopping.signal);
       await eventually(() => expect(posts()).toHaveLength(1));

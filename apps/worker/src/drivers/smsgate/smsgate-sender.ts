@@ -4,6 +4,7 @@ import type { WorkerLog } from '../../logging/worker-log.js';
 import type { OutgoingSms, SendOutcome } from '../phone-driver.js';
 import type { MessageNews } from './message-news.js';
 import { gatewayBaseUrl, type PostMessageBody, type SmsGateApi } from './smsgate-api.js';
+import { phoneSentNothing } from './nothing-sent.js';
 import { statusOf } from './smsgate-http-client.js';
 
 export interface SmsGateSenderOptions {
@@ -179,7 +180,8 @@ function settledOutcome(message: MessageState, recipient: string): SendOutcome |
     case 'Delivered':
       return { status: 'sent', delivered: true, messageId: message.id };
     case 'Failed':
-      return failed(error || 'the phone reported the send failed');
+      // Only the app's own word that the SMS never left the phone sends the task elsewhere (nothing-sent.ts).
+      return phoneSentNothing(error) ? { status: 'failed', error: error ?? '', retry: true } : failed(error || 'the phone reported the send failed');
     case 'Cancelled':
       return failed('the SMS was cancelled on the phone');
     default:

@@ -161,7 +161,7 @@ describe(TermuxDriver.name, () => {
       expect(standIns.calls('termux-sms-send')).toHaveLength(1);
     });
 
-    it('answers failed for a missing SEND_SMS permission, and the same on a later claim without sending again', async () => {
+    it('answers failed with retry for a missing SEND_SMS permission, as nothing reached Android, and sends on a later claim once granted', async () => {
       sut = driver();
       await standIns.control({ send: { outcome: 'permission-denied' } });
 
@@ -170,9 +170,11 @@ describe(TermuxDriver.name, () => {
       const again = await driver().send(outgoing(), new AbortController().signal);
 
       const error = 'termux-sms-send: Please grant the following permission to use this command: android.permission.SEND_SMS';
-      expect(refused).toEqual({ status: 'failed', error });
-      expect(again).toEqual({ status: 'failed', error });
-      expect(standIns.calls('termux-sms-send')).toHaveLength(1);
+      expect(refused).toEqual({ status: 'failed', error, retry: true });
+      const [stored] = await standIns.messages();
+      expect(again).toEqual({ status: 'sent', delivered: false, messageId: String(stored?._id) });
+      expect(standIns.calls('termux-sms-send')).toHaveLength(2);
+      expect(await standIns.messages()).toHaveLength(1);
     });
 
     it('runs no termux-sms-send in a new worker process for a task an earlier one sent: it answers from the SMS list', async () => {
@@ -286,12 +288,31 @@ describe(TermuxDriver.name, () => {
       expect(outcome).toEqual({ status: 'failed', error: 'the phone could not send the SMS: the SMS list shows it failed' });
     });
 
+    it('answers failed with retry, sending nothing, when Termux:API is too hung to list the SMS before the send', async () => {
+      sut = driver({ commandTimeoutMs: 300 });
+      await standIns.control({ list: 'hang' });
+
+      const outcome = await sut.send(outgoing(), new AbortController().signal);
+
+      expect(outcome).toEqual({ status: 'failed', error: 'termux-sms-list did not answer within 0.3 s: is the Termux:API app installed and allowed to send SMS?', retry: true });
+      expect(standIns.calls('termux-sms-send')).toEqual([]);
+      await until(() => standIns.hungPids().every((pid) => !isRunning(pid)));
+    });
+
+    it('answers a final failure, never retry, for a recipient termux-sms-send cannot take', async () => {
+      sut = driver();
+
+      const outcome = await sut.send(outgoing({ recipient: 'not a number' }), new AbortController().signal);
+
+      expect(outcome).toEqual({ status: 'failed', error: 'the recipient is not a phone number termux-sms-send can take (digits and a leading +)' });
+    });
+
     it('answers failed with the install hint when termux-sms-send is not on PATH', async () => {
       sut = driver({ run: createCommandRunner({ ...process.env, PATH: stateDir }) });
 
       const outcome = await sut.send(outgoing(), new AbortController().signal);
 
-      expect(outcome).toEqual({ status: 'failed', error: 'termux-sms-send is not on PATH: install the termux-api package: pkg install termux-api' });
+      expect(outcome).toEqual({ status: 'failed', error: 'termux-sms-send is not on PATH: install the termux-api package: pkg install termux-api', retry: true });
     });
   });
 

@@ -45,7 +45,9 @@ const SENT_UNCONFIRMED: SendOutcome = { status: 'sent', delivered: false };
  *
  * Never twice, even across a crash: each task is written to the send journal (a file) before
  * `termux-sms-send` runs, and a task found there is only looked for in the SMS list, never sent
- * again, by this process or the next one, for 48 hours.
+ * again, by this process or the next one, for 48 hours; unless the journal says nothing reached
+ * Android (the command never ran, or the app refused it), which is also the one failure reported
+ * with `retry`, besides a Termux:API too hung to list the SMS before the send.
  */
 export class TermuxDriver implements PhoneDriver {
   readonly name = 'termux';
@@ -73,7 +75,8 @@ export class TermuxDriver implements PhoneDriver {
       return { status: 'unknown', reason: `the termux send journal is unreadable: ${reason}` };
     }
     try {
-      if (entry === undefined) return await this.sendOnce(sms, signal);
+      // A refusal or a command that never ran left nothing with Android: a later claim (a retry) may send afresh.
+      if (entry === undefined || entry.command === 'not-started' || entry.command === 'refused') return await this.sendOnce(sms, signal);
       this.options.log.warn('termux task seen before: confirming from the SMS list, not sending again', { task: sms.taskId, command: entry.command });
       return entry.outcome ?? (await this.confirm(sms, entry, signal, this.options.confirmWindowMs)) ?? this.neverSeen(sms, entry);
     } catch (error) {
@@ -104,8 +107,8 @@ export class TermuxDriver implements PhoneDriver {
 
     const startedAt = Date.now();
     const baseline = await readSmsList(this.run, { type: 'all', limit: SENT_SEARCH }, commandTimeoutMs, signal);
-    // termux-sms-list hanging means termux-sms-send would hang too; nothing was sent, so smsq may try again.
-    if (!baseline.ok && baseline.timedOut) return { status: 'failed', error: describeFailure('termux-sms-list', { kind: 'timed-out', stdout: '', stderr: '' }, commandTimeoutMs, SEND_QUESTION) };
+    // termux-sms-list hanging means termux-sms-send would hang too; nothing was sent, so smsq may try again, on another phone.
+    if (!baseline.ok && baseline.timedOut) return { status: 'failed', error: describeFailure('termux-sms-list', { kind: 'timed-out', stdout: '', stderr: '' }, commandTimeoutMs, SEND_QUESTION), retry: true };
     if (signal.aborted) return STOPPED;
     // The command is not killed part way, so it must be able to run its whole timeout before the report is due.
     if (this.tooLateToSend(sms)) return TOO_LATE;
@@ -128,7 +131,7 @@ export class TermuxDriver implements PhoneDriver {
       // Nothing reached Android (not installed, or the app refused before sending).
       const error = refusal !== undefined ? `termux-sms-send: ${refusal}` : describeFailure('termux-sms-send', result, commandTimeoutMs);
       this.record(entry, { command: refusal !== undefined ? 'refused' : 'not-started', error });
-      return { status: 'failed', error };
+      return { status: 'failed', error, retry: true };
     }
     if (result.kind === 'timed-out' && baseline.ok) {
       // termux-sms-list just answered, so the app is there and the broadcast may have reached it: the list tells.
@@ -192,7 +195,7 @@ export class TermuxDriver implements PhoneDriver {
         return SENT_UNCONFIRMED;
       case 'not-started':
       case 'refused':
-        return { status: 'failed', error: entry.error ?? 'termux-sms-send did not take the SMS' };
+        return { status: 'failed', error: entry.error ?? 'termux-sms-send did not take the SMS', retry: true };
       case 'timed-out':
       case 'failed':
         return { status: 'failed', error: 'an earlier termux-sms-send for this task did not finish and the SMS is not in the SMS list; not sent again, so it is never sent twice' };

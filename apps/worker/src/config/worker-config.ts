@@ -62,7 +62,10 @@ export interface WorkerConfig {
   driver: DriverName;
   /** Where the paired phone and the drivers' cursors are kept. */
   stateDir: string;
-  /** Sends per phone per minute (0: unpaced) plus up to `jitterMs` of random spacing. */
+  /**
+   * Sends per phone per minute (0: unpaced) plus up to `jitterMs` of random spacing. A task whose
+   * phone has a pace in smsq (`per_minute`) keeps that one, this one its upper bound (send-pacer.ts).
+   */
   pacing: { perMinute: number; jitterMs: number };
   /** The SIM to send from (1-based), or the phone's default. */
   simNumber: number | undefined;

@@ -89,6 +89,25 @@ describe(DeliveryWorker.name, () => {
     expect(sut.smsq.requestsTo(REPORT).map((request) => request.body)).toEqual([{ id: 7, status: 'failed', error: 'gateway answered 503: radio off', retry: true, next: true }]);
   });
 
+  it('keeps the pace smsq names for the phone (per_minute), bounded by WORKER_SENDS_PER_MINUTE', async () => {
+    // smsq names 300 a minute (200 ms apart) for the first phone and 6 000 for the second; the worker allows 600 (100 ms).
+    sut = await harness({ env: { WORKER_SENDS_PER_MINUTE: '600' } });
+    const slow = `${sut.gateway.url}/slow/`;
+    const fast = `${sut.gateway.url}/fast/`;
+    sut.smsq.route(POLL, pollAnswers(...[1, 2].map((id) => ({ status: 200, body: pendingTask(slow, { id, per_minute: 300 }) })), ...[3, 4].map((id) => ({ status: 200, body: pendingTask(fast, { id, per_minute: 6_000 }) }))));
+    sut.smsq.route(REPORT, () => ({ status: 200, body: { ok: true } }));
+    for (const path of ['slow', 'fast']) sut.gateway.route(`POST /${path}/send`, () => ({ status: 200, body: { ok: true } }));
+    sut.start();
+
+    await sut.smsq.waitForRequest(REPORT, 4);
+
+    const sendsTo = (path: string) => sut.gateway.requestsTo(`POST /${path}/send`).map((request) => request.at);
+    const [slowFirst = 0, slowSecond = 0] = sendsTo('slow');
+    const [fastFirst = 0, fastSecond = 0] = sendsTo('fast');
+    expect(slowSecond - slowFirst).toBeGreaterThanOrEqual(190);
+    expect(fastSecond - fastFirst).toBeGreaterThanOrEqual(90);
+  });
+
   it('reports failed when the gateway cannot be reached', async () => {
     sut = await harness();
     sut.smsq.route(POLL, pollAnswers({ status: 200, body: pendingTask(await closedPortUrl()) }));

@@ -110,7 +110,7 @@ export class DeliveryWorker {
     this.tasksInHand++;
     try {
       this.log.info('claimed', { loop, task: task.id, attempt: numberOrString(task.attempt), phone: numberOrString(task.phoneId), client: numberOrString(task.clientId), scheduled_at: numberOrString(task.scheduledAt) });
-      if (!(await this.options.pacer.waitTurn(task.gatewayUrl ?? 'this phone', this.giveUp.signal))) {
+      if (!(await this.options.pacer.waitTurn(task.gatewayUrl ?? 'this phone', this.giveUp.signal, task.perMinute))) {
         this.log.warn('not sent', { loop, task: task.id, reason: 'the worker stopped while the task waited for its pacing slot', note: 'the lease returns the task' });
         return undefined;
       }

@@ -8,7 +8,7 @@ describe(parsePendingTask.name, () => {
     expect(parsePendingTask({}, NOW, null)).toEqual({ kind: 'idle' });
   });
 
-  it('reads a task, its claim deadline on the local clock', () => {
+  it('reads a task, its claim deadline on the local clock, and no pace from an smsq that names none', () => {
     const parsed = parsePendingTask(
       { id: 5, recipient: '+381641234567', message: 'hi', phone_id: 1, client_id: 2, scheduled_at: '2026-05-04 12:00:00', gateway_url: 'http://10.0.0.5:8080', attempt: 2, claim_expires_at: '2026-05-04T10:05:00.000Z' },
       NOW,
@@ -17,8 +17,19 @@ describe(parsePendingTask.name, () => {
 
     expect(parsed).toEqual({
       kind: 'task',
-      task: { id: 5, recipient: '+381641234567', message: 'hi', phoneId: 1, clientId: 2, scheduledAt: '2026-05-04 12:00:00', gatewayUrl: 'http://10.0.0.5:8080', attempt: 2, claimDeadline: NOW + 300_000 },
+      task: { id: 5, recipient: '+381641234567', message: 'hi', phoneId: 1, clientId: 2, scheduledAt: '2026-05-04 12:00:00', gatewayUrl: 'http://10.0.0.5:8080', attempt: 2, perMinute: null, claimDeadline: NOW + 300_000 },
     });
+  });
+
+  it.each([
+    [20, 20],
+    [null, null],
+    [0, null],
+    [-3, null],
+    [2.5, null],
+    ['20', null],
+  ])('reads per_minute %j as the pace %j', (perMinute, pace) => {
+    expect(parsePendingTask({ id: 5, recipient: '+1', message: 'hi', per_minute: perMinute }, NOW, null)).toMatchObject({ kind: 'task', task: { perMinute: pace } });
   });
 
   it('moves the claim deadline by the difference between the clocks', () => {

@@ -8,6 +8,11 @@ export interface PendingTask {
   scheduledAt: unknown;
   gatewayUrl: string | null;
   attempt: unknown;
+  /**
+   * `per_minute`: the pace the phone's owner set for it in smsq (SMS per minute); null when none is
+   * set, or from an smsq that predates it: the worker keeps its own pace.
+   */
+  perMinute: number | null;
   /** Epoch ms, local clock, by which the report must have landed; after it the lease returns the task. */
   claimDeadline: number;
 }
@@ -53,9 +58,15 @@ export function parsePendingTask(body: unknown, receivedAt: number, serverDate: 
       scheduledAt: fields['scheduled_at'],
       gatewayUrl,
       attempt: fields['attempt'],
+      perMinute: paceOf(fields['per_minute']),
       claimDeadline,
     },
   };
+}
+
+/** A positive whole number of SMS per minute; anything else sets no pace. */
+function paceOf(perMinute: unknown): number | null {
+  return typeof perMinute === 'number' && Number.isSafeInteger(perMinute) && perMinute > 0 ? perMinute : null;
 }
 
 function localClaimDeadline(claimExpiresAt: unknown, receivedAt: number, serverDate: string | null): number {

@@ -46,6 +46,33 @@ describe('createSmsqClient', () => {
     expect(requests[0]!.headers.get('x-worker-token')).toBe('smsq_wt_x');
   });
 
+  it('lists phones and sets a phone’s SIM limits with PATCH, null removing one', async () => {
+    const phone = {
+      id: 3, name: 'Office', kind: 'own', state: 'silent', active: true, last_contact_at: '2026-05-01T07:00:00.000Z', last_seen_at: null,
+      daily_limit: 500, per_minute: null, sent_today: 0, waiting_tasks: 2, health: null,
+    } as const;
+    const { fetch, requests } = answering(200, phone);
+    const smsq = createSmsqClient({ baseUrl: 'http://127.0.0.1:3000', apiKey: 'k', fetch });
+
+    const { data } = await smsq.PATCH('/smsapi/phones/{id}', { params: { path: { id: 3 } }, body: { daily_limit: 500, per_minute: null } });
+    await smsq.GET('/smsapi/phones');
+
+    expect(data?.state).toBe('silent');
+    expect(data?.waiting_tasks).toBe(2);
+    expect(requests.map((request) => `${request.method} ${request.url}`)).toEqual(['PATCH http://127.0.0.1:3000/smsapi/phones/3', 'GET http://127.0.0.1:3000/smsapi/phones']);
+    expect(await requests[0]!.json()).toEqual({ daily_limit: 500, per_minute: null });
+  });
+
+  it('reports a failure the phone says never left it, with retry', async () => {
+    const { fetch, requests } = answering(200, { ok: true, id: 42, status: 'pending' });
+    const phone = createSmsqClient({ baseUrl: 'http://127.0.0.1:3000', workerToken: 'smsq_wt_x', fetch });
+
+    const { data } = await phone.POST('/smsapi/task-status', { body: { id: 42, status: 'failed', error: 'radio off', retry: true } });
+
+    expect(data?.status).toBe('pending');
+    expect(await requests[0]!.json()).toEqual({ id: 42, status: 'failed', error: 'radio off', retry: true });
+  });
+
   it('answers an error body as `error`, with the response for its status and Retry-After', async () => {
     const { fetch } = answering(429, { error: 'rate_limited', detail: 'slow down' }, { 'retry-after': '3' });
     const smsq = createSmsqClient({ baseUrl: 'http://127.0.0.1:3000', apiKey: 'k', fetch });

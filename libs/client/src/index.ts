@@ -22,6 +22,10 @@ export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 export type WebhookEndpointCreated = Schemas['WebhookEndpointCreated'];
 export type TaskEvent = Schemas['TaskEvent'];
 export type ReplyEvent = Schemas['ReplyEvent'];
+export type Phone = Schemas['Phone'];
+export type PhoneList = Schemas['PhoneList'];
+export type PhoneLimitsRequest = Schemas['PhoneLimitsRequest'];
+export type PhoneEvent = Schemas['PhoneEvent'];
 
 export type SmsqClient = Client<paths>;
 

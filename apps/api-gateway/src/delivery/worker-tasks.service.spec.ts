@@ -19,7 +19,7 @@ const TASK: ClaimedTask = {
 
 function setUp(reported: TaskReported, claim: TaskClaim = { claimed: false, nextDueAt: null }) {
   const dispatch = {
-    send: vi.fn(async (pattern: string) => (pattern === Patterns.dispatch.taskReport ? reported : claim)),
+    send: vi.fn(async (pattern: string, _payload: object) => (pattern === Patterns.dispatch.taskReport ? reported : claim)),
   };
   const signals = { register: () => ({ wait: async () => undefined, dispose: () => undefined }) };
   const sut = new WorkerTasksService(signals as unknown as DueSignals, dispatch as unknown as ServiceClient);

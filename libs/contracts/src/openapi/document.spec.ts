@@ -3,6 +3,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../errors.js';
+import { phoneBody, type PhoneDetails } from '../dispatch/phone-list.js';
+import { taskBody, type TaskView } from '../dispatch/task-view.js';
 import { openApiDocument } from './document.js';
 
 const document = openApiDocument({ profile: 'A' });
@@ -43,6 +45,43 @@ describe('the OpenAPI document', () => {
       }
     }
     expect(examples).toBeGreaterThan(10);
+  });
+
+  it('describes exactly the phone object and the task object the gateway and the webhooks send', () => {
+    const ajv = new Ajv2020({ strict: true, allErrors: true, strictTypes: false });
+    addFormats.default(ajv);
+    for (const field of Object.keys(document)) ajv.addKeyword(field);
+    ajv.addSchema(document, 'openapi.json');
+    const phone: PhoneDetails = {
+      id: 3, kind: 'own', clientId: 7, name: 'Office', url: null, deviceId: 'd1', active: true, createdAt: '2026-05-01T07:00:00.000Z', lastSeenAt: null,
+      health: { batteryPercent: null, charging: true, connection: null, reportedAt: '2026-05-01T07:29:00.000Z' },
+      state: 'silent', lastContactAt: '2026-05-01T07:00:00.000Z', dailyLimit: 0, perMinute: 30, lastAssignedAt: null, sentToday: 0, waitingTasks: 4,
+    };
+    const task: TaskView = {
+      id: 42, clientId: 7, phoneId: 4, firstPhoneId: 3, recipient: '+381641234567', message: 'hi', status: 'pending', scheduledAt: '2026-05-01 09:30:00', attempts: 1,
+      sentAt: null, deliveredAt: null, failedAt: null, error: null, expiresAt: null, createdAt: '2026-05-01T07:00:00.000Z', segments: 1,
+    };
+    const validPhone = ajv.compile({ $ref: 'openapi.json#/components/schemas/Phone' });
+    const validTask = ajv.compile({ $ref: 'openapi.json#/components/schemas/Task' });
+    const validPhoneEvent = ajv.compile({ $ref: 'openapi.json#/components/schemas/PhoneEvent' });
+
+    expect(validPhone(phoneBody(phone)), ajv.errorsText(validPhone.errors)).toBe(true);
+    expect(validPhone(phoneBody({ ...phone, health: null, dailyLimit: null, perMinute: null, lastSeenAt: '2026-05-01T07:00:00.000Z' })), ajv.errorsText(validPhone.errors)).toBe(true);
+    expect(validPhone({ ...phoneBody(phone), state: 'asleep' })).toBe(false);
+    expect(validTask(JSON.parse(JSON.stringify(taskBody(task)))), ajv.errorsText(validTask.errors)).toBe(true);
+    expect(validPhoneEvent({ id: '8f14e45f-ceea-467f-a0e6-1b2c3d4e5f60', type: 'phone.silent', created_at: '2026-05-01T07:02:00.000Z', data: phoneBody(phone) }), ajv.errorsText(validPhoneEvent.errors)).toBe(true);
+    expect(Object.keys((document as any).webhooks)).toEqual(expect.arrayContaining(['task.rerouted', 'phone.silent', 'phone.online']));
+  });
+
+  it('takes SIM limits of 0 to 100,000 (per_minute from 1), null, and nothing else', () => {
+    const ajv = new Ajv2020({ strict: true, allErrors: true, strictTypes: false });
+    addFormats.default(ajv);
+    for (const field of Object.keys(document)) ajv.addKeyword(field);
+    ajv.addSchema(document, 'openapi.json');
+    const valid = ajv.compile({ $ref: 'openapi.json#/components/schemas/PhoneLimitsRequest' });
+
+    for (const limits of [{ daily_limit: 0 }, { per_minute: 1 }, { daily_limit: null, per_minute: 100_000 }]) expect(valid(limits), JSON.stringify(limits)).toBe(true);
+    for (const limits of [{}, { daily_limit: -1 }, { daily_limit: 1.5 }, { per_minute: 0 }, { per_minute: 100_001 }, { daily_limit: 5, name: 'x' }]) expect(valid(limits), JSON.stringify(limits)).toBe(false);
   });
 
   it('documents every error code the contract has, in the error shape', () => {

@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENT_TYPES } from '../dispatch/webhooks.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../dispatch/webhooks.js';
 import { BODY_LIMIT_BYTES } from '../gateway/public-limits.js';
 import { CREATE_TASKS_BODY_LIMIT_BYTES } from '../gateway/tasks-send.js';
 import type { Profile } from '../profile.js';
@@ -16,6 +16,13 @@ workers claim due messages with a worker token (\`X-Worker-Token\`), send them a
 (\`register-phone\`); plans set daily credits that refill every 24 hours, and create-task answers
 \`charged: true\`. *B, pooled gateways*: an admin registers gateways; a client starts with 10
 credits that do not refill; \`register-phone\` answers 404.
+
+**Phones.** A phone or gateway is \`online\` while its last contact (registration, a poll, a
+report, a health report) is within \`SMSQ_PHONE_SILENT_S\` seconds (default 120, more than the
+30 s long-poll cap), \`silent\` after that. Routing prefers online phones, and moves a waiting
+task that no phone holds and you did not pin (\`phone_id\`) off a silent or disabled phone: the
+task keeps its id and credit, and a \`task.rerouted\` event says so. \`phone.silent\` and
+\`phone.online\` events tell you when a phone goes quiet and comes back.
 
 **Errors.** Every error is \`{"error": "<code>", "detail": "<text>"}\`; the code fixes the HTTP
 status. A wrong method on a known path is 405 (with \`Allow\`), an unknown path 404. Bodies are
@@ -36,6 +43,18 @@ const EVENT_HEADERS = [
   { name: 'Smsq-Event-Type', in: 'header', required: true, schema: ref('WebhookEventType') },
 ];
 
+const EVENT_SUMMARIES: Record<WebhookEventType, string> = {
+  'task.sent': 'A task became sent',
+  'task.delivered': 'A task became delivered',
+  'task.failed': 'A task became failed',
+  'task.expired': 'A task became expired',
+  'task.cancelled': 'A task became cancelled',
+  'task.rerouted': 'A task moved to another phone (its phone went silent or was disabled, or a retried failure); `data.phone_id` is the phone it is on now, `data.first_phone_id` the first',
+  'message.received': 'A reply arrived',
+  'phone.silent': "A phone went silent: no contact for SMSQ_PHONE_SILENT_S seconds; `data` is the phone",
+  'phone.online': 'A silent phone is in contact again; `data` is the phone',
+};
+
 /** What smsq POSTs to a client's endpoints (OpenAPI 3.1 `webhooks`). */
 function webhooks(): Record<string, JsonSchema> {
   return Object.fromEntries(
@@ -43,11 +62,11 @@ function webhooks(): Record<string, JsonSchema> {
       type,
       {
         post: {
-          summary: type === 'message.received' ? 'A reply arrived' : `A task became ${type.slice('task.'.length)}`,
+          summary: EVENT_SUMMARIES[type],
           description: 'Delivered at least once, from a durable outbox, retried with back-off and jitter for 24 hours. 2xx is success; 410 disables the endpoint; anything else or a time-out is retried. Deduplicate on `id`.',
           security: [],
           parameters: EVENT_HEADERS,
-          requestBody: { required: true, content: { 'application/json': { schema: ref(type === 'message.received' ? 'ReplyEvent' : 'TaskEvent') } } },
+          requestBody: { required: true, content: { 'application/json': { schema: ref(type === 'message.received' ? 'ReplyEvent' : type.startsWith('phone.') ? 'PhoneEvent' : 'TaskEvent') } } },
           responses: { '2XX': { description: 'Received.' }, '410': { description: 'Gone: smsq stops sending to this endpoint.' } },
         },
       },
@@ -79,7 +98,7 @@ export function openApiDocument(options: { profile?: Profile; serverUrl?: string
     servers: [{ url: options.serverUrl ?? '/', description: 'This smsq' }],
     tags: [
       { name: 'Tasks', description: 'Queue SMS and follow them (API key).' },
-      { name: 'Phones', description: 'Pair phones (Profile A; API key).' },
+      { name: 'Phones', description: 'Pair phones (Profile A), see their state and set their SIM limits (API key).' },
       { name: 'Delivery', description: 'What phones and workers call (worker token).' },
       { name: 'Webhooks', description: 'Signed status callbacks (API key).' },
       { name: 'Reference', description: 'This document.' },

@@ -5,7 +5,7 @@ import { IDEMPOTENCY_KEY_MAX_LENGTH, MAX_WAIT_S, TASK_PAGE_DEFAULT_LIMIT, TASK_P
 import { ref, type JsonSchema } from './schemas.js';
 
 /** A public route as the gateway's router spells it: `GET /smsapi/tasks/:id`. */
-export type RouteKey = `${'GET' | 'POST' | 'DELETE'} /smsapi/${string}`;
+export type RouteKey = `${'GET' | 'POST' | 'PATCH' | 'DELETE'} /smsapi/${string}`;
 
 export interface Operation {
   operationId: string;
@@ -45,6 +45,7 @@ const ANY_ERROR = { default: { description: 'Any other error, in the same shape 
 
 const CLIENT_ERRORS: ErrorCode[] = ['unauthorized', 'rate_limited'];
 const TASK_ID = { name: 'id', in: 'path', required: true, description: 'The task.', schema: { type: 'integer', minimum: 1 } };
+const PHONE_ID = { name: 'id', in: 'path', required: true, description: 'The phone.', schema: { type: 'integer', minimum: 1 } };
 const ENDPOINT_ID = { name: 'id', in: 'path', required: true, description: 'The webhook endpoint.', schema: { type: 'integer', minimum: 1 } };
 const IDEMPOTENCY_KEY = {
   name: 'Idempotency-Key',
@@ -53,8 +54,12 @@ const IDEMPOTENCY_KEY = {
   description: 'A repeat with the same key and the same body within 24 hours replays the first answer and charges nothing; the same key with another body is 409 `conflict`. Scoped to your client.',
   schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
 };
+const PHONE_EXAMPLE = {
+  id: 3, name: 'Office phone', kind: 'own', state: 'online', active: true, last_contact_at: '2026-05-01T07:30:10.000Z', last_seen_at: '2026-05-01T07:30:10.000Z',
+  daily_limit: null, per_minute: null, sent_today: 12, waiting_tasks: 0, health: { battery_percent: 80, charging: true, connection: 'wifi', reported_at: '2026-05-01T07:29:00.000Z' },
+};
 const TASK_EXAMPLE = {
-  id: 42, status: 'sent', phone_id: 1, client_id: 7, scheduled_at: '2026-05-01 09:30:00', recipient: '+381641234567', message: 'Your code is 1234',
+  id: 42, status: 'sent', phone_id: 1, first_phone_id: 1, client_id: 7, scheduled_at: '2026-05-01 09:30:00', recipient: '+381641234567', message: 'Your code is 1234',
   attempts: 1, sent_at: '2026-05-01T07:30:04.000Z', delivered_at: null, failed_at: null, error: null, expires_at: null, segments: 1,
 };
 
@@ -134,10 +139,35 @@ export const OPERATIONS: Record<RouteKey, Operation> = {
       ...ANY_ERROR,
     },
   },
+  'GET /smsapi/phones': {
+    operationId: 'listPhones',
+    summary: 'Your phones (Profile A) or VIP gateways (Profile B)',
+    description:
+      'Each with its state (`online`, `silent`, `disabled`), last contact, SIM limits and the tasks waiting for it. A phone is `silent` once its last contact is older than `SMSQ_PHONE_SILENT_S` (default 120 s); smsq then moves the tasks waiting for it that you did not pin to another online phone.',
+    tags: ['Phones'],
+    security: CLIENT,
+    responses: { '200': success('Lowest id first.', ref('PhoneList'), { phones: [PHONE_EXAMPLE] }), ...errors(...CLIENT_ERRORS), ...ANY_ERROR },
+  },
+  'PATCH /smsapi/phones/:id': {
+    operationId: 'setPhoneLimits',
+    summary: "Set an own phone's SIM limits (Profile A)",
+    description:
+      "`daily_limit` (SMS per day in your time zone) and `per_minute` (the pace its worker keeps). Another client's phone, an unknown one, and any phone in Profile B (gateways are the admin's) are 404.",
+    tags: ['Phones'],
+    security: CLIENT,
+    parameters: [PHONE_ID],
+    requestBody: body(ref('PhoneLimitsRequest')),
+    responses: {
+      '200': success('The phone as it is now.', ref('Phone'), { ...PHONE_EXAMPLE, daily_limit: 500, per_minute: 10 }),
+      ...errors('invalid_request', 'invalid_json', ...CLIENT_ERRORS, 'not_found'),
+      ...ANY_ERROR,
+    },
+  },
   'GET /smsapi/pending-tasks': {
     operationId: 'claimTask',
     summary: 'Claim one due task',
-    description: 'Two workers never claim the same task. A claim not reported by `claim_expires_at` returns the task to pending (attempt + 1); after the last attempt it fails, refunded.',
+    description:
+      'Two workers never claim the same task. A claim not reported by `claim_expires_at` returns the task to pending (attempt + 1); after the last attempt it fails, refunded. A poll is contact: it keeps the phone `online`. `per_minute` is the pace the phone\'s owner set.',
     tags: ['Delivery'],
     security: WORKER,
     parameters: [{ name: 'wait', in: 'query', required: false, description: `Long poll: hold the request up to this many seconds until a task is due (above ${MAX_WAIT_S} counts as ${MAX_WAIT_S}).`, schema: { type: 'integer', minimum: 0 } }],
@@ -150,7 +180,8 @@ export const OPERATIONS: Record<RouteKey, Operation> = {
   'POST /smsapi/task-status': {
     operationId: 'reportTaskStatus',
     summary: 'Report what became of a claimed task',
-    description: 'Only the token holding the claim may report (otherwise 404). The same final status again is a harmless 200; another status on a final task is 409. `failed` refunds once.',
+    description:
+      'Only the token holding the claim may report (otherwise 404). The same final status again is a harmless 200; another status on a final task is 409. `failed` refunds once. `failed` with `retry: true` (the phone\'s word that nothing was sent) puts the task back in the queue instead and answers `pending`; `retry` with any other status is 400.',
     tags: ['Delivery'],
     security: WORKER,
     requestBody: body(ref('TaskStatusRequest')),

@@ -2,6 +2,7 @@ import { ERROR_STATUS } from '../errors.js';
 import { TASK_STATUSES } from '../dispatch/task-view.js';
 import { REPORTED_STATUSES } from '../dispatch/task-report.js';
 import { WEBHOOK_EVENT_TYPES } from '../dispatch/webhooks.js';
+import { MAX_SIM_LIMIT, PHONE_STATES } from '../dispatch/phone-view.js';
 import { MAX_TASKS_PER_REQUEST } from '../gateway/tasks-send.js';
 import { MAX_MESSAGES_PER_SYNC, MAX_TTL_S, MESSAGE_MAX_CODE_POINTS } from '../gateway/public-limits.js';
 
@@ -56,6 +57,13 @@ const CLAIMED_TASK_FIELDS = {
   gateway_url: orNull(text("The phone's or gateway's URL; null for a phone that registered none.")),
   attempt: whole('The claims of this task so far, this one included (1 on the first).', { minimum: 1 }),
   claim_expires_at: { ...INSTANT, description: 'Report by then, or the claim lapses and the task is due again (or, on its last attempt, failed and refunded).' },
+  per_minute: orNull(whole("The pace the phone's owner set for it, SMS per minute: send no faster. Null: smsq sets none (the worker keeps its own).", { minimum: 1, maximum: MAX_SIM_LIMIT })),
+};
+const SILENT_AFTER =
+  'A phone is `online` while its last contact (its registration or pairing, a poll, a report or a health report) is within `SMSQ_PHONE_SILENT_S` seconds (default 120; it must exceed the 30 s long-poll cap), `silent` after that, and `disabled` while disabled, whatever its contact.';
+const SIM_LIMITS = {
+  daily_limit: orNull(whole("SMS it may send per day, counted in the owner's time zone; 0 sends nothing; null: no limit. Tasks beyond it wait for the next day (or their expiry), or go to another phone.", { minimum: 0, maximum: MAX_SIM_LIMIT })),
+  per_minute: orNull(whole('SMS it may send per minute, the pace its worker keeps; null: the worker\'s own.', { minimum: 1, maximum: MAX_SIM_LIMIT })),
 };
 
 /** Every schema of the document, by name: the request rules and answers of the gateway's routes. */
@@ -104,7 +112,8 @@ export const SCHEMAS = {
   Task: answer({
     id: whole('The task.', ENTITY_ID),
     status: { type: 'string', enum: [...TASK_STATUSES], description: 'A delivered task stays `sent` (see `delivered_at`); expired and cancelled tasks are `failed`.' },
-    phone_id: whole('The phone or gateway it goes through.', ENTITY_ID),
+    phone_id: whole('The phone or gateway it is on now: smsq moves a waiting task off a silent or disabled phone (unless you pinned it with `phone_id`), and a retried failure may go to another phone.', ENTITY_ID),
+    first_phone_id: whole('The phone or gateway it was first routed to.', ENTITY_ID),
     client_id: whole('Your client.', ENTITY_ID),
     scheduled_at: LOCAL_TIME_ANSWER,
     recipient: text('E.164.'),
@@ -138,6 +147,11 @@ export const SCHEMAS = {
       status: { type: 'string', enum: [...REPORTED_STATUSES], description: '`delivered`: sent, and the carrier\'s delivery report came back (the task is then `sent` with `delivered_at`).' },
       error: orNull(text('Why it failed; kept to 1000 characters.')),
       next: { type: 'boolean', description: 'Also claim the next due task for this token, answered in `next`.' },
+      retry: {
+        type: 'boolean',
+        description:
+          'With `failed` only (any other status with `retry` is 400): `true` is the phone\'s own word that nothing was sent (no service, radio off, its own time limit ran out). The task goes back to the queue, on another online phone where there is one, an attempt counted, and is answered `pending`; after the last attempt it fails for good, refunded once. Without it a failure is final.',
+      },
     },
     ['id', 'status'],
   ),
@@ -145,7 +159,7 @@ export const SCHEMAS = {
     {
       ok: constant(true),
       id: whole('The task.', ENTITY_ID),
-      status: { type: 'string', enum: ['sent', 'failed'] },
+      status: { type: 'string', enum: ['sent', 'failed', 'pending'], description: '`pending`: a failure reported with `retry: true` put the task back in the queue.' },
       next: { oneOf: [ref('ClaimedTask'), ref('NothingDue')], description: 'With `next: true` only.' },
     },
     { optional: ['next'] },
@@ -176,6 +190,38 @@ export const SCHEMAS = {
     ),
     minProperties: 1,
   },
+  Phone: answer(
+    {
+      id: whole('The phone (Profile A) or gateway (Profile B).', ENTITY_ID),
+      name: text('Its label.'),
+      kind: { type: 'string', enum: ['own', 'gateway'], description: '`own`: your own phone (Profile A); `gateway`: a gateway of your VIP pool (Profile B).' },
+      state: { type: 'string', enum: [...PHONE_STATES], description: SILENT_AFTER },
+      active: { type: 'boolean', description: 'False while disabled.' },
+      last_contact_at: { ...INSTANT, description: 'Its last contact of any kind, to within ten seconds; its creation at first.' },
+      last_seen_at: orNull({ ...INSTANT, description: 'Its last poll for tasks; null if it never polled.' }),
+      ...SIM_LIMITS,
+      sent_today: whole('Tasks it reported sent since the start of today (UTC).', { minimum: 0 }),
+      waiting_tasks: whole('Tasks due now that wait for it.', { minimum: 0 }),
+      health: orNull(
+        answer(
+          {
+            battery_percent: orNull(whole('0 to 100.', { minimum: 0, maximum: 100 })),
+            charging: orNull({ type: 'boolean' }),
+            connection: orNull(text('For example `wifi`.')),
+            reported_at: INSTANT,
+          },
+          { description: 'What its worker last reported (`phone-health`); null until it reports.' },
+        ),
+      ),
+    },
+    { description: `A phone or gateway. ${SILENT_AFTER}` },
+  ),
+  PhoneList: answer({ phones: { type: 'array', items: ref('Phone'), description: 'Lowest id first.' } }),
+  PhoneLimitsRequest: {
+    ...request(SIM_LIMITS, [], 'At least one of the two; a field left out stays as it is, null removes the limit. Any other field is 400 `invalid_request`, as is a value that is negative, not a whole number or over 100,000.'),
+    minProperties: 1,
+    additionalProperties: false,
+  },
   WebhookEventType: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] },
   WebhookCreateRequest: request(
     {
@@ -205,6 +251,12 @@ export const SCHEMAS = {
     type: { type: 'string', enum: WEBHOOK_EVENT_TYPES.filter((type) => type.startsWith('task.')) },
     created_at: INSTANT,
     data: ref('Task'),
+  }),
+  PhoneEvent: answer({
+    id: text('The event: the same on every delivery of it.', { format: 'uuid' }),
+    type: { type: 'string', enum: WEBHOOK_EVENT_TYPES.filter((type) => type.startsWith('phone.')) },
+    created_at: INSTANT,
+    data: ref('Phone'),
   }),
   ReplyEvent: answer({
     id: text('The event: the same on every delivery of it.', { format: 'uuid' }),

@@ -1,0 +1,119 @@
+import { NotFoundError, Patterns, type PhoneDetails, type Profile } from '@smsq/contracts';
+import type { ServiceClient } from '@smsq/platform';
+import { describe, expect, it, vi } from 'vitest';
+import type { GatewayConfig } from '../config/gateway-config.js';
+import { ClientPhonesService } from './client-phones.service.js';
+
+function phone(id: number, overrides: Partial<PhoneDetails> = {}): PhoneDetails {
+  return {
+    id,
+    kind: 'own',
+    clientId: 2,
+    name: `Phone ${id}`,
+    url: null,
+    deviceId: null,
+    active: true,
+    createdAt: '2026-11-26T08:00:00.000Z',
+    lastSeenAt: '2026-11-26T09:59:50.000Z',
+    health: null,
+    state: 'online',
+    lastContactAt: '2026-11-26T09:59:50.000Z',
+    dailyLimit: null,
+    perMinute: null,
+    lastAssignedAt: null,
+    sentToday: 4,
+    waitingTasks: 0,
+    ...overrides,
+  };
+}
+
+/** A dispatch that keeps the client's phones, and sets limits on those it owns as dispatch would. */
+function setUp(profile: Profile, phones: PhoneDetails[] = [phone(5), phone(3, { state: 'silent', waitingTasks: 2 })]) {
+  const dispatch = {
+    send: vi.fn(async (pattern: string, payload: Record<string, unknown>) => {
+      if (pattern === Patterns.dispatch.phoneList) return phones.filter((candidate) => candidate.clientId === payload['clientId']);
+      if (pattern === Patterns.dispatch.phoneSetLimits) {
+        const target = phones.find((candidate) => candidate.id === payload['phoneId'] && candidate.clientId === payload['clientId']);
+        if (!target) throw new NotFoundError('phone');
+        if ('dailyLimit' in payload) target.dailyLimit = payload['dailyLimit'] as number | null;
+        if ('perMinute' in payload) target.perMinute = payload['perMinute'] as number | null;
+        return target;
+      }
+      throw new Error(`unexpected ${pattern}`);
+    }),
+  };
+  const sut = new ClientPhonesService({ profile } as GatewayConfig, dispatch as unknown as ServiceClient);
+  return { sut, dispatch };
+}
+
+const OWNER = { clientId: 2, timezone: 'America/New_York' };
+
+describe(ClientPhonesService.name, () => {
+  it('lists the client’s own phones in Profile A, lowest id first, as the public phone object', async () => {
+    const { sut, dispatch } = setUp('A');
+
+    const { phones } = await sut.list(OWNER);
+
+    expect(dispatch.send).toHaveBeenCalledWith(Patterns.dispatch.phoneList, { clientId: 2, kind: 'own' });
+    expect(phones.map((listed) => listed.id)).toEqual([3, 5]);
+    expect(phones[0]).toEqual({
+      id: 3,
+      name: 'Phone 3',
+      kind: 'own',
+      state: 'silent',
+      active: true,
+      last_contact_at: '2026-11-26T09:59:50.000Z',
+      last_seen_at: '2026-11-26T09:59:50.000Z',
+      daily_limit: null,
+      per_minute: null,
+      sent_today: 4,
+      waiting_tasks: 2,
+      health: null,
+    });
+  });
+
+  it('lists the client’s VIP gateways in Profile B', async () => {
+    const { sut, dispatch } = setUp('B', [phone(9, { kind: 'gateway' })]);
+
+    expect((await sut.list(OWNER)).phones.map((listed) => listed.kind)).toEqual(['gateway']);
+    expect(dispatch.send).toHaveBeenCalledWith(Patterns.dispatch.phoneList, { clientId: 2, kind: 'gateway' });
+  });
+
+  it('sets the limits of an own phone in the client’s time zone and answers the phone as it is now', async () => {
+    const { sut, dispatch } = setUp('A');
+
+    const answer = await sut.setLimits(OWNER, '5', { daily_limit: 200, per_minute: null });
+
+    expect(dispatch.send).toHaveBeenCalledWith(Patterns.dispatch.phoneSetLimits, { phoneId: 5, kind: 'own', clientId: 2, dailyLimit: 200, perMinute: null, timeZone: 'America/New_York' });
+    expect(answer).toMatchObject({ id: 5, daily_limit: 200, per_minute: null });
+  });
+
+  it('leaves out the limit not given, so it stays as it is', async () => {
+    const { sut, dispatch } = setUp('A', [phone(5, { dailyLimit: 100 })]);
+
+    const answer = await sut.setLimits(OWNER, '5', { per_minute: 6 });
+
+    expect(dispatch.send.mock.calls.find(([pattern]) => pattern === Patterns.dispatch.phoneSetLimits)?.[1]).not.toHaveProperty('dailyLimit');
+    expect(answer).toMatchObject({ daily_limit: 100, per_minute: 6 });
+  });
+
+  it.each(['77', 'abc', '0', '99999999999'])('answers not_found for a phone that is not the client’s: %s', async (id) => {
+    const { sut } = setUp('A', [phone(5), phone(77, { clientId: 8 })]);
+
+    await expect(sut.setLimits(OWNER, id, { daily_limit: 1 })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('answers not_found for any PATCH in Profile B: the gateways are the admin’s', async () => {
+    const { sut, dispatch } = setUp('B', [phone(9, { kind: 'gateway' })]);
+
+    await expect(sut.setLimits(OWNER, '9', { daily_limit: 1 })).rejects.toMatchObject({ code: 'not_found' });
+    expect(dispatch.send).not.toHaveBeenCalled();
+  });
+
+  it('refuses bad limits before asking dispatch', async () => {
+    const { sut, dispatch } = setUp('A');
+
+    await expect(sut.setLimits(OWNER, '5', { daily_limit: -1 })).rejects.toMatchObject({ code: 'invalid_request', detail: expect.stringContaining('daily_limit') });
+    expect(dispatch.send).not.toHaveBeenCalled();
+  });
+});

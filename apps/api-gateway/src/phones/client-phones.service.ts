@@ -1,0 +1,44 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { NotFoundError, Patterns, phoneBody, type PhoneBody, type PhoneDetails, type PhoneLimitsCommand, type PhoneListQuery, type PhoneView } from '@smsq/contracts';
+import { ServiceClient, serviceClientToken } from '@smsq/platform';
+import { GatewayConfig } from '../config/gateway-config.js';
+import type { ApiKeyOwner } from '../identity/api-keys.repository.js';
+import { storedIdFromPath } from '../identity/stored-id.js';
+import { parsePhoneLimits } from './phone-limits-request.js';
+
+/** Whose phones these are: an API key's client, whose time zone its daily limits count days in. */
+export type PhoneOwner = Pick<ApiKeyOwner, 'clientId' | 'timezone'>;
+
+/**
+ * A client's phones as the public API shows them: in Profile A its own phones, which it may set
+ * SIM limits on; in Profile B the gateways of its VIP pool, which only an admin sets.
+ */
+@Injectable()
+export class ClientPhonesService {
+  constructor(
+    private readonly config: GatewayConfig,
+    @Inject(serviceClientToken('dispatch')) private readonly dispatch: ServiceClient,
+  ) {}
+
+  async list(owner: PhoneOwner): Promise<{ phones: PhoneBody[] }> {
+    return { phones: (await this.phonesOf(owner)).map(phoneBody) };
+  }
+
+  /** Another client's phone, an unknown one, or any in Profile B is 404, as if it did not exist. */
+  async setLimits(owner: PhoneOwner, rawId: string, body: unknown): Promise<PhoneBody> {
+    if (this.config.profile !== 'A') throw new NotFoundError('phone');
+    const phoneId = storedIdFromPath(rawId, 'phone');
+    const limits = parsePhoneLimits(body);
+    const command: PhoneLimitsCommand = { phoneId, kind: 'own', clientId: owner.clientId, ...limits, timeZone: owner.timezone };
+    await this.dispatch.send<PhoneView>(Patterns.dispatch.phoneSetLimits, command);
+    const phone = (await this.phonesOf(owner)).find((candidate) => candidate.id === phoneId);
+    if (!phone) throw new NotFoundError('phone');
+    return phoneBody(phone);
+  }
+
+  private async phonesOf(owner: PhoneOwner): Promise<PhoneDetails[]> {
+    const query: PhoneListQuery = { clientId: owner.clientId, kind: this.config.profile === 'A' ? 'own' : 'gateway' };
+    const phones = await this.dispatch.send<PhoneDetails[]>(Patterns.dispatch.phoneList, query);
+    return [...phones].sort((a, b) => a.id - b.id);
+  }
+}

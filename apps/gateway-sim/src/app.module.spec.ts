@@ -64,6 +64,15 @@ describe(AppModule.name, () => {
     expect(messages).toMatchObject([{ id: 9, message_id: null, status: 'failed' }]);
   });
 
+  it('says "retry": true in a failed send\'s answer with GATEWAY_SIM_FAILURE_RETRY, the gateway\'s word that nothing was sent', async () => {
+    const base = await startSim({ GATEWAY_SIM_FAILURE_RATE: '1', GATEWAY_SIM_FAILURE_RETRY: 'true' });
+
+    const response = await fetch(`${base}/send`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 9, recipient: '+381641234567', message: 'hi' }) });
+
+    expect(response.status).toBe(502);
+    expect(await response.json()).toEqual({ ok: false, error: 'simulated no service: nothing sent', retry: true });
+  });
+
   it('fails the sends its random source picks', async () => {
     const rolls = [0.05, 0.5, 0.09, 0.95];
     const base = await startSim({ GATEWAY_SIM_FAILURE_RATE: '0.1' }, () => rolls.shift() ?? 0.5);

@@ -10,6 +10,8 @@ export class GatewaySimConfig extends CommonConfig {
   mode!: GatewaySimMode;
   /** Chance (0..1) that a send is answered 502, a simulated carrier failure. */
   failureRate!: number;
+  /** Generic mode: a failed send says `"retry": true`, the gateway's word that nothing was sent (the worker reports it with retry). */
+  failureRetry!: boolean;
   /** Chance (0..1) that a successful send is followed by a simulated reply from the recipient. */
   replyRate!: number;
   /** smsq's public base address (replies go to its `/smsapi/inbound`), without a trailing slash. */
@@ -31,6 +33,7 @@ export function readGatewaySimConfig(env: EnvReader): GatewaySimConfig {
     port: env.port('GATEWAY_SIM_PORT', 3020),
     mode,
     failureRate: readRate(env, 'GATEWAY_SIM_FAILURE_RATE', 0.1),
+    failureRetry: env.bool('GATEWAY_SIM_FAILURE_RETRY', false),
     replyRate,
     smsqBaseUrl: env.url('SMSQ_BASE_URL', 'http://127.0.0.1:3000', ['http', 'https']).replace(/\/+$/, ''),
     ...(workerToken === undefined ? {} : { workerToken }),

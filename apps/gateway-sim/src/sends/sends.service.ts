@@ -6,7 +6,10 @@ import { RepliesService } from '../replies/replies.service.js';
 import type { SendRequest } from './send-request.js';
 import { SentMessages, type SentMessage } from './sent-messages.js';
 
-export type SendResult = { ok: true; message_id: string } | { ok: false; error: string };
+export type SendResult = { ok: true; message_id: string } | { ok: false; error: string; retry?: true };
+
+/** GATEWAY_SIM_FAILURE_RETRY: the failure the gateway says left nothing sent. */
+export const NOTHING_SENT_FAILURE = 'simulated no service: nothing sent';
 
 /** A carrier stand-in: accepts an SMS or fails it at the configured rate, and sometimes "replies". */
 @Injectable()
@@ -32,7 +35,7 @@ export class SendsService {
     };
     this.sent.remember(record);
     this.logger.log(`task ${record.id ?? '-'} to ${record.recipient}: ${record.status}`);
-    if (record.message_id === null) return { ok: false, error: 'simulated carrier failure' };
+    if (record.message_id === null) return this.config.failureRetry ? { ok: false, error: NOTHING_SENT_FAILURE, retry: true } : { ok: false, error: 'simulated carrier failure' };
     if (this.chance.happens(this.config.replyRate)) void this.simulateReply(record);
     return { ok: true, message_id: record.message_id };
   }

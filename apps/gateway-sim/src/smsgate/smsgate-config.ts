@@ -1,4 +1,5 @@
 import type { EnvReader } from '@smsq/platform';
+import { SEND_FAILURE_KINDS, type SendFailureKind } from './messages/send-failure-kinds.js';
 
 export const PROCESSING_ORDERS = ['FIFO', 'LIFO'] as const;
 export type ProcessingOrder = (typeof PROCESSING_ORDERS)[number];
@@ -19,6 +20,8 @@ export class SmsGateConfig {
   hold!: boolean;
   /** Which pending message goes first among equal priorities (the app's setting; the app itself defaults to LIFO). */
   processingOrder!: ProcessingOrder;
+  /** How a send fails at GATEWAY_SIM_FAILURE_RATE (send-faults.ts): the app's generic failure, or its word that nothing was sent. */
+  failureKind!: SendFailureKind;
   /** Active SIM cards; a message for a higher `simNumber` fails as on a phone without that SIM. */
   simCount!: number;
   /** The app's "insecure" build: webhooks to any http:// URL, not only https:// and http://127.0.0.1. */
@@ -49,6 +52,7 @@ export function readSmsGateConfig(env: EnvReader): SmsGateConfig {
     deliveredMs: env.int('GATEWAY_SIM_SMSGATE_DELIVERED_MS', 300, { min: 0, max: 3_600_000 }),
     hold: env.bool('GATEWAY_SIM_SMSGATE_HOLD', false),
     processingOrder: env.oneOf('GATEWAY_SIM_SMSGATE_PROCESSING_ORDER', PROCESSING_ORDERS, 'FIFO'),
+    failureKind: env.oneOf('GATEWAY_SIM_SMSGATE_FAILURE', SEND_FAILURE_KINDS, 'generic-failure'),
     simCount: env.int('GATEWAY_SIM_SMSGATE_SIM_COUNT', 2, { min: 1, max: 3 }),
     insecureWebhooks: env.bool('GATEWAY_SIM_SMSGATE_INSECURE', false),
     ...(signingKey === undefined ? {} : { signingKey }),

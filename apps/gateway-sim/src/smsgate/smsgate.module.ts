@@ -6,6 +6,7 @@ import { InboxService } from './inbox/inbox.service.js';
 import { MessageStore } from './messages/message-store.js';
 import { MessagesController } from './messages/messages.controller.js';
 import { MessagesService } from './messages/messages.service.js';
+import { SendFaults } from './messages/send-faults.js';
 import { SentSmsLog } from './messages/sent-sms-log.js';
 import { SmsSender } from './messages/sms-sender.js';
 import { PhoneClock } from './phone/phone-clock.js';
@@ -34,6 +35,7 @@ export class SmsGateModule {
         WebhookDeliveries,
         SmsEvents,
         InboxService,
+        SendFaults,
         SmsSender,
         MessagesService,
       ],

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually, SmsGatePhone } from '../../testing/smsgate-phone.js';
+import { SEND_FAILURE_TEXTS } from './send-failure-kinds.js';
 import { SEND_FAILURE, SmsSender, TTL_EXPIRED } from './sms-sender.js';
 
 const TO = '+381641234567';
@@ -61,6 +62,64 @@ describe(SmsSender.name, () => {
     expect(failed.recipients).toEqual([{ phoneNumber: TO, state: 'Failed', error: SEND_FAILURE }]);
     expect(Object.keys(failed.states)).toEqual(['Pending', 'Processed', 'Failed']);
     expect((await sut.call('GET', '/sim/sends', undefined, {})).body).toEqual([]);
+  });
+
+  it.each([
+    ['no-service', 'Send result: RESULT_ERROR_NO_SERVICE (Failed because service is currently unavailable)'],
+    ['radio-off', 'Send result: RESULT_ERROR_RADIO_OFF (Failed because radio was explicitly turned off)'],
+    ['null-pdu', 'Send result: RESULT_ERROR_NULL_PDU (Failed because no PDU provided)'],
+    ['generic-failure', SEND_FAILURE],
+  ] as const)('fails a send as GATEWAY_SIM_SMSGATE_FAILURE=%s says, with the app\'s words, and sends nothing', async (kind, error) => {
+    const sut = await start({ GATEWAY_SIM_FAILURE_RATE: '1', GATEWAY_SIM_SMSGATE_FAILURE: kind });
+
+    await sut.call('POST', '/message', { id: 'smsq-5-20260701120000', textMessage: { text: 'Hello' }, phoneNumbers: [TO] });
+    const failed = await sut.messageIn('smsq-5-20260701120000', 'Failed');
+
+    expect(SEND_FAILURE_TEXTS[kind]).toBe(error);
+    expect(failed.recipients).toEqual([{ phoneNumber: TO, state: 'Failed', error }]);
+    expect(Object.keys(failed.states)).toEqual(['Pending', 'Processed', 'Failed']);
+    expect((await sut.call('GET', '/sim/sends/counts', undefined, {})).body).toEqual({ messages: {}, tasks: {} });
+  });
+
+  it('fails a message as its queue\'s TTL expiring at GATEWAY_SIM_SMSGATE_FAILURE=ttl-expired, never handing it to the radio', async () => {
+    const sut = await start({ GATEWAY_SIM_FAILURE_RATE: '1', GATEWAY_SIM_SMSGATE_FAILURE: 'ttl-expired' });
+
+    await sut.call('POST', '/message', { id: 'expired', textMessage: { text: 'Hello' }, phoneNumbers: [TO] });
+    const failed = await sut.messageIn('expired', 'Failed');
+
+    expect(failed.recipients).toEqual([{ phoneNumber: TO, state: 'Failed', error: TTL_EXPIRED }]);
+    expect(Object.keys(failed.states)).toEqual(['Pending', 'Failed']);
+    expect((await sut.call('GET', '/sim/sends')).body).toEqual([]);
+  });
+
+  it('changes how sends fail while it runs (POST /sim/failure), and counts what it sent per message and per smsq task', async () => {
+    const sut = await start();
+    expect((await sut.call('GET', '/sim/failure', undefined, {})).body).toEqual({ rate: 0, kind: 'generic-failure' });
+
+    await sut.call('POST', '/message', { id: 'smsq-41-20260701120000', textMessage: { text: 'first' }, phoneNumbers: [TO] });
+    await sut.messageIn('smsq-41-20260701120000', 'Delivered');
+    const lost = await sut.call('POST', '/sim/failure', { rate: 1, kind: 'no-service' }, {});
+    await sut.call('POST', '/message', { id: 'smsq-42-20260701120000', textMessage: { text: 'second' }, phoneNumbers: [TO] });
+    const failed = await sut.messageIn('smsq-42-20260701120000', 'Failed');
+    await sut.call('POST', '/sim/failure', { rate: 0 }, {});
+    await sut.call('POST', '/message', { id: 'smsq-43', textMessage: { text: 'third' }, phoneNumbers: [TO, '+381641234568'] });
+    await sut.call('POST', '/message', { id: 'not-from-smsq', textMessage: { text: 'fourth' }, phoneNumbers: [TO] });
+    await sut.messageIn('not-from-smsq', 'Delivered');
+
+    expect(lost).toMatchObject({ status: 200, body: { rate: 1, kind: 'no-service' } });
+    expect(failed.recipients[0].error).toBe(SEND_FAILURE_TEXTS['no-service']);
+    expect((await sut.call('GET', '/sim/sends/counts', undefined, {})).body).toEqual({
+      messages: { 'smsq-41-20260701120000': 1, 'smsq-43': 2, 'not-from-smsq': 1 },
+      tasks: { '41': 1, '43': 2 },
+    });
+  });
+
+  it('refuses a failure plan it cannot follow with 400', async () => {
+    const sut = await start();
+
+    expect((await sut.call('POST', '/sim/failure', { rate: 2 }, {})).status).toBe(400);
+    expect((await sut.call('POST', '/sim/failure', { kind: 'blocked' }, {})).status).toBe(400);
+    expect((await sut.call('GET', '/sim/failure', undefined, {})).body).toEqual({ rate: 0, kind: 'generic-failure' });
   });
 
   it('fails only the recipients its random source picks', async () => {

@@ -9,19 +9,22 @@ import { dialledNumber } from './dialled-number.js';
 import { MessageStore } from './message-store.js';
 import type { OutgoingMessage } from './outgoing-message.js';
 import type { ProcessingState } from './processing-state.js';
+import { SEND_FAILURE_TEXTS } from './send-failure-kinds.js';
+import { SendFaults } from './send-faults.js';
 import { SentSmsLog } from './sent-sms-log.js';
 import { countSegments } from '@smsq/contracts';
 
 /** The app's error texts, word for word. */
 export const TTL_EXPIRED = 'TTL expired';
-export const SEND_FAILURE = 'Send result: RESULT_ERROR_GENERIC_FAILURE (Generic failure cause)';
+export const SEND_FAILURE = SEND_FAILURE_TEXTS['generic-failure'];
 export const INVALID_NUMBER = 'sendSMS: Invalid phone number';
 
 /**
  * The phone sending: one message at a time from the queue, each after `pendingMs` at its head.
  * A message whose TTL passed while it waited fails ("TTL expired") and is never sent. Otherwise
  * each recipient is handed to the radio (Processed), then reported Sent (or Failed, at the failure
- * rate) after `sentMs` and, with a delivery report, Delivered after `deliveredMs` more; the reports
+ * rate, with the failure kind's words: send-faults.ts) after `sentMs` and, with a delivery report,
+ * Delivered after `deliveredMs` more; the reports
  * arrive while the next message is already being sent, as on a phone.
  */
 @Injectable()
@@ -38,6 +41,7 @@ export class SmsSender implements OnApplicationBootstrap, OnApplicationShutdown 
   constructor(
     private readonly config: SmsGateConfig,
     private readonly simConfig: GatewaySimConfig,
+    private readonly faults: SendFaults,
     private readonly chance: Chance,
     private readonly clock: PhoneClock,
     private readonly store: MessageStore,
@@ -96,7 +100,10 @@ export class SmsSender implements OnApplicationBootstrap, OnApplicationShutdown 
 
   private send(message: OutgoingMessage): void {
     const { order } = message;
+    const fault = this.faults.plan;
     if (order.validUntil !== null && order.validUntil.getTime() < this.clock.now().getTime()) return this.update(message, null, 'Failed', TTL_EXPIRED);
+    // The app's queue giving up on a message it never sent, as if its ttl had passed while it waited.
+    if (fault.kind === 'ttl-expired' && this.chance.happens(fault.rate)) return this.update(message, null, 'Failed', TTL_EXPIRED);
     if (order.simNumber !== null && order.simNumber > this.config.simCount) return this.update(message, null, 'Failed', `Can't send message: SIM ${order.simNumber} not found`);
     message.partsCount = countSegments(order.text);
     const dialled: string[] = [];
@@ -107,8 +114,9 @@ export class SmsSender implements OnApplicationBootstrap, OnApplicationShutdown 
         continue;
       }
       this.update(message, phoneNumber, 'Processed', null);
-      if (this.chance.happens(this.simConfig.failureRate)) {
-        this.later(this.config.sentMs, () => this.update(message, phoneNumber, 'Failed', SEND_FAILURE));
+      if (fault.kind !== 'ttl-expired' && this.chance.happens(fault.rate)) {
+        const error = SEND_FAILURE_TEXTS[fault.kind];
+        this.later(this.config.sentMs, () => this.update(message, phoneNumber, 'Failed', error));
         continue;
       }
       dialled.push(number);

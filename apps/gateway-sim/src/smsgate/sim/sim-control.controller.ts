@@ -1,9 +1,11 @@
 import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { inboxId, receivedMessageId } from '../inbox/received-sms.js';
 import { InboxService } from '../inbox/inbox.service.js';
-import { SentSmsLog, type SentSms } from '../messages/sent-sms-log.js';
+import { SendFaults, type FailurePlan } from '../messages/send-faults.js';
+import { SentSmsLog, type SentSms, type SentSmsCounts } from '../messages/sent-sms-log.js';
 import { SmsSender } from '../messages/sms-sender.js';
 import { PhoneClock } from '../phone/phone-clock.js';
+import { FailureRequest } from './failure-request.js';
 import { HoldRequest } from './hold-request.js';
 import { IncomingSmsRequest } from './incoming-sms-request.js';
 import { JsonBodyGuard } from './json-body.guard.js';
@@ -20,6 +22,7 @@ export class SimControlController {
     private readonly sender: SmsSender,
     private readonly inbox: InboxService,
     private readonly sent: SentSmsLog,
+    private readonly faults: SendFaults,
   ) {}
 
   @Post('hold')
@@ -42,5 +45,24 @@ export class SimControlController {
   @Get('sends')
   sends(): SentSms[] {
     return this.sent.all();
+  }
+
+  /** How many SMS went out per message id and per smsq task (`smsq-<task>-…` ids). */
+  @Get('sends/counts')
+  sendCounts(): SentSmsCounts {
+    return this.sent.counts();
+  }
+
+  /** How sends fail from now on: at `rate`, as `kind` says; what is left out stays as it was. */
+  @Post('failure')
+  @HttpCode(200)
+  setFailure(@Body() body: FailureRequest): FailurePlan {
+    this.faults.set({ ...this.faults.plan, ...(body.rate === undefined ? {} : { rate: body.rate }), ...(body.kind === undefined ? {} : { kind: body.kind }) });
+    return this.faults.plan;
+  }
+
+  @Get('failure')
+  failure(): FailurePlan {
+    return this.faults.plan;
   }
 }

@@ -1,4 +1,5 @@
 import {
+  InvalidRequestError,
   NotFoundError,
   Patterns,
   type AccountView,
@@ -9,6 +10,7 @@ import {
   type ClientView,
   type KeyCreated,
   type PhoneKind,
+  type PhoneLimitsCommand,
   type PhoneView,
   type PlanView,
   type WebhookCreated,
@@ -86,6 +88,7 @@ export const COMMANDS: Record<string, Command> = {
     return { phone_id: phone.phoneId, worker_token: phone.workerToken };
   },
   'phone disable': (flags, services) => setActive(flags, services, 'own', false),
+  'phone set': (flags, services) => setLimits(flags, services, 'own'),
   'phone enable': (flags, services) => setActive(flags, services, 'own', true),
   'gateway create': async (flags, { dispatch, gateway }) => {
     const command = { name: flags.text('name'), url: flags.text('url'), clientId: flags.optionalInteger('client') };
@@ -96,6 +99,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   'gateway disable': (flags, services) => setActive(flags, services, 'gateway', false),
   'gateway enable': (flags, services) => setActive(flags, services, 'gateway', true),
+  'gateway set': (flags, services) => setLimits(flags, services, 'gateway'),
   'worker-token create': async (flags, { gateway }) => {
     const command = { phoneId: flags.optionalInteger('phone') };
     flags.rejectUnknown();
@@ -155,6 +159,51 @@ async function setActive(flags: Flags, { dispatch }: Services, kind: PhoneKind, 
   const command = { phoneId: flags.integer('phone'), kind, active };
   flags.rejectUnknown();
   return dispatch.send(Patterns.dispatch.phoneSetActive, command);
+}
+
+/**
+ * A phone's or gateway's SIM limits: `--daily N` (SMS a day, 0 sends nothing) and `--per-minute N`,
+ * `none` removing one, a flag left out leaving it. An own phone's days are its client's; a
+ * gateway's (the admin's) are SMSQ_TIMEZONE's.
+ */
+async function setLimits(flags: Flags, { dispatch, gateway }: Services, kind: PhoneKind): Promise<object> {
+  const phoneId = flags.integer('phone');
+  const dailyLimit = flags.optionalSimLimit('daily', 0);
+  const perMinute = flags.optionalSimLimit('per-minute', 1);
+  flags.rejectUnknown();
+  if (dailyLimit === undefined && perMinute === undefined) throw new InvalidRequestError('give --daily, --per-minute or both (a number, or none for no limit)');
+  const command: PhoneLimitsCommand = {
+    phoneId,
+    kind,
+    ...(dailyLimit === undefined ? {} : { dailyLimit }),
+    ...(perMinute === undefined ? {} : { perMinute }),
+    ...(kind === 'own' ? await ownerTimeZone(dispatch, gateway, phoneId) : {}),
+  };
+  return phoneFields(await dispatch.send<PhoneView>(Patterns.dispatch.phoneSetLimits, command));
+}
+
+/** The owning client's zone, when the phone is an own phone; otherwise nothing (dispatch then answers not found for the kind). */
+async function ownerTimeZone(dispatch: ServiceClient, gateway: ServiceClient, phoneId: number): Promise<{ timeZone?: string }> {
+  const phone = await dispatch.send<PhoneView>(Patterns.dispatch.phoneGet, { phoneId });
+  if (phone.kind !== 'own' || phone.clientId === null) return {};
+  const client = await gateway.send<ClientView>(Patterns.gateway.clientGet, { clientId: phone.clientId });
+  return { timeZone: client.timezone };
+}
+
+function phoneFields(phone: PhoneView) {
+  return {
+    phone_id: phone.id,
+    kind: phone.kind,
+    client_id: phone.clientId,
+    name: phone.name,
+    url: phone.url,
+    active: phone.active,
+    state: phone.state,
+    last_contact_at: phone.lastContactAt,
+    last_seen_at: phone.lastSeenAt,
+    daily_limit: phone.dailyLimit,
+    per_minute: phone.perMinute,
+  };
 }
 
 function accountFields(account: AccountView) {

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '@smsq/contracts';
+import { InvalidRequestError, MAX_SIM_LIMIT } from '@smsq/contracts';
 
 export interface CommandLine {
   noun: string;
@@ -53,6 +53,18 @@ export class Flags {
     if (value === undefined) return undefined;
     if (!/^\d{1,10}$/.test(value)) throw new InvalidRequestError(`--${name} must be a whole number, got ${JSON.stringify(value)}`);
     return Number(value);
+  }
+
+  /** A SIM limit: a whole number from `min` to 100,000, `none` to remove the limit (null), or not given (undefined). */
+  optionalSimLimit(name: string, min: number): number | null | undefined {
+    const value = this.optionalText(name);
+    if (value === undefined) return undefined;
+    if (value === 'none') return null;
+    const refused = () => new InvalidRequestError(`--${name} must be a whole number from ${min} to ${MAX_SIM_LIMIT}, or none for no limit; got ${JSON.stringify(value)}`);
+    if (!/^-?\d{1,15}$/.test(value)) throw refused();
+    const limit = Number(value);
+    if (limit < min || limit > MAX_SIM_LIMIT) throw refused();
+    return limit;
   }
 
   /** Call after reading: a flag the command does not take is a mistake worth telling. */

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { readJsonFile, writePrivateJson } from '../state/private-file.js';
+import { isInteger, isString, objectParser, oneOf, orNull, StateFile } from '../state/state-file.js';
 
 export const DRIVERS = ['http', 'smsgate', 'termux'] as const;
 export type DriverName = (typeof DRIVERS)[number];
@@ -26,30 +26,18 @@ export function pairedPhoneFile(stateDir: string): string {
   return join(stateDir, 'phone.json');
 }
 
+/** `<state dir>/phone.json`, readable by this user only: it holds the worker token. */
+function pairedPhoneState(stateDir: string): StateFile<PairedPhone> {
+  const parse = objectParser<PairedPhone>({ baseUrl: isString, workerToken: isString, phoneId: isInteger, deviceId: isString, name: isString, driver: oneOf(DRIVERS), gatewayUrl: orNull(isString) });
+  return new StateFile(pairedPhoneFile(stateDir), parse, 'a paired phone', 'pair again');
+}
+
 export function readPairedPhone(stateDir: string): PairedPhone | undefined {
-  const file = pairedPhoneFile(stateDir);
-  const stored = readJsonFile(file);
-  if (stored === undefined) return undefined;
-  if (!isPairedPhone(stored)) throw new Error(`${file} is not a paired phone; pair again`);
-  return stored;
+  return pairedPhoneState(stateDir).read();
 }
 
 export function writePairedPhone(stateDir: string, phone: PairedPhone): string {
-  const file = pairedPhoneFile(stateDir);
-  writePrivateJson(file, phone);
-  return file;
-}
-
-function isPairedPhone(value: unknown): value is PairedPhone {
-  if (typeof value !== 'object' || value === null) return false;
-  const phone = value as Record<string, unknown>;
-  return (
-    typeof phone['baseUrl'] === 'string' &&
-    typeof phone['workerToken'] === 'string' &&
-    typeof phone['phoneId'] === 'number' &&
-    typeof phone['deviceId'] === 'string' &&
-    typeof phone['name'] === 'string' &&
-    DRIVERS.includes(phone['driver'] as DriverName) &&
-    (phone['gatewayUrl'] === null || typeof phone['gatewayUrl'] === 'string')
-  );
+  const file = pairedPhoneState(stateDir);
+  file.write(phone);
+  return file.path;
 }

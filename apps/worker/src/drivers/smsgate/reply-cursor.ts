@@ -1,6 +1,6 @@
 import { reasonOf } from '../../http/http-answers.js';
 import type { WorkerLog } from '../../logging/worker-log.js';
-import { readJsonFile, writePrivateJson } from '../../state/private-file.js';
+import { arrayOf, isNumber, isString, objectParser, objectWith, oneOf, orNull, recordOf, StateFile } from '../../state/state-file.js';
 import type { ReceivedSms } from '../phone-driver.js';
 
 interface StoredReplyCursor {
@@ -16,23 +16,24 @@ interface StoredReplyCursor {
 /**
  * What the reply watcher must not forget across restarts: where the inbox starts, which replies smsq
  * already took, and which webhook replies still wait for it. One small JSON file, readable by this
- * user only, replaced whole (state/private-file.ts).
+ * user only, replaced whole (state/state-file.ts).
  */
 export class ReplyCursor {
   private constructor(
-    private readonly file: string,
+    private readonly file: StateFile<StoredReplyCursor>,
     private readonly state: StoredReplyCursor,
   ) {}
 
   /** The stored cursor; a missing or unreadable file starts from now. */
-  static open(file: string, log: WorkerLog, nowMs = Date.now()): ReplyCursor {
-    let stored: unknown;
+  static open(path: string, log: WorkerLog, nowMs = Date.now()): ReplyCursor {
+    const file = new StateFile(path, parseReplyCursor, 'an smsgate reply cursor');
+    let stored: StoredReplyCursor | undefined;
     try {
-      stored = readJsonFile(file);
+      stored = file.read();
     } catch (error) {
-      log.warn('smsgate reply state unreadable; replies start from now', { file, reason: reasonOf(error) });
+      log.warn('smsgate reply state unreadable; replies start from now', { file: path, reason: reasonOf(error) });
     }
-    if (isStoredReplyCursor(stored)) return new ReplyCursor(file, stored);
+    if (stored !== undefined) return new ReplyCursor(file, stored);
     const cursor = new ReplyCursor(file, { version: 1, inboxFrom: nowMs, seen: {}, pending: [] });
     cursor.save();
     return cursor;
@@ -68,18 +69,10 @@ export class ReplyCursor {
   }
 
   private save(): void {
-    writePrivateJson(this.file, this.state);
+    this.file.write(this.state);
   }
 }
 
-function isStoredReplyCursor(value: unknown): value is StoredReplyCursor {
-  if (typeof value !== 'object' || value === null) return false;
-  const state = value as Record<string, unknown>;
-  return (
-    state['version'] === 1 &&
-    typeof state['inboxFrom'] === 'number' &&
-    typeof state['seen'] === 'object' &&
-    state['seen'] !== null &&
-    Array.isArray(state['pending'])
-  );
-}
+const isReply = objectWith({ from: isString, message: isString, receivedAt: isString, externalId: isString });
+// `seen` may hold null where a reply's date was unreadable (NaN written as JSON): such an entry is simply forgotten.
+const parseReplyCursor = objectParser<StoredReplyCursor>({ version: oneOf([1]), inboxFrom: isNumber, seen: recordOf(orNull(isNumber)), pending: arrayOf(isReply) });

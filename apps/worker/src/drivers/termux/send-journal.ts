@@ -1,4 +1,4 @@
-import { readJsonFile, writePrivateJson } from '../../state/private-file.js';
+import { arrayOf, isInteger, isNumber, isString, objectParser, objectWith, oneOf, orNull, StateFile } from '../../state/state-file.js';
 import type { OutgoingSms, SendOutcome } from '../phone-driver.js';
 
 /** What became of a task's `termux-sms-send`, as far as the worker saw it. */
@@ -40,17 +40,22 @@ interface StoredJournal {
 export const JOURNAL_RETENTION_MS = 48 * 60 * 60_000;
 /** Bounds the file, which is rewritten whole on every change; the oldest go first. */
 const MAX_ENTRIES = 10_000;
-const COMMAND_STATES: readonly string[] = ['running', 'accepted', 'not-started', 'refused', 'timed-out', 'failed'];
+const COMMAND_STATES: readonly SendCommandState[] = ['running', 'accepted', 'not-started', 'refused', 'timed-out', 'failed'];
+const isSendEntry = objectWith({ taskId: isInteger, messageKey: isString, baselineId: orNull(isNumber), startedAt: isNumber, command: oneOf(COMMAND_STATES) });
+const parseJournal = objectParser<StoredJournal>({ version: oneOf([1]), entries: arrayOf(isSendEntry) });
 
 /**
  * The tasks handed to `termux-sms-send` in the last 48 hours, kept in a JSON file (0600, replaced
- * whole through a rename, state/private-file.ts) that outlives the process: an entry is written
+ * whole through a rename, state/state-file.ts) that outlives the process: an entry is written
  * before the command runs, so a worker started after a crash knows not to send that task again.
  */
 export class SendJournal {
   private entries: Map<number, SendEntry> | undefined;
+  private readonly file: StateFile<StoredJournal>;
 
-  constructor(private readonly file: string) {}
+  constructor(path: string) {
+    this.file = new StateFile(path, parseJournal, 'a termux send journal');
+  }
 
   /** The entry for this SMS; one for the same task id with another message key is from an earlier smsq database and is dropped. Throws when the file is unreadable. */
   find(sms: Pick<OutgoingSms, 'taskId' | 'messageKey'>, now = Date.now()): SendEntry | undefined {
@@ -71,14 +76,12 @@ export class SendJournal {
     entries.delete(entry.taskId);
     entries.set(entry.taskId, entry);
     this.prune(entries, now);
-    const stored: StoredJournal = { version: 1, entries: [...entries.values()] };
-    writePrivateJson(this.file, stored);
+    this.file.write({ version: 1, entries: [...entries.values()] });
   }
 
   private load(now = Date.now()): Map<number, SendEntry> {
     if (this.entries === undefined) {
-      const stored = readJsonFile(this.file);
-      if (stored !== undefined && !isStoredJournal(stored)) throw new Error(`${this.file} is not a termux send journal; delete it to start afresh`);
+      const stored = this.file.read();
       this.entries = new Map((stored?.entries ?? []).sort((a, b) => a.startedAt - b.startedAt).map((entry) => [entry.taskId, entry]));
     }
     this.prune(this.entries, now);
@@ -92,22 +95,4 @@ export class SendJournal {
       entries.delete(taskId);
     }
   }
-}
-
-function isStoredJournal(value: unknown): value is StoredJournal {
-  if (typeof value !== 'object' || value === null) return false;
-  const { version, entries } = value as Record<string, unknown>;
-  return version === 1 && Array.isArray(entries) && entries.every(isSendEntry);
-}
-
-function isSendEntry(value: unknown): value is SendEntry {
-  if (typeof value !== 'object' || value === null) return false;
-  const entry = value as Record<string, unknown>;
-  return (
-    typeof entry['taskId'] === 'number' &&
-    typeof entry['messageKey'] === 'string' &&
-    (entry['baselineId'] === null || typeof entry['baselineId'] === 'number') &&
-    typeof entry['startedAt'] === 'number' &&
-    COMMAND_STATES.includes(String(entry['command']))
-  );
 }

@@ -1,6 +1,6 @@
 /**
  * The dashboard's JSON API between its web front end and its back end (`apps/dashboard`), under
- * `/api`. Types only, so the browser bundle and the server share them.
+ * `/api`. Types (and one constant, MAX_SIM_LIMIT), so the browser bundle and the server share them.
  *
  * Conventions: JSON in and out; times are ISO 8601 instants, except a task's `scheduledAt` (the
  * client's local wall-clock time); a row that carries times also names the IANA `timeZone` they
@@ -93,6 +93,36 @@ export interface Overview {
   days: Array<{ day: string; sent: number; failed: number; pending: number }>;
   /** The client's IANA time zone. */
   timeZone: string;
+  /** Profile A: the client's enabled phones that are silent, lowest id first; empty when none is (and in Profile B). */
+  silentPhones: SilentPhone[];
+}
+
+/** An enabled phone with no contact for SMSQ_PHONE_SILENT_S, and the due tasks waiting for it. */
+export interface SilentPhone {
+  id: number;
+  name: string;
+  lastContactAt: string;
+  waitingTasks: number;
+}
+
+/**
+ * `online` while its last contact is within SMSQ_PHONE_SILENT_S (default 120 s), `silent` after
+ * that, `disabled` while disabled.
+ */
+export type PhoneState = 'online' | 'silent' | 'disabled';
+
+/** The most a SIM limit may be. */
+export const MAX_SIM_LIMIT = 100_000;
+
+/**
+ * A phone's or gateway's SIM limits, as PATCH takes them: a field left out stays as it is, null
+ * removes the limit. `dailyLimit` 0–100,000 (SMS a day in the owner's zone; 0 sends nothing),
+ * `perMinute` 1–100,000 (the pace its worker keeps). Anything else: 400 `invalid_request` naming
+ * the field.
+ */
+export interface SimLimits {
+  dailyLimit?: number | null;
+  perMinute?: number | null;
 }
 
 /** GET /api/keys → ApiKeyRow[]; POST /api/keys → 201 CreatedApiKey; DELETE /api/keys/:id → 204. */
@@ -124,11 +154,20 @@ export interface PhoneHealth {
   reportedAt: string;
 }
 
-/** GET /api/phones → PhoneRow[]; PATCH /api/phones/:id { name?, active? } → PhoneRow. */
+/** GET /api/phones → PhoneRow[]; PATCH /api/phones/:id { name?, active?, dailyLimit?, perMinute? } (SimLimits) → PhoneRow. */
 export interface PhoneRow {
   id: number;
   name: string;
   active: boolean;
+  state: PhoneState;
+  /** Its last contact of any kind (registration, a poll, a report, a health report). */
+  lastContactAt: string;
+  /** SMS a day in the client's zone; null: no limit. */
+  dailyLimit: number | null;
+  /** SMS a minute; null: the worker's own pace. */
+  perMinute: number | null;
+  /** Due tasks waiting for it. */
+  waitingTasks: number;
   /** Its last poll for tasks; null when it has not polled since it was registered. */
   lastSeenAt: string | null;
   /** Null until its worker reports any. */
@@ -145,7 +184,10 @@ export type TaskStatus = 'pending' | 'claimed' | 'sent' | 'failed';
 export interface TaskRow {
   id: number;
   clientId: number;
+  /** The phone it is on now: smsq moves a waiting task off a silent or disabled phone. */
   phoneId: number;
+  /** The phone it was first routed to. */
+  firstPhoneId: number;
   recipient: string;
   message: string;
   status: TaskStatus;
@@ -283,13 +325,22 @@ export interface ClientDetail {
   days: Overview['days'];
 }
 
-/** Admin (Profile B): GET /api/admin/gateways → GatewayRow[]; POST { name, url, clientId? } → 201 GatewayRow; PATCH /api/admin/gateways/:id { active } → GatewayRow. */
+/**
+ * Admin (Profile B): GET /api/admin/gateways → GatewayRow[]; POST { name, url, clientId? } → 201 GatewayRow;
+ * PATCH /api/admin/gateways/:id { active?, dailyLimit?, perMinute? } (SimLimits; at least one) → GatewayRow.
+ */
 export interface GatewayRow {
   id: number;
   name: string;
   url: string | null;
   clientId: number | null;
   active: boolean;
+  state: PhoneState;
+  lastContactAt: string;
+  /** SMS a day, counted in the service's time zone (SMSQ_TIMEZONE); null: no limit. */
+  dailyLimit: number | null;
+  perMinute: number | null;
+  waitingTasks: number;
   lastAssignedAt: string | null;
   lastSeenAt: string | null;
   /** The VIP client's time zone; the service's default for a gateway of the shared pool. */

@@ -77,7 +77,7 @@ export class AdminAreaController {
 
   @Patch('gateways/:id')
   updateGateway(@Param('id') id: string, @Body() body: GatewayUpdateBody): Promise<GatewayRow> {
-    return this.gateways.setActive(entityIdOf(id, 'gateway'), body.active);
+    return this.gateways.update(entityIdOf(id, 'gateway'), body);
   }
 
   @Get('worker-tokens')

@@ -158,7 +158,7 @@ describe(`${AdminAreaController.name} in Profile B`, () => {
   let admin: TestBrowser;
 
   function gateway(id: number, clientId: number | null): PhoneDetails {
-    return { id, kind: 'gateway', clientId, name: `gw ${id}`, url: `http://gw${id}.test`, deviceId: null, active: true, createdAt: '2026-11-22T09:00:00.000Z', lastSeenAt: '2026-11-22T10:00:00.000Z', health: null, lastAssignedAt: null, sentToday: 0 };
+    return { id, kind: 'gateway', clientId, name: `gw ${id}`, url: `http://gw${id}.test`, deviceId: null, active: true, createdAt: '2026-11-22T09:00:00.000Z', lastSeenAt: '2026-11-22T10:00:00.000Z', health: null, lastAssignedAt: null, sentToday: 0, state: 'online', lastContactAt: '2026-11-22T10:00:00.000Z', dailyLimit: null, perMinute: null, waitingTasks: 0 };
   }
 
   beforeAll(async () => {
@@ -185,5 +185,30 @@ describe(`${AdminAreaController.name} in Profile B`, () => {
       [2, 'Asia/Tokyo'],
       [3, 'Asia/Tokyo'],
     ]);
+  });
+
+  it('shows each gateway’s state, last contact and limits, and sets its limits in the service’s zone; bad values are 400 naming the field', async () => {
+    const gateways = [{ ...gateway(5, null), state: 'silent' as const, waitingTasks: 3 }];
+    dashboard.services.dispatch
+      .on(Patterns.dispatch.phoneList, () => gateways)
+      .on(Patterns.dispatch.phoneSetLimits, (command) => {
+        const row = gateways.find((candidate) => candidate.id === command.phoneId && command.kind === 'gateway');
+        if (!row) throw new NotFoundError('gateway');
+        Object.assign(row, 'dailyLimit' in command ? { dailyLimit: command.dailyLimit } : {}, 'perMinute' in command ? { perMinute: command.perMinute } : {});
+        return row;
+      });
+
+    const listed = await admin.get('/api/admin/gateways');
+    const set = await admin.send('PATCH', '/api/admin/gateways/5', { dailyLimit: 1000, perMinute: 30 });
+    const bad = await admin.send('PATCH', '/api/admin/gateways/5', { perMinute: -4 });
+    const nothing = await admin.send('PATCH', '/api/admin/gateways/5', {});
+
+    expect(listed.body).toEqual([expect.objectContaining({ id: 5, state: 'silent', lastContactAt: '2026-11-22T10:00:00.000Z', dailyLimit: null, perMinute: null, waitingTasks: 3 })]);
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({ id: 5, dailyLimit: 1000, perMinute: 30, active: true });
+    expect(dashboard.services.dispatch.payloadsOf(Patterns.dispatch.phoneSetLimits)).toEqual([{ phoneId: 5, kind: 'gateway', dailyLimit: 1000, perMinute: 30 }]);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ error: 'invalid_request', detail: expect.stringContaining('perMinute must be a whole number from 1 to 100000') });
+    expect(nothing.status).toBe(400);
   });
 });

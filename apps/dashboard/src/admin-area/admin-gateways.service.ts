@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { NotFoundError, Patterns, type GatewayCreateCommand, type PhoneDetails, type PhoneListQuery, type PhoneSetActiveCommand, type PhoneView } from '@smsq/contracts';
+import { InvalidRequestError, NotFoundError, Patterns, type GatewayCreateCommand, type PhoneDetails, type PhoneLimitsCommand, type PhoneListQuery, type PhoneSetActiveCommand, type PhoneView } from '@smsq/contracts';
 import type { GatewayRow } from '@smsq/dashboard-api';
 import { ServiceClient, serviceClientToken } from '@smsq/platform';
 import { DashboardConfig } from '../config/dashboard-config.js';
 import { ClientDirectory } from '../shared/client-directory.js';
 import { gatewayRowOf } from '../shared/views.js';
-import type { GatewayCreateBody } from './dto/admin.bodies.js';
+import { setsSimLimits, simLimitsOf } from '../shared/sim-limits.js';
+import type { GatewayCreateBody, GatewayUpdateBody } from './dto/admin.bodies.js';
 
 /** Pooled gateways exist in Profile B only; in Profile A these pages do not. */
 @Injectable()
@@ -24,14 +25,22 @@ export class AdminGatewaysService {
     this.requireProfileB();
     const command: GatewayCreateCommand = { name: body.name, url: body.url, ...(body.clientId === undefined ? {} : { clientId: body.clientId }) };
     const created = await this.dispatch.send<PhoneView>(Patterns.dispatch.gatewayCreate, command);
-    const [row] = await this.rowsOf([{ ...created, lastAssignedAt: null, sentToday: 0 }]);
+    const [row] = await this.rowsOf([{ ...created, lastAssignedAt: null, sentToday: 0, waitingTasks: 0 }]);
     return row!;
   }
 
-  async setActive(phoneId: number, active: boolean): Promise<GatewayRow> {
+  /** Enables or disables a gateway, sets its SIM limits, or both; its days are the service's (SMSQ_TIMEZONE). */
+  async update(phoneId: number, change: GatewayUpdateBody): Promise<GatewayRow> {
     this.requireProfileB();
-    const command: PhoneSetActiveCommand = { phoneId, kind: 'gateway', active };
-    await this.dispatch.send(Patterns.dispatch.phoneSetActive, command);
+    if (change.active === undefined && !setsSimLimits(change)) throw new InvalidRequestError('give active, dailyLimit or perMinute');
+    if (setsSimLimits(change)) {
+      const limits: PhoneLimitsCommand = { phoneId, kind: 'gateway', ...simLimitsOf(change) };
+      await this.dispatch.send(Patterns.dispatch.phoneSetLimits, limits);
+    }
+    if (change.active !== undefined) {
+      const command: PhoneSetActiveCommand = { phoneId, kind: 'gateway', active: change.active };
+      await this.dispatch.send(Patterns.dispatch.phoneSetActive, command);
+    }
     const gateway = (await this.gateways()).find((candidate) => candidate.id === phoneId);
     if (!gateway) throw new NotFoundError('gateway');
     const [row] = await this.rowsOf([gateway]);

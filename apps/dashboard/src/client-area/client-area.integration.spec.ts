@@ -5,11 +5,11 @@ import type { TestBrowser } from '../testing/test-browser.js';
 import { ClientAreaController } from './client-area.controller.js';
 
 function task(id: number, clientId: number, status: TaskView['status'] = 'failed'): TaskView {
-  return { id, clientId, phoneId: 7, recipient: '+381641234567', message: 'hello', status, scheduledAt: '2026-11-22 10:00:00', attempts: 1, sentAt: null, deliveredAt: null, failedAt: '2026-11-22T09:01:00.000Z', error: 'no signal', expiresAt: null, createdAt: '2026-11-22T09:00:00.000Z', segments: 1 };
+  return { id, clientId, phoneId: 7, firstPhoneId: 7, recipient: '+381641234567', message: 'hello', status, scheduledAt: '2026-11-22 10:00:00', attempts: 1, sentAt: null, deliveredAt: null, failedAt: '2026-11-22T09:01:00.000Z', error: 'no signal', expiresAt: null, createdAt: '2026-11-22T09:00:00.000Z', segments: 1 };
 }
 
 function phone(id: number, clientId: number): PhoneDetails {
-  return { id, kind: 'own', clientId, name: `phone ${id}`, url: null, deviceId: null, active: true, createdAt: '2026-11-22T09:00:00.000Z', lastSeenAt: null, health: null, lastAssignedAt: null, sentToday: 3 };
+  return { id, kind: 'own', clientId, name: `phone ${id}`, url: null, deviceId: null, active: true, createdAt: '2026-11-22T09:00:00.000Z', lastSeenAt: null, health: null, lastAssignedAt: null, sentToday: 3, state: 'online', lastContactAt: '2026-11-22T09:00:00.000Z', dailyLimit: null, perMinute: null, waitingTasks: 0 };
 }
 
 /** A client user reaches only its own client's rows: every call carries its client id, and another client's ids are 404. */
@@ -57,6 +57,12 @@ describe(ClientAreaController.name, () => {
         owned(phones.get(phoneId), clientId, 'phone').active = active;
         return { ok: true };
       })
+      .on(Patterns.dispatch.phoneSetLimits, (command) => {
+        const row = owned(phones.get(command.phoneId), command.clientId, 'phone');
+        if ('dailyLimit' in command) row.dailyLimit = command.dailyLimit;
+        if ('perMinute' in command) row.perMinute = command.perMinute;
+        return row;
+      })
       .on(Patterns.dispatch.taskDailyStats, ({ days }) => Array.from({ length: days }, (_, index) => ({ day: `2026-11-${String(index + 1).padStart(2, '0')}`, sent: 1, failed: 0, pending: 0 })));
     gateway
       .on(Patterns.gateway.keyList, ({ clientId }) => [...keys].filter(([, owner]) => owner === clientId).map(([id]) => ({ id, clientId, prefix: 'smsq_key_abcd', createdAt: '2026-11-22T09:00:00.000Z', lastUsedAt: null, revokedAt: null })))
@@ -76,7 +82,7 @@ describe(ClientAreaController.name, () => {
     const response = await alice.get('/api/overview');
 
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ clientId: aliceClient, plan: 'free', dailyAllowance: 30, creditsRemaining: 30, periodEndsAt: expect.any(String), timeZone: 'Europe/Belgrade' });
+    expect(response.body).toMatchObject({ clientId: aliceClient, plan: 'free', dailyAllowance: 30, creditsRemaining: 30, periodEndsAt: expect.any(String), timeZone: 'Europe/Belgrade', silentPhones: [] });
     expect(response.body.days).toHaveLength(30);
     expect(dashboard.services.dispatch.payloadsOf(Patterns.dispatch.taskDailyStats).at(-1)).toEqual({ clientId: aliceClient, days: 30, timeZone: 'Europe/Belgrade' });
   });
@@ -125,6 +131,44 @@ describe(ClientAreaController.name, () => {
     expect(deadlineIn).toBeLessThanOrEqual(8_000);
   });
 
+  it('names on the overview each of its enabled phones that went silent, with the tasks waiting for it, and no other', async () => {
+    phones.set(14, { ...phone(14, aliceClient), state: 'silent', lastContactAt: '2026-11-22T08:00:00.000Z', waitingTasks: 5 });
+    phones.set(15, { ...phone(15, aliceClient), active: false, state: 'disabled', waitingTasks: 2 });
+    phones.set(16, { ...phone(16, bobClient), state: 'silent', waitingTasks: 9 });
+    try {
+      const response = await alice.get('/api/overview');
+
+      expect(response.body.silentPhones).toEqual([{ id: 14, name: 'phone 14', lastContactAt: '2026-11-22T08:00:00.000Z', waitingTasks: 5 }]);
+    } finally {
+      for (const id of [14, 15, 16]) phones.delete(id);
+    }
+  });
+
+  it('sets its own phone’s SIM limits in its time zone, null removing one; bad values are 400 naming the field; another’s phone is 404', async () => {
+    const set = await alice.send('PATCH', '/api/phones/13', { dailyLimit: 250, perMinute: 12 });
+    const removed = await alice.send('PATCH', '/api/phones/13', { perMinute: null });
+    const foreign = await alice.send('PATCH', '/api/phones/12', { dailyLimit: 5 });
+    const refusals = await Promise.all([{ dailyLimit: -1 }, { dailyLimit: 2.5 }, { dailyLimit: 100_001 }, { perMinute: 0 }, { perMinute: '7' }].map((body) => alice.send('PATCH', '/api/phones/13', body)));
+
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({ id: 13, dailyLimit: 250, perMinute: 12 });
+    expect(removed.body).toMatchObject({ id: 13, dailyLimit: 250, perMinute: null });
+    expect(foreign.status).toBe(404);
+    expect(phones.get(12)!.dailyLimit).toBeNull();
+    expect(refusals.map((refusal) => [refusal.status, refusal.body.error])).toEqual(Array.from({ length: 5 }, () => [400, 'invalid_request']));
+    expect(refusals.map((refusal) => refusal.body.detail)).toEqual([
+      expect.stringContaining('dailyLimit must be a whole number from 0 to 100000'),
+      expect.stringContaining('dailyLimit must be a whole number'),
+      expect.stringContaining('dailyLimit must be a whole number from 0 to 100000'),
+      expect.stringContaining('perMinute must be a whole number from 1 to 100000'),
+      expect.stringContaining('perMinute must be a whole number'),
+    ]);
+    expect(dashboard.services.dispatch.payloadsOf(Patterns.dispatch.phoneSetLimits).slice(0, 2)).toEqual([
+      { phoneId: 13, clientId: aliceClient, kind: 'own', dailyLimit: 250, perMinute: 12, timeZone: 'Europe/Belgrade' },
+      { phoneId: 13, clientId: aliceClient, kind: 'own', perMinute: null, timeZone: 'Europe/Belgrade' },
+    ]);
+  });
+
   it('lists and changes its own phones, with their last contact, health and the client’s zone; another client’s phone is not found', async () => {
     const list = await alice.get('/api/phones');
     const renamed = await alice.send('PATCH', '/api/phones/11', { name: ' Kitchen ', active: false });
@@ -132,11 +176,12 @@ describe(ClientAreaController.name, () => {
     const empty = await alice.send('PATCH', '/api/phones/11', {});
 
     expect(list.body).toEqual([
-      { id: 11, name: 'phone 11', active: true, lastSeenAt: null, health: null, sentToday: 3, url: null, timeZone: 'Europe/Belgrade' },
+      { id: 11, name: 'phone 11', active: true, state: 'online', lastContactAt: '2026-11-22T09:00:00.000Z', dailyLimit: null, perMinute: null, waitingTasks: 0, lastSeenAt: null, health: null, sentToday: 3, url: null, timeZone: 'Europe/Belgrade' },
       {
         id: 13,
         name: 'phone 13',
         active: true,
+        state: 'online', lastContactAt: '2026-11-22T09:00:00.000Z', dailyLimit: 250, perMinute: null, waitingTasks: 0,
         lastSeenAt: '2026-11-22T11:04:05.000Z',
         health: { batteryPercent: 81, charging: true, connection: 'wifi', reportedAt: '2026-11-22T11:03:00.000Z' },
         sentToday: 3,
@@ -145,7 +190,7 @@ describe(ClientAreaController.name, () => {
       },
     ]);
     expect(renamed.status).toBe(200);
-    expect(renamed.body).toEqual({ id: 11, name: 'Kitchen', active: false, lastSeenAt: null, health: null, sentToday: 3, url: null, timeZone: 'Europe/Belgrade' });
+    expect(renamed.body).toEqual({ id: 11, name: 'Kitchen', active: false, state: 'online', lastContactAt: '2026-11-22T09:00:00.000Z', dailyLimit: null, perMinute: null, waitingTasks: 0, lastSeenAt: null, health: null, sentToday: 3, url: null, timeZone: 'Europe/Belgrade' });
     expect(foreign.status).toBe(404);
     expect(phones.get(12)!.active).toBe(true);
     expect(empty.status).toBe(400);

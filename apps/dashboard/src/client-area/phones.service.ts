@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InvalidRequestError, NotFoundError, Patterns, type PhoneDetails, type PhoneListQuery, type PhoneRenameCommand, type PhoneSetActiveCommand } from '@smsq/contracts';
-import type { PhoneRow } from '@smsq/dashboard-api';
+import { InvalidRequestError, NotFoundError, Patterns, type PhoneDetails, type PhoneLimitsCommand, type PhoneListQuery, type PhoneRenameCommand, type PhoneSetActiveCommand } from '@smsq/contracts';
+import type { PhoneRow, SilentPhone } from '@smsq/dashboard-api';
 import { ServiceClient, serviceClientToken } from '@smsq/platform';
 import { ClientDirectory } from '../shared/client-directory.js';
-import { phoneRowOf } from '../shared/views.js';
+import { setsSimLimits, simLimitsOf } from '../shared/sim-limits.js';
+import { phoneRowOf, silentPhonesOf } from '../shared/views.js';
 import type { PhoneUpdateBody } from './dto/phone-update.body.js';
 
 /** A client's own phones (Profile A); dispatch checks ownership of every change. */
@@ -20,12 +21,17 @@ export class PhonesService {
   }
 
   async update(clientId: number, phoneId: number, change: PhoneUpdateBody): Promise<PhoneRow> {
-    if (change.name === undefined && change.active === undefined) throw new InvalidRequestError('give name, active or both');
+    if (change.name === undefined && change.active === undefined && !setsSimLimits(change)) throw new InvalidRequestError('give name, active, dailyLimit or perMinute');
     if (change.name !== undefined) {
       const name = change.name.trim();
       if (name === '') throw new InvalidRequestError('name must not be blank');
       const rename: PhoneRenameCommand = { phoneId, clientId, name };
       await this.dispatch.send(Patterns.dispatch.phoneRename, rename);
+    }
+    if (setsSimLimits(change)) {
+      // The daily limit counts the client's days.
+      const limits: PhoneLimitsCommand = { phoneId, clientId, kind: 'own', ...simLimitsOf(change), timeZone: await this.directory.timeZoneOf(clientId) };
+      await this.dispatch.send(Patterns.dispatch.phoneSetLimits, limits);
     }
     if (change.active !== undefined) {
       const setActive: PhoneSetActiveCommand = { phoneId, clientId, kind: 'own', active: change.active };
@@ -34,6 +40,11 @@ export class PhonesService {
     const phone = (await this.list(clientId)).find((candidate) => candidate.id === phoneId);
     if (!phone) throw new NotFoundError('phone');
     return phone;
+  }
+
+  /** The client's enabled phones that went silent, for the Overview's banner. */
+  async silent(clientId: number): Promise<SilentPhone[]> {
+    return silentPhonesOf(await this.ownPhones(clientId));
   }
 
   private ownPhones(clientId: number): Promise<PhoneDetails[]> {

@@ -1,5 +1,5 @@
 import type { DailyTaskCount, InboxMessageView, KeyCreated, KeyView, PhoneDetails, Profile, TaskView, WorkerTokenCreated, WorkerTokenView, ClientView } from '@smsq/contracts';
-import type { ApiKeyRow, ClientRow, CreatedApiKey, CreatedWorkerToken, GatewayRow, InboxRow, Overview, PhoneHealth, PhoneRow, TaskRow, WorkerTokenRow } from '@smsq/dashboard-api';
+import type { ApiKeyRow, ClientRow, CreatedApiKey, CreatedWorkerToken, GatewayRow, InboxRow, Overview, PhoneHealth, PhoneRow, SilentPhone, TaskRow, WorkerTokenRow } from '@smsq/dashboard-api';
 
 // The services' views mapped field by field, so nothing they add later leaks to the browser unasked.
 
@@ -18,7 +18,30 @@ export function createdApiKeyOf(key: KeyCreated, profile: Profile, apiBaseUrl: s
 }
 
 export function phoneRowOf(phone: PhoneDetails, timeZone: string): PhoneRow {
-  return { id: phone.id, name: phone.name, active: phone.active, lastSeenAt: phone.lastSeenAt, health: healthOf(phone.health), sentToday: phone.sentToday, url: phone.url, timeZone };
+  return {
+    id: phone.id,
+    name: phone.name,
+    active: phone.active,
+    ...livenessOf(phone),
+    lastSeenAt: phone.lastSeenAt,
+    health: healthOf(phone.health),
+    sentToday: phone.sentToday,
+    url: phone.url,
+    timeZone,
+  };
+}
+
+/** State, last contact, SIM limits and the tasks waiting: what the Phones and Gateways pages show of each. */
+function livenessOf(phone: PhoneDetails): Pick<PhoneRow, 'state' | 'lastContactAt' | 'dailyLimit' | 'perMinute' | 'waitingTasks'> {
+  return { state: phone.state, lastContactAt: phone.lastContactAt, dailyLimit: phone.dailyLimit, perMinute: phone.perMinute, waitingTasks: phone.waitingTasks };
+}
+
+/** The enabled phones no longer in contact, for the banner of the Overview and Phones pages. */
+export function silentPhonesOf(phones: PhoneDetails[]): SilentPhone[] {
+  return phones
+    .filter((phone) => phone.active && phone.state === 'silent')
+    .sort((a, b) => a.id - b.id)
+    .map((phone) => ({ id: phone.id, name: phone.name, lastContactAt: phone.lastContactAt, waitingTasks: phone.waitingTasks }));
 }
 
 function healthOf(health: PhoneDetails['health'] | undefined): PhoneHealth | null {
@@ -33,6 +56,7 @@ export function gatewayRowOf(gateway: PhoneDetails, timeZone: string): GatewayRo
     url: gateway.url,
     clientId: gateway.clientId,
     active: gateway.active,
+    ...livenessOf(gateway),
     lastAssignedAt: gateway.lastAssignedAt,
     lastSeenAt: gateway.lastSeenAt,
     timeZone,
@@ -44,6 +68,7 @@ export function taskRowOf(task: TaskView, timeZone: string): TaskRow {
     id: task.id,
     clientId: task.clientId,
     phoneId: task.phoneId,
+    firstPhoneId: task.firstPhoneId,
     recipient: task.recipient,
     message: task.message,
     status: task.status,

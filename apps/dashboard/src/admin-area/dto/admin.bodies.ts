@@ -1,3 +1,4 @@
+import { SimLimitsBody } from '../../shared/sim-limits.js';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsPositive, IsString, IsUrl, Length, Max, Min } from 'class-validator';
 import { PLAN_NAMES, type PlanName } from '@smsq/contracts';
@@ -35,8 +36,9 @@ export class GatewayCreateBody {
   @IsOptional() @IsInt() @IsPositive() clientId?: number;
 }
 
-export class GatewayUpdateBody {
-  @IsBoolean() active!: boolean;
+/** PATCH /api/admin/gateways/:id: enable or disable, set its SIM limits (at least one). */
+export class GatewayUpdateBody extends SimLimitsBody {
+  @IsOptional() @IsBoolean() active?: boolean;
 }
 
 /** POST /api/admin/worker-tokens: bound to one phone or gateway, or (Profile B) to none. */

@@ -19,6 +19,7 @@ describe(readSmsGateConfig.name, () => {
       deliveredMs: 300,
       hold: false,
       processingOrder: 'FIFO',
+      failureKind: 'generic-failure',
       simCount: 2,
       insecureWebhooks: false,
       webhookRetries: 3,
@@ -43,6 +44,7 @@ describe(readSmsGateConfig.name, () => {
       GATEWAY_SIM_SMSGATE_HOLD: 'true',
       GATEWAY_SIM_SMSGATE_PROCESSING_ORDER: 'lifo',
       GATEWAY_SIM_SMSGATE_SIM_COUNT: '1',
+      GATEWAY_SIM_SMSGATE_FAILURE: 'no-service',
       GATEWAY_SIM_SMSGATE_INSECURE: 'true',
       GATEWAY_SIM_SMSGATE_SIGNING_KEY: 'key',
       GATEWAY_SIM_SMSGATE_WEBHOOK_RETRIES: '0',
@@ -55,7 +57,7 @@ describe(readSmsGateConfig.name, () => {
     });
 
     expect(config.smsgate).toEqual({
-      username: 'u', password: 'p', deviceId: 'phone-1', pendingMs: 1, sentMs: 2, deliveredMs: 3, hold: true, processingOrder: 'LIFO', simCount: 1,
+      username: 'u', password: 'p', deviceId: 'phone-1', pendingMs: 1, sentMs: 2, deliveredMs: 3, hold: true, processingOrder: 'LIFO', failureKind: 'no-service', simCount: 1,
       insecureWebhooks: true, signingKey: 'key', webhookRetries: 0, webhookRetryMs: 10, legacyExport: true, batteryLevel: 5, batteryCharging: false, connected: false, utcOffsetMinutes: -330,
     });
   });

@@ -1,4 +1,4 @@
-import type { GatewayRow } from '@smsq/dashboard-api';
+import type { GatewayRow, SimLimits } from '@smsq/dashboard-api';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { api } from '../../api/client';
@@ -6,6 +6,8 @@ import { useAction, useApi } from '../../api/useApi';
 import { useSession } from '../../auth/session';
 import { Alert, ErrorAlert } from '../../components/Alert';
 import { EmptyState } from '../../components/EmptyState';
+import { ConnectionBadge, SilentPhonesBanner, SimLimitsCell } from '../../components/PhoneLiveness';
+import { ZonedTime } from '../../components/Time';
 import { Badge, Card, Field, Loading, PageHeader } from '../../components/ui';
 import { formatInZone, formatRelative } from '../../lib/format';
 
@@ -64,6 +66,12 @@ export function GatewaysPage() {
     gateways.reload();
   }
 
+  async function setLimits(gateway: GatewayRow, limits: Required<SimLimits>): Promise<boolean> {
+    const ok = await action.attempt(() => api.patch<GatewayRow>(`/admin/gateways/${gateway.id}`, limits));
+    gateways.reload();
+    return ok;
+  }
+
   if (!profileB) {
     return (
       <>
@@ -86,6 +94,7 @@ export function GatewaysPage() {
         </Alert>
       ) : null}
       <ErrorAlert error={action.error} onDismiss={() => action.setError(undefined)} />
+      {gateways.data ? <SilentPhonesBanner noun="gateway" phones={gateways.data.filter((gateway) => gateway.active && gateway.state === 'silent')} timeZone={session.defaultTimeZone} /> : null}
       <div className="two-col">
         <Card title="Pool">
           <ErrorAlert error={gateways.error} />
@@ -104,7 +113,9 @@ export function GatewaysPage() {
                     <th scope="col">Name</th>
                     <th scope="col">Pool</th>
                     <th scope="col">Status</th>
+                    <th scope="col">Connection</th>
                     <th scope="col">Last used</th>
+                    <th scope="col">SIM limits</th>
                     <th scope="col">
                       <span className="sr-only">Actions</span>
                     </th>
@@ -119,8 +130,19 @@ export function GatewaysPage() {
                       </td>
                       <td>{gateway.clientId !== null ? <Link to={`/admin/clients/${gateway.clientId}`}>VIP · client #{gateway.clientId}</Link> : 'Shared'}</td>
                       <td>{gateway.active ? <Badge tone="green">active</Badge> : <Badge tone="gray">disabled</Badge>}</td>
+                      <td data-testid="connection">
+                        <span className="cell-lines">
+                          <ConnectionBadge state={gateway.state} />
+                          <span className="small" data-testid="last-contact">
+                            last contact <ZonedTime iso={gateway.lastContactAt} timeZone={gateway.timeZone} />
+                          </span>
+                        </span>
+                      </td>
                       <td className="nowrap" title={`Last used ${formatInZone(gateway.lastAssignedAt, gateway.timeZone, 'never')}; last seen ${formatInZone(gateway.lastSeenAt, gateway.timeZone, 'never')}`}>
                         {formatRelative(gateway.lastAssignedAt)}
+                      </td>
+                      <td>
+                        <SimLimitsCell row={gateway} busy={action.busy} onSave={(limits) => setLimits(gateway, limits)} />
                       </td>
                       <td className="actions-cell">
                         <button type="button" className={`btn btn-sm ${gateway.active ? 'btn-danger-outline' : 'btn-secondary'}`} disabled={action.busy} onClick={() => void toggle(gateway)}>

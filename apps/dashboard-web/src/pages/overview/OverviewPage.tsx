@@ -4,6 +4,7 @@ import { useApi } from '../../api/useApi';
 import { ErrorAlert } from '../../components/Alert';
 import { DailyChart } from '../../components/Chart';
 import { EmptyState } from '../../components/EmptyState';
+import { SilentPhonesBanner } from '../../components/PhoneLiveness';
 import { Card, Loading, PageHeader } from '../../components/ui';
 import { sumDays } from '../../lib/chart';
 import { CreditStats } from './CreditStats';
@@ -17,6 +18,7 @@ export function OverviewPage() {
       {loading && !data ? <Loading /> : null}
       {data ? (
         <>
+          <SilentPhonesBanner phones={data.silentPhones} timeZone={data.timeZone} />
           <CreditStats plan={data.plan} dailyAllowance={data.dailyAllowance} dailyRemaining={data.dailyRemaining} bonusRemaining={data.bonusRemaining} creditsRemaining={data.creditsRemaining} periodEndsAt={data.periodEndsAt} timeZone={data.timeZone} />
           <Card title="Messages, last 30 days">
             <DailyChart days={data.days} />

@@ -1,4 +1,4 @@
-import type { CreatedApiKey, PhoneHealth, PhoneRow } from '@smsq/dashboard-api';
+import type { CreatedApiKey, PhoneHealth, PhoneRow, SimLimits } from '@smsq/dashboard-api';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { api } from '../../api/client';
@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { NewSecret } from '../../components/NewSecret';
 import { PHONES_GUIDE, UnreachableApiWarning } from '../../components/PairingGuide';
+import { ConnectionBadge, SilentPhonesBanner, SimLimitsCell } from '../../components/PhoneLiveness';
 import { RelativeTime, ZonedTime } from '../../components/Time';
 import { Badge, Card, Loading, PageHeader } from '../../components/ui';
 import { formatCredits } from '../../lib/format';
@@ -17,7 +18,7 @@ import { formatCredits } from '../../lib/format';
 const REFRESH_MS = 15_000;
 const PAIRING_CARD_ID = 'pair-a-phone';
 
-/** Its last poll, in the client's zone and relative; a phone that never polled is told how to start. */
+/** Its last contact of any kind, in the client's zone and relative; a phone that never polled is told how to start. */
 function LastContact({ phone }: { phone: PhoneRow }) {
   if (phone.lastSeenAt === null) {
     return (
@@ -26,11 +27,12 @@ function LastContact({ phone }: { phone: PhoneRow }) {
       </span>
     );
   }
+  const lastContact = phone.lastContactAt ?? phone.lastSeenAt;
   return (
     <span className="cell-lines">
-      <RelativeTime iso={phone.lastSeenAt} timeZone={phone.timeZone} />
+      <RelativeTime iso={lastContact} timeZone={phone.timeZone} />
       <span className="small">
-        <ZonedTime iso={phone.lastSeenAt} timeZone={phone.timeZone} />
+        <ZonedTime iso={lastContact} timeZone={phone.timeZone} />
       </span>
     </span>
   );
@@ -120,7 +122,7 @@ export function PhonesPage() {
     if (answer) setPairing(answer);
   }
 
-  async function update(phone: PhoneRow, patch: { name?: string; active?: boolean }): Promise<boolean> {
+  async function update(phone: PhoneRow, patch: { name?: string; active?: boolean } & SimLimits): Promise<boolean> {
     const ok = await action.attempt(() => api.patch<PhoneRow>(`/phones/${phone.id}`, patch));
     phones.reload();
     return ok;
@@ -143,6 +145,7 @@ export function PhonesPage() {
     <>
       <PageHeader title="Phones" subtitle="Your own Android phones deliver your messages. Keep at least one active, online and charging." />
       <ErrorAlert error={action.error} onDismiss={() => action.setError(undefined)} />
+      {phones.data ? <SilentPhonesBanner phones={phones.data.filter((phone) => phone.active && phone.state === 'silent')} timeZone={phones.data[0]?.timeZone ?? session.defaultTimeZone} /> : null}
       <Card title="Pair a phone" titleId={PAIRING_CARD_ID}>
         <p className="muted">
           A phone is paired with an API key: the smsq worker that drives it reads the key’s QR code (or its text), registers the phone and keeps the phone’s own worker token. The phone sends with{' '}
@@ -185,11 +188,13 @@ export function PhonesPage() {
                   <th scope="col">Name</th>
                   <th scope="col">ID</th>
                   <th scope="col">Status</th>
+                  <th scope="col">Connection</th>
                   <th scope="col">Last contact</th>
                   <th scope="col">Battery and connection</th>
                   <th scope="col" className="num">
                     Sent today
                   </th>
+                  <th scope="col">SIM limits</th>
                   <th scope="col">
                     <span className="sr-only">Actions</span>
                   </th>
@@ -205,6 +210,9 @@ export function PhonesPage() {
                       <code>#{phone.id}</code>
                     </td>
                     <td>{phone.active ? <Badge tone="green">active</Badge> : <Badge tone="gray">disabled</Badge>}</td>
+                    <td data-testid="connection">
+                      <ConnectionBadge state={phone.state} />
+                    </td>
                     <td data-testid="last-contact">
                       <LastContact phone={phone} />
                     </td>
@@ -212,6 +220,9 @@ export function PhonesPage() {
                       <Health phone={phone} />
                     </td>
                     <td className="num">{formatCredits(phone.sentToday)}</td>
+                    <td>
+                      <SimLimitsCell row={phone} busy={action.busy} onSave={(limits) => update(phone, limits)} />
+                    </td>
                     <td className="actions-cell">
                       <button type="button" className={`btn btn-sm ${phone.active ? 'btn-danger-outline' : 'btn-secondary'}`} disabled={action.busy} onClick={() => (phone.active ? setDisabling(phone) : void update(phone, { active: true }))}>
                         {phone.active ? 'Disable' : 'Enable'}
@@ -234,7 +245,7 @@ export function PhonesPage() {
           if (disabling) void update(disabling, { active: false }).then(() => setDisabling(null));
         }}
       >
-        <p>It stops getting messages: its app is refused until you enable it again, and the messages already queued for it wait. New messages go to your other active phones; with none, they are refused.</p>
+        <p>It stops getting messages: its app is refused until you enable it again. The messages already queued for it move to your other online phones, except those you sent to this phone by its id, which wait. New messages go to your other active phones; with none, they are refused.</p>
       </ConfirmDialog>
     </>
   );

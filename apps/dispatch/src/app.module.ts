@@ -5,6 +5,7 @@ import { DispatchConfig } from './config/dispatch-config.js';
 import { LeasesModule } from './leases/leases.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { OutboxModule } from './outbox/outbox.module.js';
+import { PhoneConditions } from './phones/phone-conditions.js';
 import { PhonesModule } from './phones/phones.module.js';
 import { RepliesModule } from './replies/replies.module.js';
 import { StatsModule } from './stats/stats.module.js';
@@ -31,8 +32,8 @@ export class AppModule {
         WebhooksModule,
         MetricsModule,
       ],
-      providers: [{ provide: DispatchConfig, useValue: config }],
-      exports: [DispatchConfig],
+      providers: [{ provide: DispatchConfig, useValue: config }, PhoneConditions],
+      exports: [DispatchConfig, PhoneConditions],
     };
   }
 }

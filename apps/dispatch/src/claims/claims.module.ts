@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { DatabaseModule } from '../database/database.module.js';
 import { DueSignalsModule } from '../due-signals/due-signals.module.js';
 import { OutboxModule } from '../outbox/outbox.module.js';
+import { RoutingModule } from '../routing/routing.module.js';
 import { ClaimsController } from './claims.controller.js';
 import { ClaimsRepository } from './claims.repository.js';
 import { TaskClaimsService } from './task-claims.service.js';
@@ -9,7 +10,7 @@ import { TaskReportsRepository } from './task-reports.repository.js';
 import { TaskReportsService } from './task-reports.service.js';
 
 @Module({
-  imports: [DatabaseModule, DueSignalsModule, OutboxModule],
+  imports: [DatabaseModule, DueSignalsModule, OutboxModule, RoutingModule],
   controllers: [ClaimsController],
   providers: [ClaimsRepository, TaskClaimsService, TaskReportsRepository, TaskReportsService],
 })

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ClaimedTask } from '@smsq/contracts';
 import { DispatchDatabase } from '../database/dispatch-database.js';
 import { Prisma } from '../generated/prisma/client.js';
+import { PhoneConditions } from '../phones/phone-conditions.js';
 import { LAST_SEEN_RESOLUTION_MS, type ClaimingPhone, type ClaimScope } from './claim-scope.js';
 
 interface ClaimedRow extends Omit<ClaimedTask, 'claimExpiresAt'> {
@@ -17,33 +18,60 @@ interface ClaimedRow extends Omit<ClaimedTask, 'claimExpiresAt'> {
  */
 @Injectable()
 export class ClaimsRepository {
-  constructor(private readonly db: DispatchDatabase) {}
+  constructor(
+    private readonly db: DispatchDatabase,
+    private readonly conditions: PhoneConditions,
+  ) {}
 
   async findPhone(id: number): Promise<ClaimingPhone | null> {
     return this.db.phone.findUnique({ where: { id }, select: { id: true, kind: true, active: true, lastSeenAt: true } });
   }
 
-  /** Conditional, so that many pollers of one phone write it at most once per resolution. */
+  /** A poll: contact, and the last poll. Conditional, so that many pollers of one phone write it at most once per resolution. */
   async markSeen(phoneId: number): Promise<void> {
     await this.db.$executeRaw`
-      UPDATE "dispatch"."phones" SET last_seen_at = now()
+      UPDATE "dispatch"."phones" SET last_seen_at = now(), last_contact_at = now()
        WHERE id = ${phoneId}
          AND (last_seen_at IS NULL OR last_seen_at < now() - ${LAST_SEEN_RESOLUTION_MS}::int * interval '1 millisecond')`;
   }
 
+  /**
+   * A poll of a worker bound to no gateway (Profile B): it serves every enabled gateway, so its
+   * polls are their contact. At most once per resolution.
+   */
+  async markGatewaysContacted(): Promise<void> {
+    await this.db.$executeRaw`
+      UPDATE "dispatch"."phones" SET last_contact_at = now()
+       WHERE kind = 'gateway' AND active AND last_contact_at < now() - ${LAST_SEEN_RESOLUTION_MS}::int * interval '1 millisecond'`;
+  }
+
+  /**
+   * A phone with a daily limit counts what it is handed in the same statement, on its own row: the
+   * count is the gate, re-checked under the row's lock, so concurrent claims never hand out more
+   * than the limit. A phone without a limit is not written.
+   */
   async claimNext(scope: ClaimScope, tokenId: number, claimTimeoutS: number): Promise<ClaimedTask | null> {
+    const today = this.conditions.localToday('p');
     const rows = await this.db.$queryRaw<ClaimedRow[]>`
-      WITH next AS (${nextDueTask(scope)})
+      WITH next AS (${this.nextDueTask(scope)}),
+      counted AS (
+        UPDATE "dispatch"."phones" p
+           SET day_sends = CASE WHEN p.day_of = ${today} THEN p.day_sends + 1 ELSE 1 END, day_of = ${today}
+          FROM next
+         WHERE p.id = next.phone_id AND p.daily_limit IS NOT NULL AND NOT ${this.conditions.dayIsFull('p')}
+        RETURNING p.id
+      )
       UPDATE "dispatch"."tasks" t
          SET status = 'claimed',
              attempts = t.attempts + 1,
              claimed_by_token_id = ${tokenId},
-             claim_expires_at = LEAST(now() + ${claimTimeoutS}::int * interval '1 second', t.expires_at)
+             claim_expires_at = LEAST(now() + ${claimTimeoutS}::int * interval '1 second', t.expires_at),
+             retry_after = NULL
         FROM next, "dispatch"."phones" p
-       WHERE t.id = next.id AND p.id = t.phone_id
+       WHERE t.id = next.id AND p.id = t.phone_id AND (p.daily_limit IS NULL OR EXISTS (SELECT 1 FROM counted))
       RETURNING t.id, t.recipient, t.message, t.phone_id AS "phoneId", t.client_id AS "clientId",
                 t.scheduled_local AS "scheduledAt", p.url AS "gatewayUrl", t.attempts AS "attempt",
-                t.claim_expires_at AS "claimExpiresAt"`;
+                t.claim_expires_at AS "claimExpiresAt", p.per_minute AS "perMinute"`;
     const row = rows[0];
     return row ? { ...row, claimExpiresAt: row.claimExpiresAt.toISOString() } : null;
   }
@@ -78,36 +106,57 @@ export class ClaimsRepository {
    */
   async release(id: number, tokenId: number): Promise<number | null> {
     const rows = await this.db.$queryRaw<{ phoneId: number }[]>`
-      UPDATE "dispatch"."tasks"
-         SET status = 'pending', attempts = GREATEST(attempts - 1, 0), claimed_by_token_id = NULL, claim_expires_at = NULL
-       WHERE id = ${id} AND status = 'claimed' AND claimed_by_token_id = ${tokenId}
-      RETURNING phone_id AS "phoneId"`;
+      WITH released AS (
+        UPDATE "dispatch"."tasks"
+           SET status = 'pending', attempts = GREATEST(attempts - 1, 0), claimed_by_token_id = NULL, claim_expires_at = NULL
+         WHERE id = ${id} AND status = 'claimed' AND claimed_by_token_id = ${tokenId}
+        RETURNING phone_id
+      ), ${uncountToday(this.conditions, 'released')}
+      SELECT phone_id AS "phoneId" FROM released`;
     return rows[0]?.phoneId ?? null;
   }
+
+  /**
+   * The first due task of the scope that no other transaction holds, locked. A task is due when it
+   * is pending, its time (and any retry back-off) has come and its phone is active and has not
+   * reached its daily limit; the phone row itself is not locked. An unbound token (Profile B)
+   * takes from gateways only.
+   */
+  private nextDueTask(scope: ClaimScope): Prisma.Sql {
+    if (scope.phoneId === null) {
+      return Prisma.sql`
+        SELECT t.id, t.phone_id FROM "dispatch"."tasks" t JOIN "dispatch"."phones" p ON p.id = t.phone_id
+         WHERE t.status = 'pending' AND t.scheduled_at <= now() AND ${NOT_EXPIRED} AND ${NOT_BACKING_OFF}
+           AND p.active AND p.kind = 'gateway' AND NOT ${this.conditions.dayIsFull('p')}
+         ORDER BY t.scheduled_at, t.id
+         LIMIT 1
+           FOR UPDATE OF t SKIP LOCKED`;
+    }
+    return Prisma.sql`
+      SELECT t.id, t.phone_id FROM "dispatch"."tasks" t
+       WHERE t.phone_id = ${scope.phoneId} AND t.status = 'pending' AND t.scheduled_at <= now() AND ${NOT_EXPIRED} AND ${NOT_BACKING_OFF}
+         AND EXISTS (SELECT 1 FROM "dispatch"."phones" p WHERE p.id = ${scope.phoneId} AND p.active AND NOT ${this.conditions.dayIsFull('p')})
+       ORDER BY t.scheduled_at, t.id
+       LIMIT 1
+         FOR UPDATE SKIP LOCKED`;
+  }
+}
+
+/**
+ * CTE that gives back today's count of a claim that sent nothing (released, or retried by its
+ * phone's word) to the phones of the CTE `source` (with `phone_id`).
+ */
+export function uncountToday(conditions: PhoneConditions, source: string): Prisma.Sql {
+  return Prisma.sql`uncounted AS (
+    UPDATE "dispatch"."phones" p SET day_sends = GREATEST(p.day_sends - 1, 0)
+      FROM ${Prisma.raw(`"${source}"`)} s
+     WHERE p.id = s.phone_id AND p.daily_limit IS NOT NULL AND p.day_of = ${conditions.localToday('p')}
+  )`;
 }
 
 /** A task past its expiry is never handed out, even before the expiry sweep has failed it. */
 const NOT_EXPIRED = Prisma.sql`(t.expires_at IS NULL OR t.expires_at > now())`;
 
-/**
- * The first due task of the scope that no other transaction holds, locked. A task is due when it
- * is pending, its time has come and its phone is active; the phone row itself is not locked. An
- * unbound token (Profile B) takes from gateways only.
- */
-function nextDueTask(scope: ClaimScope): Prisma.Sql {
-  if (scope.phoneId === null) {
-    return Prisma.sql`
-      SELECT t.id FROM "dispatch"."tasks" t JOIN "dispatch"."phones" p ON p.id = t.phone_id
-       WHERE t.status = 'pending' AND t.scheduled_at <= now() AND ${NOT_EXPIRED} AND p.active AND p.kind = 'gateway'
-       ORDER BY t.scheduled_at, t.id
-       LIMIT 1
-         FOR UPDATE OF t SKIP LOCKED`;
-  }
-  return Prisma.sql`
-    SELECT t.id FROM "dispatch"."tasks" t
-     WHERE t.phone_id = ${scope.phoneId} AND t.status = 'pending' AND t.scheduled_at <= now() AND ${NOT_EXPIRED}
-       AND EXISTS (SELECT 1 FROM "dispatch"."phones" p WHERE p.id = ${scope.phoneId} AND p.active)
-     ORDER BY t.scheduled_at, t.id
-     LIMIT 1
-       FOR UPDATE SKIP LOCKED`;
-}
+/** A task retried on the same phone waits out its back-off. */
+const NOT_BACKING_OFF = Prisma.sql`(t.retry_after IS NULL OR t.retry_after <= now())`;
+

@@ -5,6 +5,10 @@ import type { TaskStatus } from '../generated/prisma/client.js';
 export interface ReportedTask {
   id: number;
   taskKey: string;
+  clientId: number;
+  phoneId: number;
+  pinned: boolean;
+  attempts: number;
   status: TaskStatus;
   claimedByTokenId: number | null;
   deliveredAt: Date | null;

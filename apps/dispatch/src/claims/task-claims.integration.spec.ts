@@ -109,8 +109,9 @@ describe(`${TaskClaimsService.name} on Postgres`, () => {
   });
 
   describe('what a claim answers', () => {
-    it('hands over the task with its gateway URL, local time, attempt and lease', async () => {
+    it('hands over the task with its gateway URL, local time, attempt, lease and its phone’s pace', async () => {
       const phone = await ownPhone(4, 'http://10.0.0.7:8080');
+      await profileA.phones.setLimits({ phoneId: phone, kind: 'own', perMinute: 12 });
       const task = await insertTask(profileA.db, { phoneId: phone, clientId: 4, recipient: '+381641112223' });
       const before = Date.now();
 
@@ -126,6 +127,7 @@ describe(`${TaskClaimsService.name} on Postgres`, () => {
         gatewayUrl: 'http://10.0.0.7:8080',
         attempt: 1,
         claimExpiresAt: expect.any(String),
+        perMinute: 12,
       });
       const expiresIn = Date.parse(claimed.claimExpiresAt) - before;
       expect(expiresIn).toBeGreaterThan((CLAIM_TIMEOUT_S - 5) * 1_000);
@@ -202,7 +204,8 @@ describe(`${TaskClaimsService.name} on Postgres`, () => {
       const off = await gateway('off');
       const onFirst = await insertTask(profileB.db, { phoneId: first, scheduledAt: secondsFromNow(-20) });
       const onSecond = await insertTask(profileB.db, { phoneId: second, scheduledAt: secondsFromNow(-10) });
-      await insertTask(profileB.db, { phoneId: off, scheduledAt: secondsFromNow(-30) });
+      // Pinned: a task routed by smsq would move off the disabled gateway.
+      await insertTask(profileB.db, { phoneId: off, scheduledAt: secondsFromNow(-30), pinned: true });
       await profileB.phones.setActive({ phoneId: off, kind: 'gateway', active: false });
 
       await expect(drain(profileB, 1, second)).resolves.toEqual([onSecond.id]);

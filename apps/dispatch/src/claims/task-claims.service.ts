@@ -4,7 +4,7 @@ import { DispatchConfig } from '../config/dispatch-config.js';
 import { isStoredId } from '../database/stored-id.js';
 import { DueSignals } from '../due-signals/due-signals.js';
 import { tasksClaimed } from '../metrics/task-counters.js';
-import { isSeenRecently, scopeOfBoundToken, scopeOfUnboundToken, type ClaimScope } from './claim-scope.js';
+import { isSeenRecently, LAST_SEEN_RESOLUTION_MS, scopeOfBoundToken, scopeOfUnboundToken, type ClaimScope } from './claim-scope.js';
 import { ClaimsRepository } from './claims.repository.js';
 
 /**
@@ -15,6 +15,8 @@ import { ClaimsRepository } from './claims.repository.js';
 @Injectable()
 export class TaskClaimsService {
   private readonly logger = new Logger(TaskClaimsService.name);
+  /** When this instance last recorded an unbound worker's poll as the gateways' contact. */
+  private gatewaysContactedAt = 0;
 
   constructor(
     private readonly config: DispatchConfig,
@@ -46,18 +48,25 @@ export class TaskClaimsService {
 
   private async scopeOf(command: TaskClaimCommand): Promise<ClaimScope> {
     if (!isStoredId(command.tokenId)) throw new DomainError('unauthorized', 'unknown worker token');
-    if (command.phoneId === undefined) return scopeOfUnboundToken(this.config.profile);
+    if (command.phoneId === undefined) {
+      const scope = scopeOfUnboundToken(this.config.profile);
+      if (Date.now() - this.gatewaysContactedAt >= LAST_SEEN_RESOLUTION_MS) {
+        this.gatewaysContactedAt = Date.now();
+        await this.recordContact('the gateways', () => this.claims.markGatewaysContacted());
+      }
+      return scope;
+    }
     const phone = isStoredId(command.phoneId) ? await this.claims.findPhone(command.phoneId) : null;
-    if (phone && !isSeenRecently(phone, new Date())) await this.recordSeen(phone.id);
+    if (phone && !isSeenRecently(phone, new Date())) await this.recordContact(`phone ${phone.id}`, () => this.claims.markSeen(phone.id));
     return scopeOfBoundToken(this.config.profile, phone);
   }
 
-  /** Only a record for the dashboard: a poll never fails because of it. */
-  private async recordSeen(phoneId: number): Promise<void> {
+  /** A poll never fails because its contact was not recorded: the next one records it. */
+  private async recordContact(of: string, record: () => Promise<void>): Promise<void> {
     try {
-      await this.claims.markSeen(phoneId);
+      await record();
     } catch (error) {
-      this.logger.warn(`last poll of phone ${phoneId} not recorded: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn(`last poll of ${of} not recorded: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 }

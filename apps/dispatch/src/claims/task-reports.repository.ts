@@ -2,17 +2,24 @@ import { Injectable } from '@nestjs/common';
 import { inTransaction, type DbTransaction } from '../database/db-transaction.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
 import { queueTaskEvents } from '../webhooks/task-events.js';
+import { PhoneConditions } from '../phones/phone-conditions.js';
+import { LAST_SEEN_RESOLUTION_MS } from './claim-scope.js';
+import { uncountToday } from './claims.repository.js';
 import type { ReportedTask } from './report-decision.js';
 
 @Injectable()
 export class TaskReportsRepository {
-  constructor(private readonly db: DispatchDatabase) {}
+  constructor(
+    private readonly db: DispatchDatabase,
+    private readonly conditions: PhoneConditions,
+  ) {}
 
   /** Runs `work` in one transaction holding the task's row lock, so a report and the lease expiry never interleave. */
   underTaskLock<T>(id: number, work: (task: ReportedTask | null, tx: DbTransaction) => Promise<T>): Promise<T> {
     return inTransaction(this.db, async (tx) => {
       const rows = await tx.$queryRaw<ReportedTask[]>`
-        SELECT id, task_key AS "taskKey", status::text AS status, claimed_by_token_id AS "claimedByTokenId", delivered_at AS "deliveredAt"
+        SELECT id, task_key AS "taskKey", client_id AS "clientId", phone_id AS "phoneId", pinned, attempts,
+               status::text AS status, claimed_by_token_id AS "claimedByTokenId", delivered_at AS "deliveredAt"
           FROM "dispatch"."tasks" WHERE id = ${id}
            FOR UPDATE`;
       return work(rows[0] ?? null, tx);
@@ -71,6 +78,31 @@ export class TaskReportsRepository {
       UPDATE "dispatch"."tasks"
          SET status = 'sent', sent_at = COALESCE(sent_at, now()), delivered_at = COALESCE(delivered_at, now()), claim_expires_at = NULL
        WHERE id = ${id}`;
+  }
+
+  /**
+   * Puts a claimed task its phone did not send back in the queue, on phone `to`: on the same phone
+   * it waits `backoffS` first. Its holder stays recorded, so a repeat of the report is answered
+   * as the first was; the first phone is kept; the claim's count towards `from`'s day is given back.
+   */
+  async requeue(id: number, from: number, to: number, backoffS: number, tx: DbTransaction): Promise<void> {
+    await tx.$executeRaw`
+      WITH requeued AS (
+        UPDATE "dispatch"."tasks" t
+           SET status = 'pending', claim_expires_at = NULL, phone_id = ${to},
+               first_phone_id = CASE WHEN t.phone_id = ${to} THEN t.first_phone_id ELSE COALESCE(t.first_phone_id, t.phone_id) END,
+               retry_after = CASE WHEN t.phone_id = ${to} THEN now() + ${backoffS}::int * interval '1 second' END
+         WHERE t.id = ${id} AND t.status = 'claimed'
+        RETURNING ${from}::int AS phone_id
+      ), ${uncountToday(this.conditions, 'requeued')}
+      SELECT 1`;
+  }
+
+  /** A report from a token bound to this phone is contact; written at most once per resolution. */
+  async markContact(phoneId: number): Promise<void> {
+    await this.db.$executeRaw`
+      UPDATE "dispatch"."phones" SET last_contact_at = now()
+       WHERE id = ${phoneId} AND last_contact_at < now() - ${LAST_SEEN_RESOLUTION_MS}::int * interval '1 millisecond'`;
   }
 
   async markFailed(id: number, error: string, tx: DbTransaction): Promise<void> {

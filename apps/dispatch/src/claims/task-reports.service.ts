@@ -1,38 +1,65 @@
-import { Injectable } from '@nestjs/common';
-import { NotFoundError, type TaskReportCommand, type TaskReported } from '@smsq/contracts';
+import { Injectable, Logger } from '@nestjs/common';
+import { InvalidRequestError, NotFoundError, type TaskReportCommand, type TaskReported } from '@smsq/contracts';
+import { DispatchConfig } from '../config/dispatch-config.js';
+import type { DbTransaction } from '../database/db-transaction.js';
 import { isStoredId } from '../database/stored-id.js';
-import { tasksFailed, tasksSent } from '../metrics/task-counters.js';
+import { DueSignals } from '../due-signals/due-signals.js';
+import { tasksFailed, tasksRerouted, tasksRetried, tasksSent } from '../metrics/task-counters.js';
+import { RoutingService } from '../routing/routing.service.js';
+import { LAST_SEEN_RESOLUTION_MS } from './claim-scope.js';
 import { OutboxRepository } from '../outbox/outbox.repository.js';
 import { refundOfFailedTask } from '../outbox/refund-message.js';
-import { decideReport, outcomeOf } from './report-decision.js';
+import { decideReport, outcomeOf, type ReportedTask } from './report-decision.js';
 import { TaskReportsRepository } from './task-reports.repository.js';
 
 /** The error of a task its worker reported failed without saying why. */
 export const UNEXPLAINED_FAILURE = 'the worker reported the send as failed';
 
+/** A retried task with no other phone to go to waits this long per attempt so far before its phone may take it again. */
+export const RETRY_BACKOFF_S_PER_ATTEMPT = 10;
+
+/** Where a retried task went: the phone it is on now, and whether it moved there. */
+interface Requeued {
+  phoneId: number;
+  moved: boolean;
+}
+
 /**
  * A worker's outcome for the task it holds. `failed` owes the client its credit back: the refund
  * is written to the outbox in the transaction that fails the task, so it exists exactly when the
  * failure does and is delivered exactly once whatever is retried, redelivered or restarted.
- * `delivered` records the carrier's delivery report and leaves the task `sent`.
+ * `delivered` records the carrier's delivery report and leaves the task `sent`. `failed` with
+ * `retry` (the phone's word that nothing left it) puts the task back in the queue, on another
+ * usable phone where there is one, until SMSQ_MAX_ATTEMPTS claims; then it fails as any failure.
  */
 @Injectable()
 export class TaskReportsService {
+  private readonly logger = new Logger(TaskReportsService.name);
+  /** When this instance last recorded a report of each phone as its contact. */
+  private readonly contactRecordedAt = new Map<number, number>();
+
   constructor(
+    private readonly config: DispatchConfig,
     private readonly reports: TaskReportsRepository,
     private readonly outbox: OutboxRepository,
+    private readonly routing: RoutingService,
+    private readonly signals: DueSignals,
   ) {}
 
   async report(command: TaskReportCommand): Promise<TaskReported> {
+    if (command.retry && command.status !== 'failed') throw new InvalidRequestError('retry is only for a failed report');
     if (!isStoredId(command.id) || !isStoredId(command.tokenId)) throw new NotFoundError('task');
+    if (command.phoneId !== undefined) await this.recordContact(command.phoneId);
     const inOneStatement = await this.appliedInOneStatement(command);
     if (inOneStatement.applied) {
       if (inOneStatement.newlySent) tasksSent.inc();
       return { id: command.id, status: 'sent' };
     }
     let change: 'sent' | 'failed' | undefined;
-    const answer = await this.reports.underTaskLock(command.id, async (task, tx) => {
+    let requeued: Requeued | undefined;
+    const answer = await this.reports.underTaskLock(command.id, async (task, tx): Promise<TaskReported> => {
       change = undefined;
+      requeued = undefined;
       const decision = decideReport(task, command.tokenId, command.status);
       if ('repeat' in decision) return decision.repeat;
       switch (decision.apply) {
@@ -50,6 +77,11 @@ export class TaskReportsService {
           await this.outbox.enqueueTaskEvents(tx, 'task.delivered', [command.id]);
           break;
         case 'failed':
+          if (command.retry && task!.status === 'pending') return { id: command.id, status: 'pending' };
+          if (command.retry && task!.attempts < this.config.maxAttempts) {
+            requeued = await this.requeue(task!, tx);
+            return { id: command.id, status: 'pending' };
+          }
           await this.reports.markFailed(command.id, command.error?.trim() || UNEXPLAINED_FAILURE, tx);
           await this.outbox.enqueue(tx, [refundOfFailedTask(decision.taskKey)]);
           await this.outbox.enqueueTaskEvents(tx, 'task.failed', [command.id]);
@@ -60,7 +92,41 @@ export class TaskReportsService {
     });
     if (change === 'sent') tasksSent.inc();
     if (change === 'failed') tasksFailed.inc({ reason: 'reported' });
+    if (requeued) this.retried(requeued);
     return answer;
+  }
+
+  /**
+   * Back in the queue: to the phone routing would choose now among the usable ones other than
+   * this one, unless the client pinned it; else on the same phone after a back-off.
+   */
+  private async requeue(task: ReportedTask, tx: DbTransaction): Promise<Requeued> {
+    const [other] = task.pinned ? [null] : await this.routing.chooseUsable([{ clientId: task.clientId, avoidPhoneId: task.phoneId }], tx);
+    const phoneId = other ?? task.phoneId;
+    await this.reports.requeue(task.id, task.phoneId, phoneId, RETRY_BACKOFF_S_PER_ATTEMPT * task.attempts, tx);
+    if (phoneId !== task.phoneId) {
+      await this.routing.recordAssignments(tx, [phoneId]);
+      await this.outbox.enqueueTaskEvents(tx, 'task.rerouted', [task.id]);
+    }
+    return { phoneId, moved: phoneId !== task.phoneId };
+  }
+
+  private retried({ phoneId, moved }: Requeued): void {
+    tasksRetried.inc();
+    if (!moved) return;
+    tasksRerouted.inc({ reason: 'retry' });
+    void this.signals.announce([phoneId]);
+  }
+
+  /** A report never fails because its contact was not recorded: polls record it too. */
+  private async recordContact(phoneId: number): Promise<void> {
+    if (!isStoredId(phoneId) || Date.now() - (this.contactRecordedAt.get(phoneId) ?? 0) < LAST_SEEN_RESOLUTION_MS) return;
+    this.contactRecordedAt.set(phoneId, Date.now());
+    try {
+      await this.reports.markContact(phoneId);
+    } catch (error) {
+      this.logger.warn(`report of phone ${phoneId} not recorded as contact: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   /** The common reports of the holder, `sent` and `delivered`, without the locked path; false when they do not apply as such. */

@@ -1,4 +1,5 @@
-import { CommonConfig, readCommonConfig, type EnvReader } from '@smsq/platform';
+import { MAX_WAIT_S } from '@smsq/contracts';
+import { CommonConfig, isTimeZone, readCommonConfig, type EnvReader } from '@smsq/platform';
 
 export class DispatchConfig extends CommonConfig {
   /** DISPATCH_DATABASE_URL: the service's own database user, for when DATABASE_URL's user cannot create roles. */
@@ -12,10 +13,14 @@ export class DispatchConfig extends CommonConfig {
   taskMaxAgeS: number | undefined;
   /** Webhooks may reach loopback and private addresses (tests, private networks); otherwise refused after resolving. */
   webhookAllowPrivate!: boolean;
+  /** A phone whose last contact is older than this is silent: routing passes it by and failover moves its waiting tasks. */
+  phoneSilentS!: number;
+  /** SMSQ_TIMEZONE: whose days count a daily limit of a phone without an owner's zone. */
+  timeZone!: string;
 }
 
 export function readDispatchConfig(env: EnvReader): DispatchConfig {
-  return Object.assign(new DispatchConfig(), {
+  const config = Object.assign(new DispatchConfig(), {
     ...readCommonConfig(env),
     serviceDatabaseUrl: env.optionalUrl('DISPATCH_DATABASE_URL', ['postgres', 'postgresql']),
     port: env.port('DISPATCH_PORT', 3012),
@@ -23,5 +28,11 @@ export function readDispatchConfig(env: EnvReader): DispatchConfig {
     maxAttempts: env.int('SMSQ_MAX_ATTEMPTS', 3, { min: 1, max: 100 }),
     taskMaxAgeS: env.int('SMSQ_TASK_MAX_AGE_S', 0, { min: 0, max: 366 * 86_400 }) || undefined,
     webhookAllowPrivate: env.bool('SMSQ_WEBHOOK_ALLOW_PRIVATE', false),
+    phoneSilentS: env.int('SMSQ_PHONE_SILENT_S', 120, { min: 1, max: 86_400 }),
+    timeZone: env.string('SMSQ_TIMEZONE', 'Europe/Belgrade'),
   });
+  // A healthy worker is in contact at least once per long poll: a shorter window would call it silent between polls.
+  env.require(config.phoneSilentS > MAX_WAIT_S, `SMSQ_PHONE_SILENT_S must exceed the longest long poll (${MAX_WAIT_S} s), got ${config.phoneSilentS}`);
+  env.require(isTimeZone(config.timeZone), `SMSQ_TIMEZONE must be an IANA time zone, got ${JSON.stringify(config.timeZone)}`);
+  return config;
 }

@@ -81,7 +81,8 @@ describe(`${DueSignals.name} on Redis`, () => {
   it('announces a phone enabled with due tasks waiting, and not one with none', async () => {
     const idle = (await dispatch.phones.register({ clientId: 1, name: 'idle', phoneLimit: 5 })).phone.id;
     await insertTask(dispatch.db, { phoneId });
-    for (const id of [phoneId, idle]) await dispatch.phones.setActive({ phoneId: id, kind: 'own', active: false });
+    // The idle phone first: a phone disabled while another is usable would hand its waiting task over.
+    for (const id of [idle, phoneId]) await dispatch.phones.setActive({ phoneId: id, kind: 'own', active: false });
 
     await dispatch.phones.setActive({ phoneId: idle, kind: 'own', active: true });
     await dispatch.phones.setActive({ phoneId, kind: 'own', active: true });

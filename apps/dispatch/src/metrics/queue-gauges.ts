@@ -1,7 +1,8 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { metricsOf } from '@smsq/platform';
 import { Gauge } from 'prom-client';
-import { QueueSnapshotRepository, type DueBacklog, type PhonePoll } from './queue-snapshot.repository.js';
+import { PHONE_STATES } from '@smsq/contracts';
+import { QueueSnapshotRepository, type DueBacklog, type PhonePoll, type PhoneStateCount, type SilentPhoneBacklog } from './queue-snapshot.repository.js';
 
 /** Scrapes closer together than this (several Prometheus servers, a dashboard's refresh) share one read of the database. */
 const SNAPSHOT_MAX_AGE_MS = 5_000;
@@ -9,6 +10,8 @@ const SNAPSHOT_MAX_AGE_MS = 5_000;
 interface QueueSnapshot {
   backlog: DueBacklog;
   phones: PhonePoll[];
+  states: PhoneStateCount[];
+  silent: SilentPhoneBacklog[];
   at: number;
 }
 
@@ -52,6 +55,32 @@ const phoneLastPoll = new Gauge({
   },
 });
 
+const phonesByState = new Gauge({
+  name: 'smsq_phones',
+  help: 'Phones and gateways by state: online (contact within SMSQ_PHONE_SILENT_S), silent, disabled',
+  labelNames: ['state'] as const,
+  registers,
+  async collect() {
+    const snapshot = await readSnapshot?.();
+    if (!snapshot) return;
+    for (const state of PHONE_STATES) this.set({ state }, snapshot.states.find((count) => count.state === state)?.phones ?? 0);
+  },
+});
+
+const silentPhoneWaiting = new Gauge({
+  name: 'smsq_silent_phone_waiting_tasks',
+  help: 'Due tasks waiting for each enabled phone out of contact (absent for a phone in contact or with none waiting): what the SmsqPhoneSilent alert watches',
+  labelNames: ['phone_id'] as const,
+  registers,
+  async collect() {
+    const snapshot = await readSnapshot?.();
+    if (!snapshot) return;
+    // A phone back in contact, or with nothing waiting, loses its series.
+    this.reset();
+    for (const phone of snapshot.silent) this.set({ phone_id: String(phone.id) }, phone.waiting);
+  },
+});
+
 /**
  * The queue as a scrape sees it: the due backlog, its oldest task and each phone's last poll,
  * read from dispatch's database when scraped, at most once per SNAPSHOT_MAX_AGE_MS and by
@@ -85,8 +114,13 @@ export class QueueGauges implements OnApplicationBootstrap, OnModuleDestroy {
   /** A database that does not answer leaves the gauges as they were; the scrape still answers. */
   private async readNow(): Promise<QueueSnapshot | undefined> {
     try {
-      const [backlog, phones] = await Promise.all([this.repository.dueBacklog(), this.repository.phonePolls()]);
-      return { backlog, phones, at: Date.now() };
+      const [backlog, phones, states, silent] = await Promise.all([
+        this.repository.dueBacklog(),
+        this.repository.phonePolls(),
+        this.repository.phoneStates(),
+        this.repository.silentBacklogs(),
+      ]);
+      return { backlog, phones, states, silent, at: Date.now() };
     } catch (error) {
       this.logger.warn(`queue gauges not read: ${error instanceof Error ? error.message : String(error)}`);
       this.latestAt = 0;
@@ -95,4 +129,4 @@ export class QueueGauges implements OnApplicationBootstrap, OnModuleDestroy {
   }
 }
 
-export const queueGauges = { dueTasks, oldestDueAge, phoneLastPoll };
+export const queueGauges = { dueTasks, oldestDueAge, phoneLastPoll, phonesByState, silentPhoneWaiting };

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DispatchDatabase } from '../database/dispatch-database.js';
+import { PhoneConditions } from '../phones/phone-conditions.js';
 
 /** The most due tasks one snapshot reads: the backlog gauge saturates there instead of scanning without end. */
 export const DUE_TASKS_READ_AT_MOST = 100_000;
@@ -11,6 +12,17 @@ export interface DueBacklog {
   oldestDueAt: Date | null;
 }
 
+export interface PhoneStateCount {
+  state: string;
+  phones: number;
+}
+
+/** An enabled phone out of contact, and the due tasks waiting for it. */
+export interface SilentPhoneBacklog {
+  id: number;
+  waiting: number;
+}
+
 export interface PhonePoll {
   id: number;
   kind: string;
@@ -19,7 +31,32 @@ export interface PhonePoll {
 
 @Injectable()
 export class QueueSnapshotRepository {
-  constructor(private readonly db: DispatchDatabase) {}
+  constructor(
+    private readonly db: DispatchDatabase,
+    private readonly conditions: PhoneConditions,
+  ) {}
+
+  /** Phones and gateways by state: online, silent, disabled. */
+  phoneStates(): Promise<PhoneStateCount[]> {
+    return this.db.$queryRaw<PhoneStateCount[]>`
+      SELECT CASE WHEN NOT p.active THEN 'disabled' WHEN ${this.conditions.inContact('p')} THEN 'online' ELSE 'silent' END AS state, count(*)::int AS phones
+        FROM "dispatch"."phones" p
+       GROUP BY 1`;
+  }
+
+  /** Enabled silent phones with due tasks waiting, and how many (counted up to DUE_TASKS_READ_AT_MOST each); the PHONES_SHOWN_AT_MOST first. */
+  silentBacklogs(): Promise<SilentPhoneBacklog[]> {
+    return this.db.$queryRaw<SilentPhoneBacklog[]>`
+      SELECT p.id, w.waiting FROM "dispatch"."phones" p
+       CROSS JOIN LATERAL (
+         SELECT count(*)::int AS waiting FROM (
+           SELECT 1 FROM "dispatch"."tasks" t
+            WHERE t.phone_id = p.id AND t.status = 'pending' AND t.scheduled_at <= now() AND (t.expires_at IS NULL OR t.expires_at > now())
+            LIMIT ${DUE_TASKS_READ_AT_MOST}) AS due) AS w
+       WHERE p.active AND NOT ${this.conditions.inContact('p')} AND w.waiting > 0
+       ORDER BY p.id
+       LIMIT ${PHONES_SHOWN_AT_MOST}`;
+  }
 
   /**
    * Tasks waiting for a phone now: pending, due, not expired, on an active phone. The due tasks

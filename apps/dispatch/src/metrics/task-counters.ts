@@ -38,6 +38,18 @@ export const claimLeaseExpiries = new Counter({
   registers,
 });
 
+/** Why a task moved to another phone: failover off a phone that cannot send it, or a retry the phone asked for. */
+export const TASK_REROUTE_REASONS = ['failover', 'retry'] as const;
+
+export const tasksRerouted = new Counter({
+  name: 'smsq_tasks_rerouted_total',
+  help: 'Waiting tasks moved to another phone, by reason: failover (their phone disabled, silent or at its daily limit) or retry (a failure the phone said sent nothing)',
+  labelNames: ['reason'] as const,
+  registers,
+});
+
+export const tasksRetried = new Counter({ name: 'smsq_tasks_retried_total', help: 'Failures a phone reported as retryable that put their task back in the queue', registers });
+
 export const webhookDeliveries = new Counter({
   name: 'smsq_webhook_deliveries_total',
   help: 'Webhook delivery attempts, by outcome: delivered (2xx), http_error (another status; retried), unreachable (no answer; retried), gone (410: the endpoint is disabled)',
@@ -49,3 +61,4 @@ export const webhookDeliveries = new Counter({
 for (const reason of TASK_FAILURE_REASONS) tasksFailed.inc({ reason }, 0);
 for (const outcome of ['returned', 'failed']) claimLeaseExpiries.inc({ outcome }, 0);
 for (const outcome of WEBHOOK_DELIVERY_OUTCOMES) webhookDeliveries.inc({ outcome }, 0);
+for (const reason of TASK_REROUTE_REASONS) tasksRerouted.inc({ reason }, 0);

@@ -6,7 +6,9 @@ import { domainErrorOf } from '../testing/domain-error-of.js';
 import { InMemoryPhonesRepository } from '../testing/in-memory-phones.repository.js';
 import { InMemoryStore } from '../testing/in-memory-store.js';
 import { RecordingDueSignals } from '../testing/recording-due-signals.js';
+import { RecordingFailover, failoverOf } from '../testing/recording-failover.js';
 import { standIn } from '../testing/stand-in.js';
+import { PhoneConditions } from './phone-conditions.js';
 import { PhoneHealthService } from './phone-health.service.js';
 import { PhonesService } from './phones.service.js';
 
@@ -19,7 +21,7 @@ describe(PhoneHealthService.name, () => {
     const config = loadConfig(readDispatchConfig, { SMSQ_PROFILE: profile });
     const repository = new InMemoryPhonesRepository(store);
     sut = new PhoneHealthService(config, standIn(repository));
-    phones = new PhonesService(config, standIn(repository), standIn(new RecordingDueSignals()));
+    phones = new PhonesService(config, standIn(repository), standIn(new RecordingDueSignals()), new PhoneConditions(config), failoverOf(new RecordingFailover()));
   }
 
   beforeEach(() => {

@@ -1,7 +1,8 @@
 import type { PhoneDetails, PhoneHealth, PhoneView } from '@smsq/contracts';
 import type { Phone } from '../generated/prisma/client.js';
+import type { PhoneConditions } from './phone-conditions.js';
 
-export function toPhoneView(phone: Phone): PhoneView {
+export function toPhoneView(phone: Phone, conditions: PhoneConditions): PhoneView {
   return {
     id: phone.id,
     kind: phone.kind,
@@ -13,14 +14,18 @@ export function toPhoneView(phone: Phone): PhoneView {
     createdAt: phone.createdAt.toISOString(),
     lastSeenAt: phone.lastSeenAt?.toISOString() ?? null,
     health: healthOf(phone),
+    state: conditions.stateOf(phone),
+    lastContactAt: phone.lastContactAt.toISOString(),
+    dailyLimit: phone.dailyLimit,
+    perMinute: phone.perMinute,
   };
 }
 
-export function toPhoneDetails(phone: Phone, sentToday: number): PhoneDetails {
+export function toPhoneDetails(phone: Phone, conditions: PhoneConditions, counts: { sentToday: number; waitingTasks: number }): PhoneDetails {
   return {
-    ...toPhoneView(phone),
+    ...toPhoneView(phone, conditions),
     lastAssignedAt: phone.lastAssignedAt?.toISOString() ?? null,
-    sentToday,
+    ...counts,
   };
 }
 

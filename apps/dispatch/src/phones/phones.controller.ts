@@ -5,6 +5,7 @@ import {
   Patterns,
   PhoneGetQuery,
   PhoneHealthReportCommand,
+  PhoneLimitsCommand,
   PhoneListQuery,
   PhoneRegisterCommand,
   PhoneRenameCommand,
@@ -52,6 +53,11 @@ export class PhonesController {
   @MessagePattern(Patterns.dispatch.phoneRename)
   rename(@Payload() command: PhoneRenameCommand): Promise<PhoneView> {
     return this.phones.rename(command);
+  }
+
+  @MessagePattern(Patterns.dispatch.phoneSetLimits)
+  setLimits(@Payload() command: PhoneLimitsCommand): Promise<PhoneView> {
+    return this.phones.setLimits(command);
   }
 
   @MessagePattern(Patterns.dispatch.phoneHealthReport)

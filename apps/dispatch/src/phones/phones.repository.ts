@@ -3,6 +3,7 @@ import { lockUntilCommit } from '../database/advisory-lock.js';
 import { inTransaction, type DbTransaction } from '../database/db-transaction.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
 import type { Phone, PhoneKind } from '../generated/prisma/client.js';
+import { PhoneConditions } from './phone-conditions.js';
 
 export interface NewPhone {
   kind: PhoneKind;
@@ -13,6 +14,28 @@ export interface NewPhone {
 }
 
 /** A health report; null where the phone did not say. */
+/** SIM limits to set; a field left out stays as it is, null removes the limit. */
+export interface SimLimits {
+  dailyLimit?: number | null;
+  perMinute?: number | null;
+  timeZone?: string;
+}
+
+/** A phone whose state changed: it went silent, or came back (or was disabled) after it had. */
+export interface PhoneTransition {
+  id: number;
+  clientId: number | null;
+  active: boolean;
+}
+
+export interface PhoneCounts {
+  sentToday: number;
+  waitingTasks: number;
+}
+
+/** Waiting tasks counted for a phone, at most: the count shows a backlog, it need not measure it exactly. */
+export const WAITING_COUNTED_AT_MOST = 100_000;
+
 export interface ReportedHealth {
   batteryPercent: number | null;
   charging: boolean | null;
@@ -21,7 +44,10 @@ export interface ReportedHealth {
 
 @Injectable()
 export class PhonesRepository {
-  constructor(private readonly db: DispatchDatabase) {}
+  constructor(
+    private readonly db: DispatchDatabase,
+    private readonly conditions: PhoneConditions,
+  ) {}
 
   /** Runs `work` in one transaction holding the client's phone lock, so counting and adding phones do not race. */
   underClientLock<T>(clientId: number, work: (tx: DbTransaction) => Promise<T>): Promise<T> {
@@ -43,9 +69,9 @@ export class PhonesRepository {
     return tx.phone.count({ where: { kind: 'own', clientId } });
   }
 
-  /** The phone at its new delivery address. */
-  moveTo(id: number, url: string, tx: DbTransaction): Promise<Phone> {
-    return tx.phone.update({ where: { id }, data: { url } });
+  /** A known device paired again: that is contact, and a new address it gave is where it is reached. */
+  paired(id: number, url: string | undefined, tx: DbTransaction): Promise<Phone> {
+    return tx.phone.update({ where: { id }, data: { lastContactAt: new Date(), ...(url === undefined ? {} : { url }) } });
   }
 
   insert(phone: NewPhone, tx?: DbTransaction): Promise<Phone> {
@@ -77,21 +103,77 @@ export class PhonesRepository {
     const changed = await this.db.$executeRaw`
       UPDATE "dispatch"."phones"
          SET battery_percent = ${health.batteryPercent}::smallint, charging = ${health.charging}::boolean,
-             connection = ${health.connection}::text, health_reported_at = now()
+             connection = ${health.connection}::text, health_reported_at = now(), last_contact_at = now()
        WHERE id = ${id} AND kind = ${kind}::"dispatch"."phone_kind"`;
     return changed === 1;
+  }
+
+  /** The phone with its new limits, or null when there is no phone of that id and kind (and, when given, of that client). */
+  async setLimits(id: number, kind: PhoneKind, limits: SimLimits, clientId?: number): Promise<Phone | null> {
+    const { count } = await this.db.phone.updateMany({ where: { id, kind, ...ofClient(clientId) }, data: limits });
+    return count > 0 ? this.findById(id) : null;
+  }
+
+
+
+  /**
+   * Marks phones that went silent (enabled, out of contact, not announced yet) and clears the mark
+   * of those back in contact or disabled, each change made once whichever dispatch instance makes
+   * it; `work` runs in the same transaction, so the announcements exist exactly when the changes do.
+   */
+  transitions<T>(work: (changes: { silent: PhoneTransition[]; back: PhoneTransition[] }, tx: DbTransaction) => Promise<T>): Promise<T> {
+    return inTransaction(this.db, async (tx) => {
+      const silent = await tx.$queryRaw<PhoneTransition[]>`
+        UPDATE "dispatch"."phones" p SET silent_since = now()
+         WHERE p.active AND p.silent_since IS NULL AND NOT ${this.conditions.inContact('p')}
+        RETURNING p.id, p.client_id AS "clientId", p.active`;
+      const back = await tx.$queryRaw<PhoneTransition[]>`
+        UPDATE "dispatch"."phones" p SET silent_since = NULL
+         WHERE p.silent_since IS NOT NULL AND (NOT p.active OR ${this.conditions.inContact('p')})
+        RETURNING p.id, p.client_id AS "clientId", p.active`;
+      return work({ silent, back }, tx);
+    });
+  }
+
+  findMany(ids: readonly number[], tx?: DbTransaction): Promise<Phone[]> {
+    return (tx ?? this.db).phone.findMany({ where: { id: { in: [...ids] } }, orderBy: { id: 'asc' } });
+  }
+
+  /** Due tasks waiting for each phone (pending, their time come, not expired), by phone id; a phone with none is absent. */
+  private async waitingFor(phoneIds: readonly number[], tx?: DbTransaction): Promise<Map<number, number>> {
+    if (phoneIds.length === 0) return new Map();
+    const rows = await (tx ?? this.db).$queryRaw<Array<{ phoneId: number; waiting: number }>>`
+      SELECT p.id AS "phoneId", w.waiting FROM unnest(${[...phoneIds]}::int[]) AS p(id)
+       CROSS JOIN LATERAL (
+         SELECT count(*)::int AS waiting FROM (
+           SELECT 1 FROM "dispatch"."tasks" t
+            WHERE t.phone_id = p.id AND t.status = 'pending' AND t.scheduled_at <= now() AND (t.expires_at IS NULL OR t.expires_at > now())
+            LIMIT ${WAITING_COUNTED_AT_MOST}) AS due) AS w
+       WHERE w.waiting > 0`;
+    return new Map(rows.map((row) => [row.phoneId, row.waiting]));
   }
 
   list(filter: { clientId?: number; kind?: PhoneKind }): Promise<Phone[]> {
     return this.db.phone.findMany({ where: { ...ofClient(filter.clientId), ...(filter.kind ? { kind: filter.kind } : {}) }, orderBy: { id: 'asc' } });
   }
 
+  /** What the phone views count for each phone: sent since the start of today (UTC), and due tasks waiting for it. */
+  async countsOf(phoneIds: readonly number[], tx?: DbTransaction): Promise<Map<number, PhoneCounts>> {
+    const sent = await this.sentSince(phoneIds, startOfUtcDay(new Date()), tx);
+    const waiting = await this.waitingFor(phoneIds, tx);
+    return new Map(phoneIds.map((id) => [id, { sentToday: sent.get(id) ?? 0, waitingTasks: waiting.get(id) ?? 0 }]));
+  }
+
   /** Tasks each phone reported sent since `since`, by phone id; a phone with none is absent. */
-  async sentSince(phoneIds: number[], since: Date): Promise<Map<number, number>> {
+  private async sentSince(phoneIds: readonly number[], since: Date, tx?: DbTransaction): Promise<Map<number, number>> {
     if (phoneIds.length === 0) return new Map();
-    const rows = await this.db.task.groupBy({ by: ['phoneId'], where: { sentAt: { gte: since }, phoneId: { in: phoneIds } }, _count: { _all: true } });
+    const rows = await (tx ?? this.db).task.groupBy({ by: ['phoneId'], where: { sentAt: { gte: since }, phoneId: { in: [...phoneIds] } }, _count: { _all: true } });
     return new Map(rows.map((row) => [row.phoneId, row._count._all]));
   }
+}
+
+function startOfUtcDay(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
 
 function ofClient(clientId: number | undefined): { clientId?: number } {

@@ -6,7 +6,9 @@ import { InMemoryPhonesRepository } from '../testing/in-memory-phones.repository
 import { domainErrorOf } from '../testing/domain-error-of.js';
 import { InMemoryStore } from '../testing/in-memory-store.js';
 import { RecordingDueSignals } from '../testing/recording-due-signals.js';
+import { RecordingFailover, failoverOf } from '../testing/recording-failover.js';
 import { standIn } from '../testing/stand-in.js';
+import { PhoneConditions } from './phone-conditions.js';
 import { PhonesService } from './phones.service.js';
 
 const CLIENT = 4;
@@ -18,15 +20,18 @@ function registration(overrides: Partial<PhoneRegisterCommand> = {}): PhoneRegis
 describe(PhonesService.name, () => {
   let store: InMemoryStore;
   let signals: RecordingDueSignals;
+  let failover: RecordingFailover;
   let sut: PhonesService;
 
   function build(profile: Profile): void {
-    sut = new PhonesService(loadConfig(readDispatchConfig, { SMSQ_PROFILE: profile }), standIn(new InMemoryPhonesRepository(store)), standIn(signals));
+    const config = loadConfig(readDispatchConfig, { SMSQ_PROFILE: profile });
+    sut = new PhonesService(config, standIn(new InMemoryPhonesRepository(store)), standIn(signals), new PhoneConditions(config), failoverOf(failover));
   }
 
   beforeEach(() => {
     store = new InMemoryStore();
     signals = new RecordingDueSignals();
+    failover = new RecordingFailover();
     build('A');
   });
 

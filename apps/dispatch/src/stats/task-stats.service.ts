@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isTimeZone } from '@smsq/platform';
 import { InvalidRequestError, type DailyTaskCount, type SystemStats, type SystemStatsQuery, type TaskDailyStatsQuery } from '@smsq/contracts';
 import { isStoredId } from '../database/stored-id.js';
 import { StatsRepository } from './stats.repository.js';
@@ -17,19 +18,5 @@ export class TaskStatsService {
   async system(query: SystemStatsQuery): Promise<SystemStats> {
     const [tasksByStatus, sentPerMinute] = await Promise.all([this.stats.countsByStatus(), this.stats.sentPerMinute(query.minutes)]);
     return { tasksByStatus, sentPerMinute };
-  }
-}
-
-/**
- * An IANA name both ICU and Postgres know. Only names (letters, `/`, `_`, `-`, `+`, digits) are
- * taken: Postgres also reads POSIX strings like `UTC+3`, with the sign the other way round.
- */
-export function isTimeZone(zone: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(zone)) return false;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -14,7 +14,10 @@ export class ClientTimezoneService {
   constructor(private readonly db: DispatchDatabase) {}
 
   async timezoneChanged(command: ClientTimezoneChangedCommand): Promise<Ok> {
-    if (isStoredId(command.clientId)) await this.rewriteScheduledLocal(command.clientId, command.timezone);
+    if (!isStoredId(command.clientId)) return { ok: true };
+    await this.rewriteScheduledLocal(command.clientId, command.timezone);
+    // Its phones' daily limits count the days of the zone it now has.
+    await this.db.phone.updateMany({ where: { clientId: command.clientId }, data: { timeZone: command.timezone } });
     return { ok: true };
   }
 

@@ -197,6 +197,8 @@ export class TaskCreationService {
             scheduledAt: new Date(command.scheduledAt),
             scheduledLocal: command.scheduledLocal,
             expiresAt: this.expiryOf(command),
+            // Routing honours a requested phone whenever it is usable: given it, the client chose it.
+            pinned: command.requestedPhoneId === phoneId,
           };
         }),
         tx,

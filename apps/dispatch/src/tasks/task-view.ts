@@ -7,6 +7,7 @@ export function toTaskView(task: Task): TaskView {
     id: task.id,
     clientId: task.clientId,
     phoneId: task.phoneId,
+    firstPhoneId: task.firstPhoneId ?? task.phoneId,
     recipient: task.recipient,
     message: task.message,
     status: task.status,

@@ -7,7 +7,8 @@ import { Prisma, type Task } from '../generated/prisma/client.js';
 /** A task row under the names of Prisma's `Task`, for statements written in SQL. */
 const TASK_COLUMNS = Prisma.sql`id, task_key AS "taskKey", client_id AS "clientId", phone_id AS "phoneId", recipient, message, status::text AS status,
   scheduled_at AS "scheduledAt", scheduled_local AS "scheduledLocal", attempts, claimed_by_token_id AS "claimedByTokenId",
-  claim_expires_at AS "claimExpiresAt", sent_at AS "sentAt", delivered_at AS "deliveredAt", failed_at AS "failedAt", error, expires_at AS "expiresAt", created_at AS "createdAt"`;
+  claim_expires_at AS "claimExpiresAt", sent_at AS "sentAt", delivered_at AS "deliveredAt", failed_at AS "failedAt", error, expires_at AS "expiresAt", created_at AS "createdAt",
+  first_phone_id AS "firstPhoneId", pinned, retry_after AS "retryAfter"`;
 
 export interface TaskKeyState {
   stored: boolean;
@@ -23,6 +24,8 @@ export interface NewTask {
   scheduledAt: Date;
   scheduledLocal: string;
   expiresAt: Date | null;
+  /** The client asked for this phone: failover leaves the task on it. */
+  pinned: boolean;
 }
 
 @Injectable()
@@ -84,13 +87,13 @@ export class TasksRepository {
           FROM clock, unnest(${assigned}::int[], ${assigned.map((id) => lastAssignment.get(id)!)}::int[]) AS a(id, position)
          WHERE p.id = a.id
       )
-      INSERT INTO "dispatch"."tasks" (task_key, client_id, phone_id, recipient, message, status, scheduled_at, scheduled_local, expires_at, attempts)
-      SELECT t.task_key, t.client_id, t.phone_id, t.recipient, t.message, 'pending', t.scheduled_at, t.scheduled_local, t.expires_at, 0
+      INSERT INTO "dispatch"."tasks" (task_key, client_id, phone_id, recipient, message, status, scheduled_at, scheduled_local, expires_at, attempts, pinned)
+      SELECT t.task_key, t.client_id, t.phone_id, t.recipient, t.message, 'pending', t.scheduled_at, t.scheduled_local, t.expires_at, 0, t.pinned
         FROM unnest(${tasks.map((task) => task.taskKey)}::uuid[], ${tasks.map((task) => task.clientId)}::int[], ${tasks.map((task) => task.phoneId)}::int[],
                     ${tasks.map((task) => task.recipient)}::text[], ${tasks.map((task) => task.message)}::text[],
                     ${tasks.map((task) => task.scheduledAt.toISOString())}::timestamptz[], ${tasks.map((task) => task.scheduledLocal)}::text[],
-                    ${tasks.map((task) => task.expiresAt?.toISOString() ?? null)}::timestamptz[])
-          WITH ORDINALITY AS t(task_key, client_id, phone_id, recipient, message, scheduled_at, scheduled_local, expires_at, position)
+                    ${tasks.map((task) => task.expiresAt?.toISOString() ?? null)}::timestamptz[], ${tasks.map((task) => task.pinned)}::boolean[])
+          WITH ORDINALITY AS t(task_key, client_id, phone_id, recipient, message, scheduled_at, scheduled_local, expires_at, pinned, position)
        ORDER BY t.position
       RETURNING ${TASK_COLUMNS}`;
     const byKey = new Map(rows.map((row) => [row.taskKey.toLowerCase(), row]));

@@ -19,7 +19,11 @@ import { WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.reposi
 import { WebhooksService } from '../webhooks/webhooks.service.js';
 import { OutboxRelay } from '../outbox/outbox-relay.js';
 import { OutboxRepository } from '../outbox/outbox.repository.js';
+import { FailoverRepository } from '../failover/failover.repository.js';
+import { PhoneFailover } from '../failover/phone-failover.js';
+import { PhoneConditions } from '../phones/phone-conditions.js';
 import { PhoneHealthService } from '../phones/phone-health.service.js';
+import { PhoneStateWatch } from '../phones/phone-state-watch.js';
 import { PhonesRepository } from '../phones/phones.repository.js';
 import { PhonesService } from '../phones/phones.service.js';
 import { RepliesRepository } from '../replies/replies.repository.js';
@@ -52,6 +56,7 @@ export interface DispatchTestOptions {
   maxAttempts?: number;
   taskMaxAgeS?: number;
   webhookAllowPrivate?: boolean;
+  phoneSilentS?: number;
   /** Default: a fresh one, so due signals of parallel suites never mix. */
   namespace?: string;
 }
@@ -71,6 +76,8 @@ export interface DispatchUnderTest {
   health: PhoneHealthService;
   claims: TaskClaimsService;
   reports: TaskReportsService;
+  failover: PhoneFailover;
+  phoneWatch: PhoneStateWatch;
   leases: LeaseExpiry;
   expiry: TaskExpiry;
   outbox: OutboxRepository;
@@ -100,6 +107,7 @@ export async function dispatchUnderTest(databaseUrl: string, profile: Profile, o
     SMSQ_CLAIM_TIMEOUT_S: options.claimTimeoutS?.toString(),
     SMSQ_MAX_ATTEMPTS: options.maxAttempts?.toString(),
     SMSQ_TASK_MAX_AGE_S: options.taskMaxAgeS?.toString(),
+    SMSQ_PHONE_SILENT_S: options.phoneSilentS?.toString(),
     // The receivers of the tests listen on loopback.
     SMSQ_WEBHOOK_ALLOW_PRIVATE: String(options.webhookAllowPrivate ?? true),
   });
@@ -108,11 +116,15 @@ export async function dispatchUnderTest(databaseUrl: string, profile: Profile, o
   const redis = createRedis(config);
   const signals = new DueSignals(redis, config);
   const tasks = new TasksRepository(db);
-  const routing = new RoutingService(config, new RoutingRepository(db));
+  const conditions = new PhoneConditions(config);
+  const routing = new RoutingService(config, new RoutingRepository(db, conditions));
   const billing = new FakeBillingClient(1_000);
   const settlement = new TaskSettlementService(tasks, standIn(billing));
   const outbox = new OutboxRepository(db);
   const creation = new TaskCreationService(tasks, routing, standIn(billing), settlement, signals, config);
+  const phones = new PhonesRepository(db, conditions);
+  const failover = new PhoneFailover(db, new FailoverRepository(db, conditions), routing, outbox, signals);
+  const deliveries = new WebhookDeliveriesRepository(db);
   return {
     config,
     db,
@@ -124,17 +136,19 @@ export async function dispatchUnderTest(databaseUrl: string, profile: Profile, o
     list: new TaskListService(new TaskListRepository(db)),
     resend: new TaskResendService(tasks, creation),
     stats: new TaskStatsService(new StatsRepository(db)),
-    phones: new PhonesService(config, new PhonesRepository(db), signals),
-    health: new PhoneHealthService(config, new PhonesRepository(db)),
-    claims: new TaskClaimsService(config, new ClaimsRepository(db), signals),
-    reports: new TaskReportsService(new TaskReportsRepository(db), outbox),
+    phones: new PhonesService(config, phones, signals, conditions, failover),
+    health: new PhoneHealthService(config, phones),
+    claims: new TaskClaimsService(config, new ClaimsRepository(db, conditions), signals),
+    reports: new TaskReportsService(config, new TaskReportsRepository(db, conditions), outbox, routing, signals),
+    failover,
+    phoneWatch: new PhoneStateWatch(phones, deliveries, conditions),
     leases: new LeaseExpiry(db, new LeasesRepository(), outbox, signals, config),
     expiry: new TaskExpiry(db, new LeasesRepository(), outbox),
     outbox,
     newRelay: (relayBilling = billing) => new OutboxRelay(db, outbox, standIn(relayBilling), config),
     replies: new ReplyOwnerService(config, new RepliesRepository(db)),
-    webhooks: new WebhooksService(new WebhookEndpointsRepository(db), new WebhookDeliveriesRepository(db)),
-    newDeliverer: (delivererOptions = {}) => new WebhookDeliverer(new WebhookDeliveriesRepository(db), config).withOptions(delivererOptions),
+    webhooks: new WebhooksService(new WebhookEndpointsRepository(db), deliveries),
+    newDeliverer: (delivererOptions = {}) => new WebhookDeliverer(deliveries, config).withOptions(delivererOptions),
     close: async () => {
       await db.onModuleDestroy();
       await redis.quit().catch(() => redis.disconnect());

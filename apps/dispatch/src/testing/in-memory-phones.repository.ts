@@ -1,6 +1,6 @@
 import type { DbTransaction } from '../database/db-transaction.js';
 import type { Phone, PhoneKind } from '../generated/prisma/client.js';
-import type { NewPhone, PhonesRepository, ReportedHealth } from '../phones/phones.repository.js';
+import type { NewPhone, PhoneCounts, PhonesRepository, PhoneTransition, ReportedHealth, SimLimits } from '../phones/phones.repository.js';
 import { FakeTransactions } from './fake-transaction.js';
 import type { PublicOf } from './stand-in.js';
 import type { InMemoryStore } from './in-memory-store.js';
@@ -28,10 +28,26 @@ export class InMemoryPhonesRepository implements PublicOf<PhonesRepository> {
     return this.store.phones.filter((phone) => phone.kind === 'own' && phone.clientId === clientId).length;
   }
 
-  async moveTo(id: number, url: string): Promise<Phone> {
+  async paired(id: number, url: string | undefined): Promise<Phone> {
     const phone = this.store.phone(id);
-    phone.url = url;
+    phone.lastContactAt = new Date();
+    if (url !== undefined) phone.url = url;
     return phone;
+  }
+
+  async setLimits(id: number, kind: PhoneKind, limits: SimLimits, clientId?: number): Promise<Phone | null> {
+    const phone = this.store.phones.find((candidate) => candidate.id === id && candidate.kind === kind && ofClient(candidate, clientId));
+    if (phone) for (const [field, value] of Object.entries(limits)) if (value !== undefined) Object.assign(phone, { [field]: value });
+    return phone ?? null;
+  }
+
+  /** The fakes have no clock of contact: no phone ever changes state here. */
+  async transitions<T>(work: (changes: { silent: PhoneTransition[]; back: PhoneTransition[] }, tx: DbTransaction) => Promise<T>): Promise<T> {
+    return this.transactions.run('transitions', (tx) => work({ silent: [], back: [] }, tx));
+  }
+
+  async findMany(ids: readonly number[]): Promise<Phone[]> {
+    return this.store.phones.filter((phone) => ids.includes(phone.id)).sort((a, b) => a.id - b.id);
   }
 
   async insert(phone: NewPhone): Promise<Phone> {
@@ -65,10 +81,15 @@ export class InMemoryPhonesRepository implements PublicOf<PhonesRepository> {
     return this.store.phones.filter((phone) => ofClient(phone, filter.clientId) && (!filter.kind || phone.kind === filter.kind)).sort((a, b) => a.id - b.id);
   }
 
-  async sentSince(phoneIds: number[], since: Date): Promise<Map<number, number>> {
-    const counts = new Map<number, number>();
+  async countsOf(phoneIds: readonly number[]): Promise<Map<number, PhoneCounts>> {
+    const now = new Date();
+    const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+    const counts = new Map(phoneIds.map((id) => [id, { sentToday: 0, waitingTasks: 0 }]));
     for (const task of this.store.tasks) {
-      if (phoneIds.includes(task.phoneId) && task.sentAt && task.sentAt >= since) counts.set(task.phoneId, (counts.get(task.phoneId) ?? 0) + 1);
+      const count = counts.get(task.phoneId);
+      if (!count) continue;
+      if (task.sentAt && task.sentAt >= since) count.sentToday++;
+      if (task.status === 'pending' && task.scheduledAt <= now) count.waitingTasks++;
     }
     return counts;
   }

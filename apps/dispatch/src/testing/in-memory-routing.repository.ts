@@ -21,11 +21,17 @@ export class InMemoryRoutingRepository implements PublicOf<RoutingRepository> {
   /** The fakes run one transaction at a time per key: there is nothing to lock. */
   async lockPools(): Promise<void> {}
 
+  async recordAssignments(_tx: unknown, phoneIds: readonly number[]): Promise<void> {
+    for (const id of phoneIds) this.store.phone(id).lastAssignedAt = this.store.now();
+  }
+
   async lockActive(_tx: unknown, phoneIds: readonly number[]): Promise<number[]> {
     return this.find((phone) => phoneIds.includes(phone.id) && phone.active).map((phone) => phone.id);
   }
 
   private find(matches: (phone: Phone) => boolean): Array<RouteCandidate & { lastAssignedAt: Date | null }> {
-    return this.store.phones.filter(matches).map((phone) => ({ id: phone.id, clientId: phone.clientId, lastAssignedAt: phone.lastAssignedAt }));
+    return this.store.phones
+      .filter(matches)
+      .map((phone) => ({ id: phone.id, clientId: phone.clientId, usable: !this.store.silentPhoneIds.has(phone.id), lastAssignedAt: phone.lastAssignedAt }));
   }
 }

@@ -5,6 +5,8 @@ export class InMemoryStore {
   phones: Phone[] = [];
   tasks: Task[] = [];
   voidedKeys = new Set<string>();
+  /** Phones routing should pass by as if silent or at their daily limit; every other active phone is usable. */
+  silentPhoneIds = new Set<number>();
   private nextPhoneId = 1;
   private nextTaskId = 1;
   private clock = Date.parse('2026-01-01T00:00:00Z');
@@ -24,15 +26,28 @@ export class InMemoryStore {
       charging: null,
       connection: null,
       healthReportedAt: null,
+      lastContactAt: new Date(),
+      silentSince: null,
+      dailyLimit: null,
+      perMinute: null,
+      timeZone: null,
+      dayOf: null,
+      daySends: 0,
       ...phone,
     };
     this.phones.push(row);
     return row;
   }
 
-  addTask(task: Omit<Task, 'id' | 'status' | 'attempts' | 'claimedByTokenId' | 'claimExpiresAt' | 'sentAt' | 'deliveredAt' | 'failedAt' | 'error' | 'expiresAt' | 'createdAt'> & { expiresAt?: Date | null }): Task {
+  addTask(
+    task: Omit<Task, 'id' | 'status' | 'attempts' | 'claimedByTokenId' | 'claimExpiresAt' | 'sentAt' | 'deliveredAt' | 'failedAt' | 'error' | 'expiresAt' | 'createdAt' | 'firstPhoneId' | 'pinned' | 'retryAfter'> &
+      Partial<Pick<Task, 'expiresAt' | 'pinned'>>,
+  ): Task {
     const row: Task = {
       id: this.nextTaskId++,
+      firstPhoneId: null,
+      pinned: false,
+      retryAfter: null,
       status: 'pending',
       attempts: 0,
       claimedByTokenId: null,

@@ -9,6 +9,8 @@ export interface TaskRow {
   /** Default: a minute ago, so the task is due. */
   scheduledAt?: Date;
   createdAt?: Date;
+  /** The client asked for this phone: failover leaves the task on it. */
+  pinned?: boolean;
 }
 
 /** A pending task stored directly, for specs about what happens to tasks after their create. */
@@ -24,6 +26,7 @@ export function insertTask(db: DispatchDatabase, row: TaskRow): Promise<Task> {
       status: 'pending',
       scheduledAt,
       scheduledLocal: scheduledAt.toISOString().slice(0, 19).replace('T', ' '),
+      pinned: row.pinned ?? false,
       ...(row.createdAt ? { createdAt: row.createdAt } : {}),
     },
   });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { WEBHOOK_TEST_EVENT, WebhookDeliveryView, WebhookEventType } from '@smsq/contracts';
+import type { DbTransaction } from '../database/db-transaction.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
 import type { Task, WebhookDelivery } from '../generated/prisma/client.js';
 
@@ -143,8 +144,8 @@ export class WebhookDeliveriesRepository {
   }
 
   /** Queues an event whose body is fixed already for the client's active endpoints that take `type`; an event id queued before is not queued again. */
-  async queueFixedForClient(clientId: number, type: WebhookEventType, eventId: string, taskId: number | null, body: string): Promise<number> {
-    return this.db.$executeRaw`
+  async queueFixedForClient(clientId: number, type: WebhookEventType, eventId: string, taskId: number | null, body: string, tx?: DbTransaction): Promise<number> {
+    return (tx ?? this.db).$executeRaw`
       INSERT INTO "dispatch"."webhook_deliveries" (endpoint_id, event_id, type, task_id, body)
       SELECT e.id, ${eventId}::uuid, ${type}, ${taskId}::int, ${body}
         FROM "dispatch"."webhook_endpoints" e

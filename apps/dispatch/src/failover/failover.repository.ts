@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import type { DbTransaction } from '../database/db-transaction.js';
+import { DispatchDatabase } from '../database/dispatch-database.js';
+import { PhoneConditions } from '../phones/phone-conditions.js';
+
+/** A waiting task failover may move: pending (no phone holds it), due, routed by smsq. */
+export interface MovableTask {
+  id: number;
+  clientId: number;
+}
+
+export interface TaskMove {
+  id: number;
+  to: number;
+}
+
+/** Phones one sweep looks at, at most; more are taken by the next sweep. */
+export const STRANDED_PHONES_AT_MOST = 100;
+
+@Injectable()
+export class FailoverRepository {
+  constructor(
+    private readonly db: DispatchDatabase,
+    private readonly conditions: PhoneConditions,
+  ) {}
+
+  /**
+   * Phones that are not usable (disabled, silent, or at their daily limit) with due, unpinned
+   * tasks waiting, where another usable phone could take them: one of the same owner (own phones)
+   * or any usable gateway. Where nothing could take them the tasks wait, and no sweep looks at them.
+   */
+  strandedPhones(): Promise<Array<{ id: number }>> {
+    return this.db.$queryRaw`
+      SELECT p.id FROM "dispatch"."phones" p
+       WHERE NOT ${this.conditions.usable('p')}
+         AND EXISTS (
+           SELECT 1 FROM "dispatch"."tasks" t
+            WHERE t.phone_id = p.id AND t.status = 'pending' AND t.scheduled_at <= now() AND NOT t.pinned
+              AND (t.expires_at IS NULL OR t.expires_at > now()))
+         AND EXISTS (
+           SELECT 1 FROM "dispatch"."phones" o
+            WHERE o.id <> p.id AND o.kind = p.kind AND (p.kind = 'gateway' OR o.client_id = p.client_id) AND ${this.conditions.usable('o')})
+       ORDER BY p.id
+       LIMIT ${STRANDED_PHONES_AT_MOST}`;
+  }
+
+  /**
+   * Locks up to `limit` of the phone's movable tasks, oldest due first, while the phone is still
+   * not usable; tasks another transaction holds (a claim, a cancel, a report) are skipped.
+   */
+  lockMovable(phoneId: number, limit: number, tx: DbTransaction): Promise<MovableTask[]> {
+    return tx.$queryRaw`
+      SELECT t.id, t.client_id AS "clientId" FROM "dispatch"."tasks" t
+       WHERE t.phone_id = ${phoneId} AND t.status = 'pending' AND t.scheduled_at <= now() AND NOT t.pinned
+         AND (t.expires_at IS NULL OR t.expires_at > now())
+         AND EXISTS (SELECT 1 FROM "dispatch"."phones" p WHERE p.id = ${phoneId} AND NOT ${this.conditions.usable('p')})
+       ORDER BY t.scheduled_at, t.id
+       LIMIT ${limit}
+         FOR UPDATE OF t SKIP LOCKED`;
+  }
+
+  /**
+   * Moves each task to its new phone in one conditional statement: only while it is still pending
+   * on the phone it was taken from, so a task is never on two phones, nor moved once handed out.
+   * The first phone is kept; a back-off on the old phone ends. Answers the tasks moved.
+   */
+  async move(from: number, moves: readonly TaskMove[], tx: DbTransaction): Promise<TaskMove[]> {
+    if (moves.length === 0) return [];
+    return tx.$queryRaw<TaskMove[]>`
+      UPDATE "dispatch"."tasks" t
+         SET phone_id = m.to_phone, first_phone_id = COALESCE(t.first_phone_id, t.phone_id), retry_after = NULL
+        FROM unnest(${moves.map((move) => move.id)}::int[], ${moves.map((move) => move.to)}::int[]) AS m(id, to_phone)
+       WHERE t.id = m.id AND t.status = 'pending' AND t.phone_id = ${from}
+      RETURNING t.id, t.phone_id AS "to"`;
+  }
+}

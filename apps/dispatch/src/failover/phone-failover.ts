@@ -1,0 +1,83 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { RepeatingJob } from '@smsq/platform';
+import { inTransaction } from '../database/db-transaction.js';
+import { DispatchDatabase } from '../database/dispatch-database.js';
+import { DueSignals } from '../due-signals/due-signals.js';
+import { tasksRerouted } from '../metrics/task-counters.js';
+import { OutboxRepository } from '../outbox/outbox.repository.js';
+import { RoutingService } from '../routing/routing.service.js';
+import { FailoverRepository, type TaskMove } from './failover.repository.js';
+
+export const FAILOVER_SWEEP_INTERVAL_MS = 5_000;
+const BATCH = 200;
+/** Batches one phone may move per sweep: the work of a sweep stays bounded whatever the backlog. */
+const MAX_BATCHES = 5;
+
+/**
+ * Moves the waiting tasks of phones that cannot send them (disabled, silent, at their daily limit)
+ * to the phone routing would choose now (docs/phones.md, "When a phone goes quiet"). Only tasks no
+ * phone holds (pending) and no client pinned move, each by one conditional statement under its row
+ * lock, so a claim, a cancel or a report never meets a task on two phones. Each move keeps the
+ * task's id, key and credit, and queues `task.rerouted`. Safe with several dispatch instances:
+ * rows another holds are skipped.
+ */
+@Injectable()
+export class PhoneFailover implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(PhoneFailover.name);
+  private readonly job = new RepeatingJob('phone failover', FAILOVER_SWEEP_INTERVAL_MS, () => this.sweepOnce(), this.logger);
+
+  constructor(
+    private readonly db: DispatchDatabase,
+    private readonly failover: FailoverRepository,
+    private readonly routing: RoutingService,
+    private readonly outbox: OutboxRepository,
+    private readonly signals: DueSignals,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.job.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.job.stop();
+  }
+
+  /** How many tasks this sweep moved. */
+  async sweepOnce(): Promise<number> {
+    let moved = 0;
+    for (const phone of await this.failover.strandedPhones()) moved += await this.moveFrom(phone.id);
+    if (moved > 0) this.logger.log(`failover: ${moved} waiting tasks moved off phones that cannot send them`);
+    return moved;
+  }
+
+  /** Moves the phone's movable tasks while it is not usable and another phone is; how many moved. */
+  async moveFrom(phoneId: number): Promise<number> {
+    let moved = 0;
+    for (let batch = 0; batch < MAX_BATCHES; batch++) {
+      const { taken, moves } = await inTransaction(this.db, async (tx) => {
+        const tasks = await this.failover.lockMovable(phoneId, BATCH, tx);
+        const targets = await this.routing.chooseUsable(
+          tasks.map((task) => ({ clientId: task.clientId, avoidPhoneId: phoneId })),
+          tx,
+        );
+        const planned: TaskMove[] = tasks.flatMap((task, i) => (targets[i] ? [{ id: task.id, to: targets[i] }] : []));
+        const done = await this.failover.move(phoneId, planned, tx);
+        await this.routing.recordAssignments(
+          tx,
+          done.map((move) => move.to),
+        );
+        await this.outbox.enqueueTaskEvents(
+          tx,
+          'task.rerouted',
+          done.map((move) => move.id),
+        );
+        return { taken: tasks.length, moves: done };
+      });
+      moved += moves.length;
+      tasksRerouted.inc({ reason: 'failover' }, moves.length);
+      if (moves.length > 0) void this.signals.announce(new Set(moves.map((move) => move.to)));
+      if (taken < BATCH || moves.length === 0) break;
+    }
+    return moved;
+  }
+}

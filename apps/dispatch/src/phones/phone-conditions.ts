@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import type { PhoneState } from '@smsq/contracts';
+import { DispatchConfig } from '../config/dispatch-config.js';
+import { Prisma } from '../generated/prisma/client.js';
+
+/**
+ * What makes a phone usable, as conditions on a `dispatch.phones` row under `alias`, in one place
+ * for routing, claims, failover and the views: in contact within the silent window, and not yet
+ * at its daily limit.
+ */
+@Injectable()
+export class PhoneConditions {
+  private readonly silentS: number;
+  private readonly defaultTimeZone: string;
+
+  constructor(config: DispatchConfig) {
+    this.silentS = config.phoneSilentS;
+    this.defaultTimeZone = config.timeZone;
+  }
+
+  /** Its last contact is within the silent window; says nothing of whether it is enabled. */
+  inContact(alias: string): Prisma.Sql {
+    return Prisma.sql`${column(alias, 'last_contact_at')} > now() - ${this.silentS}::int * interval '1 second'`;
+  }
+
+  /** Today in the phone's owner's zone: the day its daily limit counts. */
+  localToday(alias: string): Prisma.Sql {
+    return Prisma.sql`(now() AT TIME ZONE COALESCE(${column(alias, 'time_zone')}, ${this.defaultTimeZone}))::date`;
+  }
+
+  /** It has been handed as many tasks today as its daily limit allows. */
+  dayIsFull(alias: string): Prisma.Sql {
+    return Prisma.sql`(${column(alias, 'daily_limit')} IS NOT NULL AND ${column(alias, 'day_of')} = ${this.localToday(alias)}
+      AND ${column(alias, 'day_sends')} >= ${column(alias, 'daily_limit')})`;
+  }
+
+  /** Enabled, in contact and with room left today: where routing and failover send tasks first. */
+  usable(alias: string): Prisma.Sql {
+    return Prisma.sql`(${column(alias, 'active')} AND ${this.inContact(alias)} AND NOT ${this.dayIsFull(alias)})`;
+  }
+
+  /** The state a phone is in at `now` (DESIGN §3): never online while disabled. */
+  stateOf(phone: { active: boolean; lastContactAt: Date }, now = new Date()): PhoneState {
+    if (!phone.active) return 'disabled';
+    return now.getTime() - phone.lastContactAt.getTime() < this.silentS * 1000 ? 'online' : 'silent';
+  }
+}
+
+function column(alias: string, name: string): Prisma.Sql {
+  return Prisma.raw(`${alias}.${name}`);
+}

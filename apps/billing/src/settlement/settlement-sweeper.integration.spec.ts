@@ -44,6 +44,7 @@ function taskViewFor(taskKey: string): TaskView {
     id: Number.parseInt(taskKey.slice(0, 6), 16),
     clientId: 1,
     phoneId: 1,
+    firstPhoneId: 1,
     recipient: '+38160000000',
     message: 'hello',
     status: 'pending',

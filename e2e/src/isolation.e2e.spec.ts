@@ -149,7 +149,7 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
   });
 
   const taskOfA = async () => (await stack.http('GET', `/smsapi/tasks/${a.claimedTaskId}`, { headers: { 'x-api-key': a.apiKey } })).body;
-  const phonesOfA = async () => (await a.dashboard.send('GET', '/api/phones')).body as Array<{ id: number; name: string; active: boolean }>;
+  const phonesOfA = async () => (await a.dashboard.send('GET', '/api/phones')).body as Array<{ id: number; name: string; active: boolean; dailyLimit: number | null }>;
   /** A phone's health as the phone list (the dashboard's source) shows it. */
   const healthOf = async (clientId: number, phoneId: number) =>
     (await stack.serviceClients().dispatch.send<PhoneDetails[]>(Patterns.dispatch.phoneList, { clientId })).find((phone) => phone.id === phoneId)?.health ?? null;
@@ -169,6 +169,22 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
       own: async () => {
         const listed = await stack.http('GET', '/smsapi/tasks?limit=200', { headers: { 'x-api-key': b.apiKey } });
         expect(idsOf(listed.body.items)).toContain(b.pendingTaskId);
+      },
+    },
+    'GET /smsapi/phones': {
+      intrude: async () => {
+        const listed = await stack.http('GET', '/smsapi/phones', { headers: { 'x-api-key': b.apiKey } });
+        expect(idsOf(listed.body.phones)).not.toContain(a.phoneId);
+      },
+      own: async () => {
+        const listed = await stack.http('GET', '/smsapi/phones', { headers: { 'x-api-key': b.apiKey } });
+        expect(idsOf(listed.body.phones)).toContain(b.phoneId);
+      },
+    },
+    'PATCH /smsapi/phones/:id': {
+      intrude: async () => {
+        expectNotFound(await stack.http('PATCH', `/smsapi/phones/${a.phoneId}`, { headers: { 'x-api-key': b.apiKey }, body: { daily_limit: 0 } }), "A's phone limited with B's key");
+        expect((await phonesOfA()).map((phone) => phone.dailyLimit)).toEqual([null]);
       },
     },
     'POST /smsapi/tasks/:id/cancel': {
@@ -543,6 +559,12 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
       intrude: async () => {
         expectNotFound(await rpc(services().dispatch, Patterns.dispatch.phoneSetActive, { phoneId: a.phoneId, clientId: b.clientId, kind: 'own', active: false }), "A's phone disabled for B");
         expect((await phonesOfA()).map((phone) => phone.active)).toEqual([true]);
+      },
+    },
+    [Patterns.dispatch.phoneSetLimits]: {
+      intrude: async () => {
+        expectNotFound(await rpc(services().dispatch, Patterns.dispatch.phoneSetLimits, { phoneId: a.phoneId, clientId: b.clientId, kind: 'own', dailyLimit: 0 }), "A's phone limited for B");
+        expect((await phonesOfA()).map((phone) => phone.dailyLimit)).toEqual([null]);
       },
     },
     [Patterns.dispatch.phoneList]: {

@@ -82,20 +82,29 @@ export class TaskReportsRepository {
 
   /**
    * Puts a claimed task its phone did not send back in the queue, on phone `to`: on the same phone
-   * it waits `backoffS` first. Its holder stays recorded, so a repeat of the report is answered
-   * as the first was; the first phone is kept; the claim's count towards `from`'s day is given back.
+   * it waits `backoffS` first. No phone holds it any more (so failover may move it, and its last
+   * holder's repeat of the report finds no task); the first phone is kept; the claim's count
+   * towards `from`'s day is given back.
    */
   async requeue(id: number, from: number, to: number, backoffS: number, tx: DbTransaction): Promise<void> {
     await tx.$executeRaw`
       WITH requeued AS (
         UPDATE "dispatch"."tasks" t
-           SET status = 'pending', claim_expires_at = NULL, phone_id = ${to},
+           SET status = 'pending', claim_expires_at = NULL, claimed_by_token_id = NULL, phone_id = ${to},
                first_phone_id = CASE WHEN t.phone_id = ${to} THEN t.first_phone_id ELSE COALESCE(t.first_phone_id, t.phone_id) END,
                retry_after = CASE WHEN t.phone_id = ${to} THEN now() + ${backoffS}::int * interval '1 second' END
          WHERE t.id = ${id} AND t.status = 'claimed'
         RETURNING ${from}::int AS phone_id
       ), ${uncountToday(this.conditions, 'requeued')}
       SELECT 1`;
+  }
+
+  /**
+   * The last holder of a task its lease returned says it sent nothing: no phone holds the task
+   * any more, and failover may move it.
+   */
+  async forgetHolder(id: number, tx: DbTransaction): Promise<void> {
+    await tx.$executeRaw`UPDATE "dispatch"."tasks" SET claimed_by_token_id = NULL WHERE id = ${id} AND status = 'pending'`;
   }
 
   /** A report from a token bound to this phone is contact; written at most once per resolution. */

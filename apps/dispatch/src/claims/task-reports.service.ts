@@ -77,7 +77,10 @@ export class TaskReportsService {
           await this.outbox.enqueueTaskEvents(tx, 'task.delivered', [command.id]);
           break;
         case 'failed':
-          if (command.retry && task!.status === 'pending') return { id: command.id, status: 'pending' };
+          if (command.retry && task!.status === 'pending') {
+            await this.reports.forgetHolder(command.id, tx);
+            return { id: command.id, status: 'pending' };
+          }
           if (command.retry && task!.attempts < this.config.maxAttempts) {
             requeued = await this.requeue(task!, tx);
             return { id: command.id, status: 'pending' };

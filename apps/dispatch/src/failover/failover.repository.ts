@@ -3,7 +3,11 @@ import type { DbTransaction } from '../database/db-transaction.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
 import { PhoneConditions } from '../phones/phone-conditions.js';
 
-/** A waiting task failover may move: pending (no phone holds it), due, routed by smsq. */
+/**
+ * A waiting task failover may move: due, routed by smsq, and held by no phone. A task its lease
+ * returned keeps its last holder: that phone may have sent it before its worker went away, and
+ * only its worker can ask it (docs/phones.md), so it waits for its phone.
+ */
 export interface MovableTask {
   id: number;
   clientId: number;
@@ -25,8 +29,8 @@ export class FailoverRepository {
   ) {}
 
   /**
-   * Phones that are not usable (disabled, silent, or at their daily limit) with due, unpinned
-   * tasks waiting, where another usable phone could take them: one of the same owner (own phones)
+   * Phones that are not usable (disabled, silent, or at their daily limit) with movable tasks
+   * waiting, where another usable phone could take them: one of the same owner (own phones)
    * or any usable gateway. Where nothing could take them the tasks wait, and no sweep looks at them.
    */
   strandedPhones(): Promise<Array<{ id: number }>> {
@@ -35,7 +39,7 @@ export class FailoverRepository {
        WHERE NOT ${this.conditions.usable('p')}
          AND EXISTS (
            SELECT 1 FROM "dispatch"."tasks" t
-            WHERE t.phone_id = p.id AND t.status = 'pending' AND t.scheduled_at <= now() AND NOT t.pinned
+            WHERE t.phone_id = p.id AND t.status = 'pending' AND t.scheduled_at <= now() AND NOT t.pinned AND t.claimed_by_token_id IS NULL
               AND (t.expires_at IS NULL OR t.expires_at > now()))
          AND EXISTS (
            SELECT 1 FROM "dispatch"."phones" o
@@ -45,13 +49,13 @@ export class FailoverRepository {
   }
 
   /**
-   * Locks up to `limit` of the phone's movable tasks, oldest due first, while the phone is still
+   * Locks up to `limit` of the phone's movable tasks (`MovableTask`), oldest due first, while the phone is still
    * not usable; tasks another transaction holds (a claim, a cancel, a report) are skipped.
    */
   lockMovable(phoneId: number, limit: number, tx: DbTransaction): Promise<MovableTask[]> {
     return tx.$queryRaw`
       SELECT t.id, t.client_id AS "clientId" FROM "dispatch"."tasks" t
-       WHERE t.phone_id = ${phoneId} AND t.status = 'pending' AND t.scheduled_at <= now() AND NOT t.pinned
+       WHERE t.phone_id = ${phoneId} AND t.status = 'pending' AND t.scheduled_at <= now() AND NOT t.pinned AND t.claimed_by_token_id IS NULL
          AND (t.expires_at IS NULL OR t.expires_at > now())
          AND EXISTS (SELECT 1 FROM "dispatch"."phones" p WHERE p.id = ${phoneId} AND NOT ${this.conditions.usable('p')})
        ORDER BY t.scheduled_at, t.id
@@ -70,7 +74,7 @@ export class FailoverRepository {
       UPDATE "dispatch"."tasks" t
          SET phone_id = m.to_phone, first_phone_id = COALESCE(t.first_phone_id, t.phone_id), retry_after = NULL
         FROM unnest(${moves.map((move) => move.id)}::int[], ${moves.map((move) => move.to)}::int[]) AS m(id, to_phone)
-       WHERE t.id = m.id AND t.status = 'pending' AND t.phone_id = ${from}
+       WHERE t.id = m.id AND t.status = 'pending' AND t.claimed_by_token_id IS NULL AND t.phone_id = ${from}
       RETURNING t.id, t.phone_id AS "to"`;
   }
 }

@@ -67,6 +67,26 @@ describe(`${PhoneFailover.name} on Postgres`, () => {
     expect(await Promise.all([dispatch.failover.sweepOnce(), twin.failover.sweepOnce()])).toEqual([0, 0]);
   });
 
+  it('leaves a task its lease returned with its phone, which may have sent it, until its holder says it sent nothing', async () => {
+    const quiet = await ownPhone('quiet');
+    const alive = await ownPhone('alive');
+    const task = await insertTask(dispatch.db, { phoneId: quiet, clientId: CLIENT });
+    await dispatch.claims.claim({ tokenId: 1, phoneId: quiet });
+    // The worker went away with the SMS in flight; its claim lapsed.
+    await dispatch.db.$executeRaw`UPDATE "dispatch"."tasks" SET claim_expires_at = now() - interval '1 second' WHERE id = ${task.id}`;
+    await dispatch.leases.sweepOnce();
+    await silence(quiet);
+
+    expect(await dispatch.failover.sweepOnce()).toBe(0);
+    expect(await stored(task.id)).toMatchObject({ status: 'pending', phoneId: quiet, attempts: 1 });
+    await dispatch.phones.setActive({ phoneId: quiet, kind: 'own', active: false });
+    expect((await stored(task.id)).phoneId).toBe(quiet);
+
+    await expect(dispatch.reports.report({ tokenId: 1, id: task.id, status: 'failed', error: 'TTL expired', retry: true })).resolves.toEqual({ id: task.id, status: 'pending' });
+    expect(await dispatch.failover.sweepOnce()).toBe(1);
+    expect(await stored(task.id)).toMatchObject({ status: 'pending', phoneId: alive, firstPhoneId: quiet });
+  });
+
   it('leaves the tasks where they are while no other phone is in contact: they wait for their phone', async () => {
     const quiet = await ownPhone('quiet');
     const alsoQuiet = await ownPhone('also quiet');
@@ -122,8 +142,8 @@ describe(`${PhoneFailover.name} on Postgres`, () => {
         id: created.task.id,
         status: 'pending',
       });
-      // The repeat of a lost answer is answered the same, and changes nothing.
-      await expect(dispatch.reports.report({ tokenId: 1, id: created.task.id, status: 'failed', retry: true })).resolves.toEqual({ id: created.task.id, status: 'pending' });
+      // No phone holds it any more: a repeat of the report finds no task of its token, and changes nothing.
+      await expect(dispatch.reports.report({ tokenId: 1, id: created.task.id, status: 'failed', retry: true })).rejects.toMatchObject({ code: 'not_found' });
 
       expect(await stored(created.task.id)).toMatchObject({ status: 'pending', phoneId: second, firstPhoneId: first, attempts: 1, error: null });
       await expect(dispatch.claims.claim({ tokenId: 2, phoneId: second })).resolves.toMatchObject({ claimed: true, task: { id: created.task.id, attempt: 2 } });

@@ -16,8 +16,9 @@ const MAX_BATCHES = 5;
 /**
  * Moves the waiting tasks of phones that cannot send them (disabled, silent, at their daily limit)
  * to the phone routing would choose now (docs/phones.md, "When a phone goes quiet"). Only tasks no
- * phone holds (pending) and no client pinned move, each by one conditional statement under its row
- * lock, so a claim, a cancel or a report never meets a task on two phones. Each move keeps the
+ * phone holds (never claimed, released, or given back by the phone's word that it sent nothing)
+ * and no client pinned move, each by one conditional statement under its row lock, so a claim, a
+ * cancel or a report never meets a task on two phones. Each move keeps the
  * task's id, key and credit, and queues `task.rerouted`. Safe with several dispatch instances:
  * rows another holds are skipped.
  */

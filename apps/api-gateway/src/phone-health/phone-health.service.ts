@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError, Patterns, type Ok, type PhoneHealthReportCommand } from '@smsq/contracts';
+import { Patterns, refuseUnboundTokenIn, type Ok, type PhoneHealthReportCommand } from '@smsq/contracts';
 import { ServiceClient, serviceClientToken } from '@smsq/platform';
 import { GatewayConfig } from '../config/gateway-config.js';
 import type { WorkerTokenHolder } from '../identity/worker-tokens.repository.js';
@@ -18,7 +18,7 @@ export class PhoneHealthService {
 
   async report(holder: WorkerTokenHolder, report: PhoneHealthReport): Promise<Ok> {
     if (holder.phoneId === null) {
-      if (this.config.profile === 'A') throw new DomainError('unauthorized', 'a worker token must belong to a phone');
+      refuseUnboundTokenIn(this.config.profile);
       return { ok: true };
     }
     const command: PhoneHealthReportCommand = { phoneId: holder.phoneId, ...report };

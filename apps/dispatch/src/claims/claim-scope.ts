@@ -1,4 +1,4 @@
-import { DomainError, type Profile } from '@smsq/contracts';
+import { DomainError, refuseUnboundTokenIn, type Profile } from '@smsq/contracts';
 import type { PhoneKind } from '../generated/prisma/client.js';
 import { PHONE_KIND_OF_PROFILE } from '../phones/phone-kind.js';
 
@@ -20,7 +20,7 @@ export const LAST_SEEN_RESOLUTION_MS = 10_000;
 
 /** Profile A tokens always belong to a phone; only Profile B has unbound workers. */
 export function scopeOfUnboundToken(profile: Profile): ClaimScope {
-  if (profile === 'A') throw new DomainError('unauthorized', 'a worker token must belong to a phone');
+  refuseUnboundTokenIn(profile);
   return { phoneId: null };
 }
 

@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --profile] [-- --only=queue,normal,deliver,growth]`: builds the
+// `npm run bench [-- --quick] [-- --profile] [-- --only=queue,normal,deliver,failover,growth]`: builds the
 // services and the bench, then runs it (bench/src/main.ts). Never part of `npm test`.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -17,18 +17,22 @@ export class Backlog {
     await this.sql.query('VACUUM (ANALYZE) "dispatch"."tasks"');
   }
 
-  /** Adds `count` due tasks spread over the gateways, in batches so progress shows and no statement runs for minutes. */
-  async add(count: number, onProgress?: (added: number) => void): Promise<void> {
+  /**
+   * Adds `count` due tasks spread over the gateways, in batches so progress shows and no statement runs for minutes.
+   * They fall due from `dueMinutesAgo` on, one microsecond apart (claims take them in that order);
+   * `pinned` ones are as if the client had asked for the phone (failover never moves them).
+   */
+  async add(count: number, onProgress?: (added: number) => void, placing: { dueMinutesAgo?: number; pinned?: boolean } = {}): Promise<void> {
     const batch = 200_000;
     for (let added = 0; added < count; added += batch) {
       const size = Math.min(batch, count - added);
       await this.sql.query(
-        `INSERT INTO "dispatch"."tasks" (task_key, client_id, phone_id, recipient, message, status, scheduled_at, scheduled_local, attempts)
+        `INSERT INTO "dispatch"."tasks" (task_key, client_id, phone_id, recipient, message, status, scheduled_at, scheduled_local, attempts, pinned)
          SELECT gen_random_uuid(), p.client_id, p.id, '+38164' || (1000000 + n % 8999999)::text, 'bench backlog ' || n,
-                'pending', now() - interval '1 hour' + n * interval '1 microsecond', '2026-01-01 00:00:00', 0
+                'pending', now() - $4::int * interval '1 minute' + n * interval '1 microsecond', '2026-01-01 00:00:00', 0, $5::boolean
            FROM generate_series($1::int, $2::int) n
            JOIN "dispatch"."phones" p ON p.id = ($3::int[])[1 + n % cardinality($3::int[])]`,
-        [added, added + size - 1, this.gatewayIds],
+        [added, added + size - 1, this.gatewayIds, placing.dueMinutesAgo ?? 60, placing.pinned ?? false],
       );
       onProgress?.(added + size);
     }

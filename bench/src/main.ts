@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --profile] [-- --only=queue,deliver]`: starts the built services
+// `npm run bench [-- --quick] [-- --profile] [-- --only=queue,deliver,failover]`: starts the built services
 // under a database and broker namespace of its own, runs the scenarios of docs/performance.md
 // against them, against pgbench on the same Postgres and (create-task) against a one-process
 // implementation of its own, writes bench/results/<timestamp>.json
@@ -12,11 +12,12 @@ import { fileURLToPath } from 'node:url';
 import { benchSettings, TARGETS } from './bench-settings.js';
 import { BenchStack } from './bench-stack.js';
 import { formatProfile, summariseProfileDir } from './cpu-profile.js';
+import { failoverScenario } from './failover-scenario.js';
 import { checkTargets, printSummary, updatePerformanceDoc, writeResults, type BenchResults } from './report.js';
 import { deliverScenario, fixedRateScenario, growthScenario, normalLoadScenario, prepareFixture, queueScenario, togetherScenario, type QueueResult } from './scenarios.js';
 
-type Scenario = 'queue' | 'normal' | 'deliver' | 'growth';
-const ALL: Scenario[] = ['queue', 'normal', 'deliver', 'growth'];
+type Scenario = 'queue' | 'normal' | 'deliver' | 'failover' | 'growth';
+const ALL: Scenario[] = ['queue', 'normal', 'deliver', 'failover', 'growth'];
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
@@ -67,6 +68,7 @@ try {
   if (scenarios.has('normal') && queue) partial.normalLoad = await normalLoadScenario(stack, settings, fixture, queue.smsq.perSecond);
   if (scenarios.has('normal')) partial.fixedRateLoad = await fixedRateScenario(stack, settings, fixture, TARGETS.fixedRatePerS);
   if (scenarios.has('deliver')) partial.deliver = await deliverScenario(stack, settings, fixture);
+  if (scenarios.has('failover')) partial.failover = await failoverScenario(stack, settings, fixture);
   if (scenarios.has('growth')) partial.growth = await growthScenario(stack, settings, fixture);
 } catch (error) {
   failed = true;
@@ -96,8 +98,8 @@ const machine = {
   postgres,
   loadAverageAtStart,
 };
-const { queue, normalLoad, fixedRateLoad, deliver, growth, together } = partial;
-if (!failed && queue && normalLoad && fixedRateLoad && deliver && growth && together) {
+const { queue, normalLoad, fixedRateLoad, deliver, failover, growth, together } = partial;
+if (!failed && queue && normalLoad && fixedRateLoad && deliver && failover && growth && together) {
   const results: BenchResults = {
     startedAt,
     finishedAt: new Date().toISOString(),
@@ -107,9 +109,10 @@ if (!failed && queue && normalLoad && fixedRateLoad && deliver && growth && toge
     normalLoad,
     fixedRateLoad,
     deliver,
+    failover,
     growth,
     together,
-    targets: checkTargets(queue, deliver, growth, normalLoad, fixedRateLoad, together),
+    targets: checkTargets(queue, deliver, failover, growth, normalLoad, fixedRateLoad, together),
     profiles,
   };
   const file = writeResults(ROOT, results);

@@ -4,6 +4,7 @@ import type { BenchSettings } from './bench-settings.js';
 import { TARGETS } from './bench-settings.js';
 import type { MeasuredService } from './bench-stack.js';
 import type { ProfileSummary } from './cpu-profile.js';
+import type { FailoverResult } from './failover-scenario.js';
 import type { DeliverResult, GrowthResult, NormalLoadResult, QueueResult, TogetherResult } from './scenarios.js';
 
 export interface BenchResults {
@@ -16,6 +17,8 @@ export interface BenchResults {
   /** Scenario 4b: create-task at the issue's fixed rate. */
   fixedRateLoad: NormalLoadResult;
   deliver: DeliverResult;
+  /** Scenario 2b: Deliver while failover moves tasks, against Deliver alone. */
+  failover: FailoverResult;
   growth: GrowthResult;
   /** Scenario 1c: the four services in one process. */
   together: TogetherResult;
@@ -33,7 +36,7 @@ export interface TargetCheck {
   unit: string;
 }
 
-export function checkTargets(queue: QueueResult, deliver: DeliverResult, growth: GrowthResult, normal: NormalLoadResult, fixedRate: NormalLoadResult, together: TogetherResult): TargetCheck[] {
+export function checkTargets(queue: QueueResult, deliver: DeliverResult, failover: FailoverResult, growth: GrowthResult, normal: NormalLoadResult, fixedRate: NormalLoadResult, together: TogetherResult): TargetCheck[] {
   const check = (name: string, measured: number, kind: TargetCheck['kind'], limit: number, unit = ''): TargetCheck => ({
     name,
     measured,
@@ -50,6 +53,8 @@ export function checkTargets(queue: QueueResult, deliver: DeliverResult, growth:
     check('Deliver: smsq / baseline', deliver.ratio, 'at least', TARGETS.deliverRatio),
     check('Deliver: double claims', (deliver.smsq.doubleClaims ?? 0) + deliver.claimedTwiceInDatabase, 'at most', 0),
     check('Deliver: tasks left undelivered', deliver.leftPending, 'at most', 0),
+    check('Deliver with failover moving tasks / Deliver alone (2b)', failover.ratio, 'at least', TARGETS.failoverRatio),
+    check('Deliver with failover (2b): double claims', failover.rounds.reduce((sum, round) => sum + round.doubleClaims, 0), 'at most', 0),
     check(`Claim latency p50 at ${growth.large.pending} / at ${growth.small.pending} pending`, growth.ratio, 'at most', TARGETS.claimGrowth),
     check('p99 of create-task at half the maximum rate', normal.smsq.latency.p99Ms, 'at most', TARGETS.halfLoadP99Ms, ' ms'),
     check(`p99 of create-task at ${fixedRate.ratePerS} requests per second`, fixedRate.smsq.latency.p99Ms, 'at most', TARGETS.fixedRateP99Ms, ' ms'),
@@ -113,6 +118,7 @@ export function renderResults(r: BenchResults, resultFile: string): string {
     `| 1b. Queue, the one-process implementation: the same load right after | ${r.queue.smsq.perSecond} req/s (1.) | ${oneProcess.perSecond} req/s (p50 ${oneProcess.latency.p50Ms} ms, p99 ${oneProcess.latency.p99Ms} ms, ${oneProcess.errors} errors of ${oneProcess.requests}; ${r.queue.oneProcess.cpuMsPerRequest} ms of CPU per request, ${r.queue.oneProcess.memoryUnderLoadMb} MB peak) | ${r.queue.oneProcess.ratio} |`,
     `| 1c. Queue, smsq's four services in one process (as npm start runs them): the same load, on a stack of its own | ${r.together.smsq.perSecond} req/s (p50 ${r.together.smsq.latency.p50Ms} ms, p99 ${r.together.smsq.latency.p99Ms} ms, ${r.together.smsq.errors} errors of ${r.together.smsq.requests}; ${r.together.cpuMsPerRequest} ms of CPU per request, ${r.together.memoryUnderLoadMb} MB peak) | pgbench (1.): ${r.queue.baseline.tps} tx/s | ${Math.round((r.together.smsq.perSecond / r.queue.baseline.tps) * 100) / 100} |`,
     `| 2. Deliver: ${r.settings.deliver.workers} workers, ${r.deliver.backlog} tasks | ${r.deliver.smsq.perSecond} tasks/s (claim p50 ${r.deliver.smsq.claimLatency?.p50Ms} ms, p99 ${r.deliver.smsq.claimLatency?.p99Ms} ms; ${r.deliver.smsq.doubleClaims} double claims, ${r.deliver.leftPending} left) | pgbench: ${r.deliver.baseline.tps} tx/s (${r.deliver.baseline.clients} connections) | ${r.deliver.ratio} |`,
+    `| 2b. Deliver while failover works: ${r.failover.rounds.length / 2} pairs of rounds of ${r.failover.backlog} tasks, 32 workers; beside them ${r.failover.stranded.moving} gateways disabled as the round starts and ${r.failover.stranded.atLimit} at their daily limit with ${r.failover.stranded.movablePerGateway} movable tasks each, ${r.failover.stranded.pinned} disabled with ${r.failover.stranded.pinnedPerGateway} pinned tasks each | ${r.failover.failoverPerSecond} tasks/s (median; ${r.failover.movedPerSecond} tasks moved/s; dispatch ${r.failover.dispatchCpuMs.failover} ms of CPU per task) | the same rounds without stranded gateways: ${r.failover.baselinePerSecond} tasks/s (dispatch ${r.failover.dispatchCpuMs.baseline} ms of CPU per task) | ${r.failover.ratio} (median of the pairs: ${r.failover.pairRatios.join(', ')}) |`,
     `| 3. Claim latency, ${r.growth.small.pending} pending | p50 ${r.growth.small.api.p50Ms} ms, p99 ${r.growth.small.api.p99Ms} ms | SQL alone: ${r.growth.small.sqlLatencyAverageMs} ms | |`,
     `| 3. Claim latency, ${r.growth.large.pending} pending | p50 ${r.growth.large.api.p50Ms} ms, p99 ${r.growth.large.api.p99Ms} ms | SQL alone: ${r.growth.large.sqlLatencyAverageMs} ms | ${r.growth.ratio} × the small backlog's |`,
     `| 4. create-task at ${r.normalLoad.ratePerS} req/s (half of 1.) | p50 ${r.normalLoad.smsq.latency.p50Ms} ms, p99 ${r.normalLoad.smsq.latency.p99Ms} ms, ${r.normalLoad.smsq.errors} errors | | |`,
@@ -144,6 +150,7 @@ export function renderResults(r: BenchResults, resultFile: string): string {
     `Queue / pgbench       ${bar(r.queue.ratio, 1, 40, TARGETS.queueRatio)} ${r.queue.ratio.toFixed(2)} (target ${TARGETS.queueRatio.toFixed(2)})`,
     `Queue / one-process   ${bar(r.queue.oneProcess.ratio, 1, 40, TARGETS.queueOneProcessRatio)} ${r.queue.oneProcess.ratio.toFixed(2)} (target ${TARGETS.queueOneProcessRatio.toFixed(2)})`,
     `Deliver / pgbench     ${bar(r.deliver.ratio, 1, 40, TARGETS.deliverRatio)} ${r.deliver.ratio.toFixed(2)} (target ${TARGETS.deliverRatio.toFixed(2)})`,
+    `Deliver, failover    ${bar(r.failover.ratio, 1, 40, TARGETS.failoverRatio)} ${r.failover.ratio.toFixed(2)} (target ${TARGETS.failoverRatio.toFixed(2)}; against Deliver alone)`,
     `                      0${' '.repeat(38)}1.0`,
     '```',
   ];
@@ -156,6 +163,7 @@ export function printSummary(r: BenchResults): void {
     `Queue:   ${r.queue.smsq.perSecond} req/s vs ${r.queue.baseline.tps} tx/s baseline -> ratio ${r.queue.ratio} (target >= ${TARGETS.queueRatio}), ${r.queue.smsq.errors} errors`,
     `         vs ${r.queue.oneProcess.implementation.perSecond} req/s of the one-process implementation -> ratio ${r.queue.oneProcess.ratio} (target >= ${TARGETS.queueOneProcessRatio}), ${r.queue.oneProcess.implementation.errors} errors`,
     `Deliver: ${r.deliver.smsq.perSecond} tasks/s vs ${r.deliver.baseline.tps} tx/s baseline -> ratio ${r.deliver.ratio} (target >= ${TARGETS.deliverRatio}), ${r.deliver.smsq.doubleClaims} double claims`,
+    `Failover: ${r.failover.failoverPerSecond} tasks/s while moving ${r.failover.movedPerSecond} tasks/s vs ${r.failover.baselinePerSecond} tasks/s alone -> ratio ${r.failover.ratio} (target >= ${TARGETS.failoverRatio})`,
     `Growth:  claim p50 ${r.growth.small.api.p50Ms} ms at ${r.growth.small.pending}, ${r.growth.large.api.p50Ms} ms at ${r.growth.large.pending} -> ratio ${r.growth.ratio} (target <= ${TARGETS.claimGrowth})`,
     `Normal:  p99 ${r.normalLoad.smsq.latency.p99Ms} ms at ${r.normalLoad.ratePerS} req/s (target <= ${TARGETS.halfLoadP99Ms} ms), ${r.fixedRateLoad.smsq.latency.p99Ms} ms at ${r.fixedRateLoad.ratePerS} req/s (target <= ${TARGETS.fixedRateP99Ms} ms)`,
     `CPU:     ${r.queue.cpuMsPerRequest.all} ms per create-task, ${r.deliver.cpuMsPerTask.all} ms per delivered task (all services)`,

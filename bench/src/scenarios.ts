@@ -99,7 +99,7 @@ export async function prepareFixture(stack: BenchStack, settings: BenchSettings)
 }
 
 /** The services' CPU time spent while `work` ran, per unit of work it reports. */
-async function cpuPer<T>(stack: BenchStack, work: () => Promise<T>, units: (result: T) => number): Promise<{ result: T; cpu: CpuPerRequest }> {
+export async function cpuPer<T>(stack: BenchStack, work: () => Promise<T>, units: (result: T) => number): Promise<{ result: T; cpu: CpuPerRequest }> {
   const before = stack.cpuMs();
   const result = await work();
   const after = stack.cpuMs();

@@ -18,6 +18,7 @@ describe(readSmsGateConfig.name, () => {
       sentMs: 200,
       deliveredMs: 300,
       hold: false,
+      hang: false,
       processingOrder: 'FIFO',
       failureKind: 'generic-failure',
       simCount: 2,
@@ -42,6 +43,7 @@ describe(readSmsGateConfig.name, () => {
       GATEWAY_SIM_SMSGATE_SENT_MS: '2',
       GATEWAY_SIM_SMSGATE_DELIVERED_MS: '3',
       GATEWAY_SIM_SMSGATE_HOLD: 'true',
+      GATEWAY_SIM_SMSGATE_HANG: 'true',
       GATEWAY_SIM_SMSGATE_PROCESSING_ORDER: 'lifo',
       GATEWAY_SIM_SMSGATE_SIM_COUNT: '1',
       GATEWAY_SIM_SMSGATE_FAILURE: 'no-service',
@@ -57,7 +59,7 @@ describe(readSmsGateConfig.name, () => {
     });
 
     expect(config.smsgate).toEqual({
-      username: 'u', password: 'p', deviceId: 'phone-1', pendingMs: 1, sentMs: 2, deliveredMs: 3, hold: true, processingOrder: 'LIFO', failureKind: 'no-service', simCount: 1,
+      username: 'u', password: 'p', deviceId: 'phone-1', pendingMs: 1, sentMs: 2, deliveredMs: 3, hold: true, hang: true, processingOrder: 'LIFO', failureKind: 'no-service', simCount: 1,
       insecureWebhooks: true, signingKey: 'key', webhookRetries: 0, webhookRetryMs: 10, legacyExport: true, batteryLevel: 5, batteryCharging: false, connected: false, utcOffsetMinutes: -330,
     });
   });
@@ -70,6 +72,7 @@ describe(readSmsGateConfig.name, () => {
     ['GATEWAY_SIM_MODE', 'android'],
     ['GATEWAY_SIM_SMSGATE_PENDING_MS', '-1'],
     ['GATEWAY_SIM_SMSGATE_HOLD', 'sometimes'],
+    ['GATEWAY_SIM_SMSGATE_HANG', 'forever'],
     ['GATEWAY_SIM_SMSGATE_PROCESSING_ORDER', 'random'],
     ['GATEWAY_SIM_SMSGATE_BATTERY_LEVEL', '101'],
     ['GATEWAY_SIM_SMSGATE_UTC_OFFSET', '+3'],

@@ -18,6 +18,8 @@ export class SmsGateConfig {
   deliveredMs!: number;
   /** Start with the queue held: every message stays Pending until `POST /sim/hold {"hold": false}`. */
   hold!: boolean;
+  /** Start hung: every request of the app's API is done and never answered, until `POST /sim/hang {"hang": false}`. */
+  hang!: boolean;
   /** Which pending message goes first among equal priorities (the app's setting; the app itself defaults to LIFO). */
   processingOrder!: ProcessingOrder;
   /** How a send fails at GATEWAY_SIM_FAILURE_RATE (send-faults.ts): the app's generic failure, or its word that nothing was sent. */
@@ -51,6 +53,7 @@ export function readSmsGateConfig(env: EnvReader): SmsGateConfig {
     sentMs: env.int('GATEWAY_SIM_SMSGATE_SENT_MS', 200, { min: 0, max: 3_600_000 }),
     deliveredMs: env.int('GATEWAY_SIM_SMSGATE_DELIVERED_MS', 300, { min: 0, max: 3_600_000 }),
     hold: env.bool('GATEWAY_SIM_SMSGATE_HOLD', false),
+    hang: env.bool('GATEWAY_SIM_SMSGATE_HANG', false),
     processingOrder: env.oneOf('GATEWAY_SIM_SMSGATE_PROCESSING_ORDER', PROCESSING_ORDERS, 'FIFO'),
     failureKind: env.oneOf('GATEWAY_SIM_SMSGATE_FAILURE', SEND_FAILURE_KINDS, 'generic-failure'),
     simCount: env.int('GATEWAY_SIM_SMSGATE_SIM_COUNT', 2, { min: 1, max: 3 }),

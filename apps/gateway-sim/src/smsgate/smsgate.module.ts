@@ -10,6 +10,7 @@ import { SendFaults } from './messages/send-faults.js';
 import { SentSmsLog } from './messages/sent-sms-log.js';
 import { SmsSender } from './messages/sms-sender.js';
 import { PhoneClock } from './phone/phone-clock.js';
+import { PhoneHang, PhoneHangInterceptor } from './sim/phone-hang.js';
 import { SimControlController } from './sim/sim-control.controller.js';
 import { SmsGateConfig } from './smsgate-config.js';
 import { SmsEvents } from './webhooks/sms-events.js';
@@ -29,6 +30,8 @@ export class SmsGateModule {
         { provide: SmsGateConfig, useValue: config },
         { provide: PhoneClock, useValue: new PhoneClock(config.utcOffsetMinutes, options.now) },
         { provide: MessageStore, useFactory: () => new MessageStore() },
+        { provide: PhoneHang, useValue: new PhoneHang(config.hang) },
+        PhoneHangInterceptor,
         { provide: SentSmsLog, useFactory: () => new SentSmsLog() },
         { provide: WebhookRegistry, useFactory: () => new WebhookRegistry() },
         BasicAuthGuard,

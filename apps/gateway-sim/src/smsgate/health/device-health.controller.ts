@@ -1,14 +1,16 @@
-import { Controller, Get, Res } from '@nestjs/common';
+import { Controller, Get, Res, UseInterceptors } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { MessageStore } from '../messages/message-store.js';
 import { PhoneClock } from '../phone/phone-clock.js';
 import { SmsGateConfig } from '../smsgate-config.js';
 import { deviceHealth } from './device-health.js';
+import { PhoneHangInterceptor } from '../sim/phone-hang.js';
 
 const HOUR_MS = 3_600_000;
 
 /** `GET /health`, the one route without credentials: 200 when passing or warning, 500 when a check fails. */
 @Controller()
+@UseInterceptors(PhoneHangInterceptor)
 export class DeviceHealthController {
   constructor(
     private readonly config: SmsGateConfig,

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, Res, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { BasicAuthGuard } from '../auth/basic-auth.guard.js';
 import { SmsGateBadRequest, UnreadableBody } from '../errors/smsgate-errors.js';
@@ -9,8 +9,10 @@ import { inboxEntryView } from './inbox-entry-view.js';
 import { readInboxQuery } from './inbox-query.js';
 import { readInboxRefreshRequest } from './inbox-refresh-request.js';
 import { InboxService } from './inbox.service.js';
+import { PhoneHangInterceptor } from '../sim/phone-hang.js';
 
 @Controller()
+@UseInterceptors(PhoneHangInterceptor)
 @UseGuards(BasicAuthGuard)
 @UseFilters(SmsGateExceptionFilter)
 export class InboxController {

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { BasicAuthGuard } from '../auth/basic-auth.guard.js';
 import { SmsGateExceptionFilter } from '../errors/smsgate-exception.filter.js';
@@ -8,9 +8,11 @@ import { readMessageListQuery } from './message-list-query.js';
 import { messageView } from './message-view.js';
 import { MessagesService } from './messages.service.js';
 import { readSendOrder } from './send-order.js';
+import { PhoneHangInterceptor } from '../sim/phone-hang.js';
 
 /** The app mounts its message routes under both prefixes. */
 @Controller(['message', 'messages'])
+@UseInterceptors(PhoneHangInterceptor)
 @UseGuards(BasicAuthGuard)
 @UseFilters(SmsGateExceptionFilter)
 export class MessagesController {

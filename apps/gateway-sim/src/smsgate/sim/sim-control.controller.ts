@@ -6,9 +6,11 @@ import { SentSmsLog, type SentSms, type SentSmsCounts } from '../messages/sent-s
 import { SmsSender } from '../messages/sms-sender.js';
 import { PhoneClock } from '../phone/phone-clock.js';
 import { FailureRequest } from './failure-request.js';
+import { HangRequest } from './hang-request.js';
 import { HoldRequest } from './hold-request.js';
 import { IncomingSmsRequest } from './incoming-sms-request.js';
 import { JsonBodyGuard } from './json-body.guard.js';
+import { PhoneHang } from './phone-hang.js';
 
 /**
  * What a test does to the phone itself, outside the app's API and without its credentials: slow
@@ -23,6 +25,7 @@ export class SimControlController {
     private readonly inbox: InboxService,
     private readonly sent: SentSmsLog,
     private readonly faults: SendFaults,
+    private readonly phone: PhoneHang,
   ) {}
 
   @Post('hold')
@@ -30,6 +33,14 @@ export class SimControlController {
   hold(@Body() body: HoldRequest): { hold: boolean } {
     this.sender.hold(body.hold);
     return { hold: this.sender.isHeld };
+  }
+
+  /** The app's own routes take requests and answer none while `hang` is true (phone-hang.ts); these routes still answer. */
+  @Post('hang')
+  @HttpCode(200)
+  hang(@Body() body: HangRequest): { hang: boolean } {
+    this.phone.hanging = body.hang;
+    return { hang: this.phone.hanging };
   }
 
   /** 201 with the ids the app gives the SMS: `inboxId` in `GET /inbox`, `messageId` in `sms:received`. */

@@ -1,12 +1,14 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
 import { BasicAuthGuard } from '../auth/basic-auth.guard.js';
 import { SmsGateExceptionFilter } from '../errors/smsgate-exception.filter.js';
 import { SmsGateConfig } from '../smsgate-config.js';
 import { readWebhookRegistration } from './webhook-registration.js';
 import { WebhookRegistry, webhookView } from './webhook-registry.js';
+import { PhoneHangInterceptor } from '../sim/phone-hang.js';
 
 /** The app mounts its webhook routes under both prefixes. */
 @Controller(['webhook', 'webhooks'])
+@UseInterceptors(PhoneHangInterceptor)
 @UseGuards(BasicAuthGuard)
 @UseFilters(SmsGateExceptionFilter)
 export class WebhooksController {

@@ -36,6 +36,7 @@ describe('POST /smsapi/create-task, Profile A', () => {
         id: created.body.id,
         status: 'pending',
         phone_id: client.phoneId,
+        first_phone_id: client.phoneId,
         client_id: client.clientId,
         scheduled_at: created.body.scheduled_at,
         recipient: '+381641234567',

@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENT_TYPES } from '@smsq/contracts';
 import { eventually } from '@smsq/testing';
 import { createHmac } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -252,7 +253,7 @@ describe('the dashboard in a real browser, Profile A', () => {
       await eventually(() => expect(received).toHaveLength(2), { timeoutMs: 15_000, intervalMs: 100 });
       expect(received[1]!.body).toBe(received[0]!.body);
       const listed = await page.evaluate(() => fetch('/api/webhooks').then((answer) => answer.json()));
-      expect(listed.endpoints).toEqual([expect.objectContaining({ url: receiverUrl, events: ['task.sent', 'task.delivered', 'task.failed', 'task.expired', 'message.received'], active: true })]);
+      expect(listed.endpoints).toEqual([expect.objectContaining({ url: receiverUrl, events: WEBHOOK_EVENT_TYPES.filter((type) => type !== 'task.cancelled'), active: true })]);
     } finally {
       await context.close();
       await new Promise((resolve) => receiver.close(resolve));

@@ -58,7 +58,7 @@ describe(WorkerTasksService.name, () => {
 });
 
 describe(claimedTaskBody.name, () => {
-  it('answers per_minute null when smsq sets no pace', () => {
-    expect(claimedTaskBody({ ...TASK, perMinute: null }).per_minute).toBeNull();
+  it('answers exactly §3’s fields when smsq sets no pace', () => {
+    expect(Object.keys(claimedTaskBody({ ...TASK, perMinute: null }))).toEqual(['id', 'recipient', 'message', 'phone_id', 'client_id', 'scheduled_at', 'gateway_url', 'attempt', 'claim_expires_at']);
   });
 });

@@ -86,7 +86,10 @@ export class WorkerTasksService {
   }
 }
 
-/** The pending-tasks answer of DESIGN.md §3, and the pace its phone is set to keep (`per_minute`, null when none). */
+/**
+ * The pending-tasks answer of DESIGN.md §3, exactly, and `per_minute` only when the phone's owner
+ * set a pace: a worker of a phone without one sees §3's fields and nothing else.
+ */
 export function claimedTaskBody(task: ClaimedTask) {
   return {
     id: task.id,
@@ -98,7 +101,7 @@ export function claimedTaskBody(task: ClaimedTask) {
     gateway_url: task.gatewayUrl,
     attempt: task.attempt,
     claim_expires_at: task.claimExpiresAt,
-    per_minute: task.perMinute ?? null,
+    ...(task.perMinute === null ? {} : { per_minute: task.perMinute }),
   };
 }
 

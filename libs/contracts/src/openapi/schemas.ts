@@ -57,7 +57,7 @@ const CLAIMED_TASK_FIELDS = {
   gateway_url: orNull(text("The phone's or gateway's URL; null for a phone that registered none.")),
   attempt: whole('The claims of this task so far, this one included (1 on the first).', { minimum: 1 }),
   claim_expires_at: { ...INSTANT, description: 'Report by then, or the claim lapses and the task is due again (or, on its last attempt, failed and refunded).' },
-  per_minute: orNull(whole("The pace the phone's owner set for it, SMS per minute: send no faster. Null: smsq sets none (the worker keeps its own).", { minimum: 1, maximum: MAX_SIM_LIMIT })),
+  per_minute: whole("The pace the phone's owner set for it, SMS per minute: send no faster. Absent when none is set (the worker keeps its own).", { minimum: 1, maximum: MAX_SIM_LIMIT }),
 };
 const SILENT_AFTER =
   'A phone is `online` while its last contact (its registration or pairing, a poll, a report or a health report) is within `SMSQ_PHONE_SILENT_S` seconds (default 120; it must exceed the 30 s long-poll cap), `silent` after that, and `disabled` while disabled, whatever its contact.';
@@ -139,7 +139,7 @@ export const SCHEMAS = {
     ['name'],
   ),
   RegisteredPhone: answer({ ok: constant(true), phone_id: whole('The phone.', ENTITY_ID), worker_token: text('Shown once: the phone claims and reports with it (`X-Worker-Token`).') }),
-  ClaimedTask: answer(CLAIMED_TASK_FIELDS, { description: 'One due task, claimed for this token.' }),
+  ClaimedTask: answer(CLAIMED_TASK_FIELDS, { optional: ['per_minute'], description: 'One due task, claimed for this token.' }),
   NothingDue: { type: 'object', maxProperties: 0, additionalProperties: false, description: 'Nothing is due now (`{}`).' },
   TaskStatusRequest: request(
     {

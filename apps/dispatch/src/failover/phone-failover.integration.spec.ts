@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDispatchTestDatabase, dispatchUnderTest, type DispatchUnderTest } from '../testing/dispatch-under-test.js';
 import { taskCreateCommand } from '../testing/task-commands.js';
 import { insertTask, truncateDispatch } from '../testing/task-rows.js';
-import { PhoneFailover } from './phone-failover.js';
+import { MOVES_PER_SWEEP, PhoneFailover } from './phone-failover.js';
 
 const CLIENT = 7;
 const MAX_ATTEMPTS = 3;
@@ -85,6 +85,20 @@ describe(`${PhoneFailover.name} on Postgres`, () => {
     await expect(dispatch.reports.report({ tokenId: 1, id: task.id, status: 'failed', error: 'TTL expired', retry: true })).resolves.toEqual({ id: task.id, status: 'pending' });
     expect(await dispatch.failover.sweepOnce()).toBe(1);
     expect(await stored(task.id)).toMatchObject({ status: 'pending', phoneId: alive, firstPhoneId: quiet });
+  });
+
+  it('moves a bounded number of tasks per sweep, and the rest over the next sweeps', async () => {
+    const quiet = await ownPhone('quiet');
+    const alive = await ownPhone('alive');
+    await dispatch.db.$executeRaw`
+      INSERT INTO "dispatch"."tasks" (task_key, client_id, phone_id, recipient, message, status, scheduled_at, scheduled_local)
+      SELECT gen_random_uuid(), ${CLIENT}, ${quiet}, '+381601234567', 'hello', 'pending', now() - interval '1 minute', '2026-01-01 00:00:00'
+        FROM generate_series(1, ${MOVES_PER_SWEEP + 50})`;
+    await silence(quiet);
+
+    expect(await dispatch.failover.sweepOnce()).toBe(MOVES_PER_SWEEP);
+    expect(await dispatch.failover.sweepOnce()).toBe(50);
+    expect(await tasksOn(alive)).toHaveLength(MOVES_PER_SWEEP + 50);
   });
 
   it('leaves the tasks where they are while no other phone is in contact: they wait for their phone', async () => {
@@ -217,6 +231,17 @@ describe(`${PhoneFailover.name} on Postgres`, () => {
 
       await expect(dispatch.claims.claim({ tokenId: 1, phoneId: limited })).resolves.toMatchObject({ claimed: true, task: { id: first.id } });
       await expect(dispatch.claims.claim({ tokenId: 1, phoneId: limited })).resolves.toMatchObject({ claimed: false });
+    });
+
+    it('take a limit of 0 as nothing at all, from the first claim of the day', async () => {
+      const stopped = await ownPhone('stopped');
+      const spare = await ownPhone('spare');
+      await dispatch.phones.setLimits({ phoneId: stopped, kind: 'own', dailyLimit: 0 });
+      await insertTask(dispatch.db, { phoneId: stopped, clientId: CLIENT, pinned: true });
+
+      await expect(dispatch.claims.claim({ tokenId: 1, phoneId: stopped })).resolves.toMatchObject({ claimed: false });
+      const routed = await dispatch.creation.create(taskCreateCommand({ clientId: CLIENT }));
+      expect(routed.task.phoneId).toBe(spare);
     });
 
     it('refuses bad values', async () => {

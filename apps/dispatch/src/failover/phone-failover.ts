@@ -10,8 +10,14 @@ import { FailoverRepository, type TaskMove } from './failover.repository.js';
 
 export const FAILOVER_SWEEP_INTERVAL_MS = 5_000;
 const BATCH = 200;
-/** Batches one phone may move per sweep: the work of a sweep stays bounded whatever the backlog. */
-const MAX_BATCHES = 5;
+/**
+ * Tasks one sweep moves at most, over all phones: 100 a second, far more than phones send (Android
+ * lets an app send 30 a minute), while moving costs Deliver little (docs/performance.md, 2b). A
+ * larger backlog moves over the next sweeps.
+ */
+export const MOVES_PER_SWEEP = 500;
+/** Tasks disabling a phone moves at once; the sweeps move the rest. */
+export const MOVES_ON_DISABLE = 1_000;
 
 /**
  * Moves the waiting tasks of phones that cannot send them (disabled, silent, at their daily limit)
@@ -46,17 +52,21 @@ export class PhoneFailover implements OnApplicationBootstrap, OnModuleDestroy {
   /** How many tasks this sweep moved. */
   async sweepOnce(): Promise<number> {
     let moved = 0;
-    for (const phone of await this.failover.strandedPhones()) moved += await this.moveFrom(phone.id);
+    for (const phone of await this.failover.strandedPhones()) {
+      if (moved >= MOVES_PER_SWEEP) break;
+      moved += await this.moveFrom(phone.id, MOVES_PER_SWEEP - moved);
+    }
     if (moved > 0) this.logger.log(`failover: ${moved} waiting tasks moved off phones that cannot send them`);
     return moved;
   }
 
-  /** Moves the phone's movable tasks while it is not usable and another phone is; how many moved. */
-  async moveFrom(phoneId: number): Promise<number> {
+  /** Moves up to `most` of the phone's movable tasks while it is not usable and another phone is; how many moved. */
+  async moveFrom(phoneId: number, most = MOVES_ON_DISABLE): Promise<number> {
     let moved = 0;
-    for (let batch = 0; batch < MAX_BATCHES; batch++) {
+    while (moved < most) {
+      const limit = Math.min(BATCH, most - moved);
       const { taken, moves } = await inTransaction(this.db, async (tx) => {
-        const tasks = await this.failover.lockMovable(phoneId, BATCH, tx);
+        const tasks = await this.failover.lockMovable(phoneId, limit, tx);
         const targets = await this.routing.chooseUsable(
           tasks.map((task) => ({ clientId: task.clientId, avoidPhoneId: phoneId })),
           tx,
@@ -77,7 +87,7 @@ export class PhoneFailover implements OnApplicationBootstrap, OnModuleDestroy {
       moved += moves.length;
       tasksRerouted.inc({ reason: 'failover' }, moves.length);
       if (moves.length > 0) void this.signals.announce(new Set(moves.map((move) => move.to)));
-      if (taken < BATCH || moves.length === 0) break;
+      if (taken < limit || moves.length === 0) break;
     }
     return moved;
   }

@@ -28,10 +28,10 @@ export class PhoneConditions {
     return Prisma.sql`(now() AT TIME ZONE COALESCE(${column(alias, 'time_zone')}, ${this.defaultTimeZone}))::date`;
   }
 
-  /** It has been handed as many tasks today as its daily limit allows. */
+  /** It has been handed as many tasks today as its daily limit allows (a limit of 0: none at all). */
   dayIsFull(alias: string): Prisma.Sql {
-    return Prisma.sql`(${column(alias, 'daily_limit')} IS NOT NULL AND ${column(alias, 'day_of')} = ${this.localToday(alias)}
-      AND ${column(alias, 'day_sends')} >= ${column(alias, 'daily_limit')})`;
+    return Prisma.sql`(${column(alias, 'daily_limit')} IS NOT NULL
+      AND ${column(alias, 'daily_limit')} <= CASE WHEN ${column(alias, 'day_of')} = ${this.localToday(alias)} THEN ${column(alias, 'day_sends')} ELSE 0 END)`;
   }
 
   /** Enabled, in contact and with room left today: where routing and failover send tasks first. */

@@ -17,13 +17,16 @@ function save(report: ChaosReport, file: string | undefined): void {
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
 }
 
+/** Long enough for the real workers to hand an SMSGate phone its 10 s ttl (chaos-phones.ts). */
+const CLAIM_TIMEOUT_S = 14;
+
 /** `npm run chaos`: every fault, several rounds, longer quiet spells; the figures go to CHAOS_OUTPUT. */
-it(`chaos run: ${rounds} round(s) of every kill, restart, silence, latency and reset, no violation`, async () => {
+it(`chaos run: ${rounds} round(s) of every kill, restart, silent and hung phone, silence, latency and reset, no violation`, async () => {
   const report = await runChaos({
     faults: Array.from({ length: rounds }, () => [...ALL_FAULTS, ...NETWORK_FAULTS]).flat(),
     quietMs: Number(process.env['CHAOS_QUIET_MS'] ?? '6000'),
     clients: 4,
-    claimTimeoutS: 3,
+    claimTimeoutS: CLAIM_TIMEOUT_S,
     recoveryTimeoutMs: 120_000,
     log: (line) => console.log(`[chaos] ${line}`),
     logDir: process.env['CHAOS_LOG_DIR'],
@@ -34,6 +37,9 @@ it(`chaos run: ${rounds} round(s) of every kill, restart, silence, latency and r
   expect(report.kills).toBeGreaterThanOrEqual(5);
   expect(report.restarts).toBeGreaterThanOrEqual(3);
   expect(report.networkFaults).toBe(rounds * NETWORK_FAULTS.length);
+  expect(report.phoneFaults).toBe(rounds);
+  expect(report.phones.movedTasks).toBeGreaterThan(0);
+  expect(report.phones.unknownOutcomes).toBeGreaterThan(0);
 });
 
 /** Two of every service, every background job running twice: each copy of each process killed in turn, then the restarts. */
@@ -42,7 +48,7 @@ it(`chaos run with two of every service: ${rounds} round(s), no violation`, asyn
     faults: Array.from({ length: rounds }, () => [...REPLICA_FAULTS, ...NETWORK_FAULTS]).flat(),
     quietMs: Number(process.env['CHAOS_QUIET_MS'] ?? '6000'),
     clients: 4,
-    claimTimeoutS: 3,
+    claimTimeoutS: CLAIM_TIMEOUT_S,
     recoveryTimeoutMs: 120_000,
     replicas: true,
     log: (line) => console.log(`[chaos replicas] ${line}`),
@@ -54,4 +60,7 @@ it(`chaos run with two of every service: ${rounds} round(s), no violation`, asyn
   expect(report.kills).toBeGreaterThanOrEqual(10);
   expect(report.restarts).toBeGreaterThanOrEqual(3);
   expect(report.networkFaults).toBe(rounds * NETWORK_FAULTS.length);
+  expect(report.phoneFaults).toBe(rounds);
+  expect(report.phones.movedTasks).toBeGreaterThan(0);
+  expect(report.phones.unknownOutcomes).toBeGreaterThan(0);
 });

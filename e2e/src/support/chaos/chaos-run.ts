@@ -5,22 +5,26 @@ import { PrivateInfra, type InfraName } from '../private-infra.js';
 import { Stack, type CoreService, type ProcessName } from '../stack.js';
 import { registerPhone } from '../worker-api.js';
 import { call, medianMs, RequestTally, sleep } from './chaos-http.js';
+import { ChaosPhones, PHONE_SILENT_S, type StandIn } from './chaos-phones.js';
 import { ClientLoad, type ChaosClient } from './client-load.js';
-import { findViolations, taskFigures, unsettledWork, type Violation } from './invariants.js';
+import { findViolations, phoneFigures, taskFigures, unsettledWork, type PhoneFigures, type Violation } from './invariants.js';
 import { RoundRobinProxy } from './round-robin.js';
 
 /** A connection the fault proxy sits on: a service's to one of the three servers, or a worker's to the gateway. */
 export type Link = InfraName | 'gateway';
 
 export type Fault =
-  | { kill: ProcessName }
+  /** SIGKILL, and the process started again half a second later, or `downMs` later while the faults after it go on. */
+  | { kill: ProcessName; downMs?: number }
   | { restart: InfraName }
   /** Every open connection goes silent for good (no FIN, no RST) and new ones are silent too, for `forMs`. */
   | { silence: Link; forMs: number }
   /** 200 ± 100 ms on every chunk each way, for `forMs`. */
   | { latency: Link; forMs: number }
   /** Every open connection reset at once. */
-  | { reset: Link };
+  | { reset: Link }
+  /** A phone takes every request of its worker and answers none, for `forMs`, while the faults after it go on. */
+  | { hang: StandIn; forMs: number };
 
 /** Each server in turn silent, slow, then its connections reset: the faults a network makes without a process dying. */
 export function networkFaults(silenceMs: number, latencyMs: number, links: Link[] = ['redis', 'postgres', 'rabbitmq']): Fault[] {
@@ -31,13 +35,26 @@ export function networkFaults(silenceMs: number, latencyMs: number, links: Link[
   ];
 }
 
-/** Every process SIGKILLed and every backing service restarted, one after another. */
+/**
+ * The first phone's worker dead long enough for its phone to go silent and for a failover sweep or
+ * two (every 5 s) to move its waiting tasks to the second phone, then revived.
+ */
+export const WORKER_DOWN: Fault = { kill: 'worker', downMs: (PHONE_SILENT_S + 14) * 1000 };
+/** The first phone hung, its worker alive: it takes the worker's SMS and sends them, and answers nothing, for 20 s. */
+export const PHONE_HANG: Fault = { hang: 'gateway-sim', forMs: 20_000 };
+
+/**
+ * Every process SIGKILLed and every backing service restarted, one after another; the first phone
+ * hangs while the first kills run, and its worker, once the phone answers again, stays dead while
+ * the restarts run.
+ */
 export const ALL_FAULTS: Fault[] = [
+  PHONE_HANG,
   { kill: 'api-gateway' },
   { kill: 'billing' },
   { kill: 'dispatch' },
   { kill: 'inbox' },
-  { kill: 'worker' },
+  WORKER_DOWN,
   { restart: 'redis' },
   { restart: 'postgres' },
   { restart: 'rabbitmq' },
@@ -45,11 +62,12 @@ export const ALL_FAULTS: Fault[] = [
 
 /** With two of everything: every copy of every process SIGKILLed in turn (the other serving meanwhile), then the restarts. */
 export const REPLICA_FAULTS: Fault[] = [
+  PHONE_HANG,
   { kill: 'api-gateway' },
   { kill: 'billing#2' },
   { kill: 'dispatch' },
   { kill: 'inbox#2' },
-  { kill: 'worker' },
+  WORKER_DOWN,
   { kill: 'api-gateway#2' },
   { kill: 'billing' },
   { kill: 'dispatch#2' },
@@ -64,9 +82,9 @@ export interface ChaosOptions {
   faults: Fault[];
   /** Load before the first fault and between faults once everything is ready again. */
   quietMs: number;
-  /** Clients delivering through the driver's claim/report loop; one more is served by the real worker. */
+  /** Clients delivering through the driver's claim/report loop; one more, with two phones, is served by the real workers. */
   clients: number;
-  /** Lease of a claim (SMSQ_CLAIM_TIMEOUT_S). */
+  /** Lease of a claim (SMSQ_CLAIM_TIMEOUT_S); at least 13 s, so the real workers can give the SMSGate phone its ttl. */
   claimTimeoutS: number;
   /** Longest a service may take to be ready again after a fault before it counts as a violation. */
   recoveryTimeoutMs: number;
@@ -75,7 +93,7 @@ export interface ChaosOptions {
   logDir?: string;
   /**
    * Two of every service (two gateways behind a round-robin, two billing, two dispatch, two
-   * inbox, two workers on one phone, two pollers on every other), every background job running twice.
+   * inbox, two pollers on every driver's phone), every background job running twice.
    */
   replicas?: boolean;
 }
@@ -106,6 +124,10 @@ export interface ChaosReport {
   restarts: number;
   /** Silences, latencies and resets survived, each healed by time-outs alone (no process restarted). */
   networkFaults: number;
+  /** Phones hung (they took requests and answered none) and answering again. */
+  phoneFaults: number;
+  /** The real workers' two phones: SMS each sent, tasks failover or a retry moved, and sends whose outcome the workers left unknown (a hung phone's), each left to its lease. */
+  phones: PhoneFigures & { unknownOutcomes: number };
   /** create-task's median time before the first fault (ms). */
   quietCreateP50Ms: number | null;
   faults: FaultFigure[];
@@ -115,14 +137,16 @@ export interface ChaosReport {
 const DATABASE = 'smsq_chaos';
 
 function describeFault(fault: Fault): string {
-  if ('kill' in fault) return `SIGKILL ${fault.kill}`;
+  if ('kill' in fault) return `SIGKILL ${fault.kill}${fault.downMs === undefined ? '' : `, back after ${fault.downMs / 1000} s`}`;
+  if ('hang' in fault) return `${fault.hang} hangs ${fault.forMs / 1000} s`;
   if ('restart' in fault) return `restart ${fault.restart}`;
   if ('silence' in fault) return `silence ${fault.silence} ${fault.forMs / 1000} s`;
   if ('latency' in fault) return `latency ${fault.latency} 200±100 ms ${fault.forMs / 1000} s`;
   return `reset ${fault.reset}`;
 }
 
-const isNetworkFault = (fault: Fault) => !('kill' in fault) && !('restart' in fault);
+const isNetworkFault = (fault: Fault) => 'silence' in fault || 'latency' in fault || 'reset' in fault;
+const isLasting = (fault: Fault) => 'hang' in fault || ('kill' in fault && fault.downMs !== undefined);
 /** How soon after a network fault every service must be ready, and create-task's median back under twice its quiet value. */
 const NETWORK_RECOVERY_MS = 30_000;
 
@@ -139,6 +163,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   let stack: Stack | undefined;
   let proxy: RoundRobinProxy | undefined;
   let health: HealthWatch | undefined;
+  /** Set once the run ends, early or not: a worker due back later is then left dead. */
+  let ended = false;
   try {
     log(`private infrastructure: ${infra.databaseServerUrl}, ${infra.amqpUrl}, ${infra.redisUrl}`);
     // Every service reaches the servers through the fault proxy; the checks read them directly.
@@ -155,6 +181,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         SMSQ_RATE_LIMIT_RPS: '10000',
         // Short, so that a time-out that fails to heal a connection shows as a /healthz asking for a restart within the run.
         SMSQ_STUCK_LIMIT_S: '15',
+        SMSQ_PHONE_SILENT_S: String(PHONE_SILENT_S),
         SMSQ_LOG_FORMAT: 'json',
       },
     });
@@ -168,7 +195,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const baseUrl = proxy?.url ?? stack.baseUrl;
     // The workers reach the gateway (or the round-robin) through the fault proxy too.
     const workerBaseUrl = `http://127.0.0.1:${await links.add('gateway', upstreamOf(baseUrl))}`;
-    const clients = await prepareClients(stack, options.clients, workerBaseUrl, options.replicas ? 2 : 1);
+    const { clients, phones } = await prepareClients(stack, options.clients, workerBaseUrl);
     const tally = new RequestTally();
     const load = new ClientLoad(baseUrl, clients, tally, { failShare: 0.25, abandonShare: 0.1, createRetryMs: 150_000, createConcurrency: 2, pauseMs: 40, deliveryLoops: options.replicas ? 2 : 1 });
     const loadStartedAt = Date.now();
@@ -177,19 +204,30 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 
     const faults: FaultFigure[] = [];
     const violations: Violation[] = [];
+    /** Faults that outlast their step: a worker revived, a phone answering again. */
+    const lasting: Promise<void>[] = [];
     await sleep(options.quietMs);
     const quietCreateP50Ms = medianMs(tally, 'create-task', 201, loadStartedAt, Date.now());
     log(`create-task's median before the faults: ${quietCreateP50Ms} ms`);
-    for (const fault of options.faults) {
+    for (const [index, fault] of options.faults.entries()) {
       const name = describeFault(fault);
+      // Claims abandoned from here would keep the settling waiting a whole lease after the load stops.
+      if (index === options.faults.length - 1) load.stopAbandoning();
       log(`${name}…`);
       const pids = runningPids(stack);
       let at = Date.now();
       if ('kill' in fault) {
         await stack.kill(fault.kill);
         // A supervisor restarts the killed process; nothing else is restarted by hand.
-        await sleep(500);
-        stack.launch(fault.kill);
+        if (fault.downMs === undefined) {
+          await sleep(500);
+          stack.launch(fault.kill);
+        } else {
+          lasting.push(sleep(fault.downMs).then(() => (ended ? undefined : stack!.launch(fault.kill))));
+        }
+      } else if ('hang' in fault) {
+        await phones.hang(fault.hang, true);
+        lasting.push(sleep(fault.forMs).then(() => (ended ? undefined : phones.hang(fault.hang, false))));
       } else if ('restart' in fault) {
         await infra.restart(fault.restart);
       } else if ('reset' in fault) {
@@ -217,22 +255,33 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           if (figure.createP50BackInMs === null) violations.push({ invariant: 'latency-recovers', clientId: null, detail: `${name}: create-task's median not back under twice its quiet ${quietCreateP50Ms} ms within 30 s of the fault's end` });
         }
       }
-      await sleep(options.quietMs);
+      // A fault that lasts beyond its step (a worker still dead, a phone still hung) needs no quiet spell: the next fault overlaps it.
+      if (!isLasting(fault)) await sleep(options.quietMs);
     }
+    await Promise.all(lasting);
     violations.push(...health.stop().map((detail) => ({ invariant: 'heals-without-restart', clientId: null, detail })));
 
     log('stopping the load; waiting for the system to settle');
     await load.stopCreating();
     const clientIds = clients.map((client) => client.clientId);
     const databaseUrl = direct['DATABASE_URL']!;
+    const settling = Date.now();
+    let toldAt = settling;
     const settled = await eventually(async () => {
       const left = await unsettledWork(databaseUrl, clientIds);
+      if (left.length > 0 && Date.now() - toldAt >= 5_000) {
+        toldAt = Date.now();
+        log(`settling: ${left.join(', ')}`);
+      }
       if (left.length > 0) throw new Error(`not settled: ${left.join(', ')}`);
     }, { timeoutMs: options.claimTimeoutS * 1000 * 4 + 90_000, intervalMs: 500 }).then(() => undefined, (error: Error) => error.message);
+    log(`settled after ${Date.now() - settling} ms`);
     await load.stopDelivering();
     if (settled) violations.push({ invariant: 'settles', clientId: null, detail: `${settled}\n${stack.recentLogs()}` });
 
-    violations.push(...(await findViolations(databaseUrl, load.records, clientIds, 2_000)));
+    const servedClientId = clients.find((client) => !client.deliversItself)!.clientId;
+    const phoneSends = { clientId: servedClientId, byPhone: await phones.sendsByPhone() };
+    violations.push(...(await findViolations(databaseUrl, load.records, clientIds, 2_000, phoneSends)));
     // A lost or silent server is `unavailable` (503, retry later); a 500 is a bug.
     for (const [kind, byStatus] of Object.entries(tally.answers)) {
       if (byStatus['500']) violations.push({ invariant: 'no-internal-error', clientId: null, detail: `${kind}: ${byStatus['500']} answer(s) 500 internal_error` });
@@ -259,11 +308,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       kills: faults.filter((fault, index) => 'kill' in options.faults[index]! && fault.recoveredInMs !== null).length,
       restarts: faults.filter((fault, index) => 'restart' in options.faults[index]! && fault.recoveredInMs !== null).length,
       networkFaults: faults.filter((fault, index) => isNetworkFault(options.faults[index]!) && fault.recoveredInMs !== null).length,
+      phoneFaults: faults.filter((fault, index) => 'hang' in options.faults[index]! && fault.recoveredInMs !== null).length,
+      phones: { ...(await phoneFigures(databaseUrl, phoneSends)), unknownOutcomes: unknownOutcomes(stack) },
       quietCreateP50Ms,
       faults,
       violations,
     };
   } finally {
+    ended = true;
     health?.stop();
     if (stack && options.logDir) saveLogs(stack, options.logDir);
     await proxy?.close().catch(() => undefined);
@@ -331,27 +383,32 @@ class HealthWatch {
   }
 }
 
-/** Clients with plenty of credits and one paired phone each; the last one is served by the real worker (`workers` of them). */
-async function prepareClients(stack: Stack, count: number, baseUrl: string, workers: 1 | 2): Promise<ChaosClient[]> {
-  const simUrl = await stack.startGatewaySim({ GATEWAY_SIM_FAILURE_RATE: '0.2' });
+/** Clients with plenty of credits and one paired phone each, delivering themselves; then the client of the real workers, with two phones (chaos-phones.ts). */
+async function prepareClients(stack: Stack, count: number, baseUrl: string): Promise<{ clients: ChaosClient[]; phones: ChaosPhones }> {
   const clients: ChaosClient[] = [];
-  for (let index = 0; index <= count; index++) {
-    const deliversItself = index < count;
+  for (let index = 0; index < count; index++) {
     const { clientId, apiKey } = await stack.newClient({ phone: false });
     await stack.adminOk('credits', 'grant', '--client', String(clientId), '--amount', '100000');
-    const paired = await registerPhone(stack, apiKey, { name: `chaos phone ${index}`, device_id: `chaos-${clientId}`, ...(deliversItself ? {} : { url: simUrl }) });
+    const paired = await registerPhone(stack, apiKey, { name: `chaos phone ${index}`, device_id: `chaos-${clientId}` });
     if (paired.status !== 201) throw new Error(`register-phone answered ${paired.status}: ${JSON.stringify(paired.body)}`);
-    clients.push({ clientId, apiKey, phoneId: paired.body.phone_id, workerToken: paired.body.worker_token, deliversItself });
+    clients.push({ clientId, apiKey, phoneId: paired.body.phone_id, workerToken: paired.body.worker_token, deliversItself: true });
   }
-  const served = clients.find((client) => !client.deliversItself)!;
-  stack.startWorker(served.workerToken, { WORKER_WAIT_S: '2', WORKER_CONCURRENCY: '2', SMSQ_BASE_URL: baseUrl });
-  if (workers === 2) stack.startWorker(served.workerToken, { WORKER_WAIT_S: '2', WORKER_CONCURRENCY: '2', SMSQ_BASE_URL: baseUrl }, 'worker#2');
-  return clients;
+  const { clientId, apiKey } = await stack.newClient({ phone: false });
+  await stack.adminOk('credits', 'grant', '--client', String(clientId), '--amount', '100000');
+  const phones = await ChaosPhones.start(stack, apiKey, clientId, baseUrl);
+  const first = phones.of('gateway-sim');
+  clients.push({ clientId, apiKey, phoneId: first.phoneId, workerToken: '', deliversItself: false });
+  return { clients, phones };
+}
+
+/** The workers' `outcome unknown` lines: a send not reported either way, its task left to the lease. */
+function unknownOutcomes(stack: Stack): number {
+  return (['worker', 'worker#2'] as const).reduce((sum, worker) => sum + stack.logsOf(worker).filter((line) => line.includes('outcome unknown')).length, 0);
 }
 
 function saveLogs(stack: Stack, dir: string): void {
   mkdirSync(dir, { recursive: true });
-  const names: ProcessName[] = ['api-gateway', 'billing', 'dispatch', 'inbox', 'worker', 'gateway-sim', 'api-gateway#2', 'billing#2', 'dispatch#2', 'inbox#2', 'worker#2'];
+  const names: ProcessName[] = ['api-gateway', 'billing', 'dispatch', 'inbox', 'worker', 'gateway-sim', 'api-gateway#2', 'billing#2', 'dispatch#2', 'inbox#2', 'worker#2', 'gateway-sim#2'];
   for (const name of names) if (stack.logsOf(name).length > 0) writeFileSync(join(dir, `${name.replace('#', '-')}.log`), stack.logsOf(name).join('\n'));
 }
 

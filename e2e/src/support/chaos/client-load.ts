@@ -77,6 +77,7 @@ type Phase = 'load' | 'drain' | 'stopped';
 export class ClientLoad {
   readonly records: LoadRecords = { creates: [], claims: [], reports: [], inbound: [], unreportedClaims: 0 };
   private phase: Phase = 'load';
+  private abandoning = true;
   private readonly running: Promise<void>[] = [];
   private readonly deliveries: Promise<void>[] = [];
   private readonly retries: Promise<void>[] = [];
@@ -97,6 +98,11 @@ export class ClientLoad {
         this.running.push(this.inboundLoop(client));
       }
     }
+  }
+
+  /** From now on every claim is reported: the last abandoned ones are back by the time the load stops, rather than a whole lease after it. */
+  stopAbandoning(): void {
+    this.abandoning = false;
   }
 
   /** Stops new creates and syncs and waits for those under way (their retries included). */
@@ -165,7 +171,7 @@ export class ClientLoad {
       }
       this.records.claims.push({ taskId: claim.body.id as number, attempt: claim.body.attempt as number });
       const roll = Math.random();
-      if (this.phase === 'load' && roll < this.options.abandonShare) {
+      if (this.phase === 'load' && this.abandoning && roll < this.options.abandonShare) {
         this.records.unreportedClaims += 1;
         continue;
       }

@@ -11,22 +11,35 @@ interface TaskRow {
   id: number;
   task_key: string;
   client_id: number;
+  phone_id: number;
   message: string;
   status: 'pending' | 'claimed' | 'sent' | 'failed';
   claim_expires_at: Date | null;
+}
+
+/** What the phones of the real workers' client sent: SMS per smsq task id, by phone id, as each stand-in counted them. */
+export interface PhoneSends {
+  clientId: number;
+  byPhone: Map<number, Record<string, number>>;
+}
+
+/** The real workers' phones at the end: SMS each sent, and the tasks that moved off the phone they were first routed to. */
+export interface PhoneFigures {
+  smsByPhone: Record<string, number>;
+  movedTasks: number;
 }
 
 /**
  * The checks of the run, per client, from what the clients were answered and what the services'
  * own databases hold (read directly: schemas gateway, billing, dispatch, inbox).
  */
-export async function findViolations(databaseUrl: string, records: LoadRecords, clientIds: number[], leaseSlackMs: number): Promise<Violation[]> {
+export async function findViolations(databaseUrl: string, records: LoadRecords, clientIds: number[], leaseSlackMs: number, phoneSends?: PhoneSends): Promise<Violation[]> {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
     const violations: Violation[] = [];
     const add = (invariant: string, clientId: number | null, detail: string) => violations.push({ invariant, clientId, detail });
-    const tasks = (await db.query<TaskRow>(`SELECT id, task_key, client_id, message, status::text AS status, claim_expires_at FROM dispatch.tasks WHERE client_id = ANY($1)`, [clientIds])).rows;
+    const tasks = (await db.query<TaskRow>(`SELECT id, task_key, client_id, phone_id, message, status::text AS status, claim_expires_at FROM dispatch.tasks WHERE client_id = ANY($1)`, [clientIds])).rows;
     const taskById = new Map(tasks.map((task) => [task.id, task]));
     const tasksByMessage = new Map<string, TaskRow[]>();
     for (const task of tasks) tasksByMessage.set(task.message, [...(tasksByMessage.get(task.message) ?? []), task]);
@@ -129,7 +142,45 @@ export async function findViolations(databaseUrl: string, records: LoadRecords, 
       const owner = records.inbound.find((message) => message.phoneId === row.phone_id && message.externalId === row.external_id);
       if (owner && row.client_id !== owner.clientId) add('inbound-stored-once', owner.clientId, `inbound ${row.external_id} is stored for client ${row.client_id}`);
     }
+    if (phoneSends) violations.push(...sentOnceViolations(tasks, phoneSends));
     return violations;
+  } finally {
+    await db.end();
+  }
+}
+
+/**
+ * 8. Where the real workers deliver, by the phones' own count (issue 18): every sent task went out
+ * exactly once, from the phone it ended on (none lost, none sent twice, whatever workers died and
+ * phones hung); a failed task never went out; no phone sent an SMS for a task the client does not have.
+ */
+function sentOnceViolations(tasks: TaskRow[], sends: PhoneSends): Violation[] {
+  const violations: Violation[] = [];
+  const add = (detail: string) => violations.push({ invariant: 'sent-once', clientId: sends.clientId, detail });
+  const sendsOf = (taskId: number) => [...sends.byPhone].map(([phoneId, counts]) => ({ phoneId, count: counts[String(taskId)] ?? 0 })).filter((sent) => sent.count > 0);
+  const describe = (sent: { phoneId: number; count: number }[]) => (sent.length === 0 ? 'no SMS' : sent.map(({ phoneId, count }) => `${count} SMS from phone ${phoneId}`).join(' and '));
+  const own = tasks.filter((task) => task.client_id === sends.clientId);
+  for (const task of own) {
+    const sent = sendsOf(task.id);
+    const total = sent.reduce((sum, { count }) => sum + count, 0);
+    if (task.status === 'sent' && (total !== 1 || sent[0]!.phoneId !== task.phone_id)) add(`task ${task.id} is sent on phone ${task.phone_id}; the phones sent ${describe(sent)}`);
+    if (task.status === 'failed' && total > 0) add(`task ${task.id} failed (refunded) on phone ${task.phone_id}; the phones sent ${describe(sent)}`);
+  }
+  const ownIds = new Set(own.map((task) => String(task.id)));
+  for (const [phoneId, counts] of sends.byPhone) {
+    for (const taskId of Object.keys(counts)) if (!ownIds.has(taskId)) add(`phone ${phoneId} sent ${counts[taskId]} SMS for task ${taskId}, which the client does not have`);
+  }
+  return violations;
+}
+
+/** The real workers' phones, for the figures. */
+export async function phoneFigures(databaseUrl: string, sends: PhoneSends): Promise<PhoneFigures> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const moved = await db.query<{ count: string }>(`SELECT count(*) FROM dispatch.tasks WHERE client_id = $1 AND first_phone_id IS NOT NULL AND first_phone_id <> phone_id`, [sends.clientId]);
+    const smsByPhone = Object.fromEntries([...sends.byPhone].map(([phoneId, counts]) => [String(phoneId), Object.values(counts).reduce((sum, count) => sum + count, 0)]));
+    return { smsByPhone, movedTasks: Number(moved.rows[0]?.count ?? 0) };
   } finally {
     await db.end();
   }

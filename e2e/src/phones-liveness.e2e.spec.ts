@@ -114,7 +114,9 @@ describe('phone liveness and SIM limits, Profile A', () => {
 
     // Back: it polls, takes its task, and the banner goes.
     const claimed = await worker.poll();
-    expect(claimed.body).toMatchObject({ id: created.body.id, per_minute: null });
+    expect(claimed.body).toMatchObject({ id: created.body.id });
+    // No pace set: the task is exactly §3's, without per_minute.
+    expect(claimed.body).not.toHaveProperty('per_minute');
     await page.reload();
     expect(await row.getByTestId('connection').textContent()).toBe('online');
     expect(await page.getByTestId('silent-phones-banner').count()).toBe(0);

@@ -34,10 +34,18 @@ abstract class AttemptThrottle {
   ) {}
 
   async assertAllowed(email: string, ip: string): Promise<void> {
-    const subjects = this.subjectsOf(email, ip);
-    const remaining = await redisCall(`${this.name} lock read`, () => Promise.all(subjects.map((subject) => this.redis.pttl(subject.lock))));
-    const longest = Math.max(0, ...remaining);
+    const longest = Math.max(0, ...(await this.lockedFor(email, ip)));
     if (longest > 0) throw new SignInThrottledError(retryAfterSeconds(longest), this.what);
+  }
+
+  /** How long the address and the IP each stay locked, in ms; 0 (or less) when not locked. */
+  protected lockedFor(email: string, ip: string): Promise<number[]> {
+    const subjects = this.subjectsOf(email, ip);
+    return redisCall(`${this.name} lock read`, () => Promise.all(subjects.map((subject) => this.redis.pttl(subject.lock))));
+  }
+
+  protected refusal(lockedMs: number): SignInThrottledError {
+    return new SignInThrottledError(retryAfterSeconds(lockedMs), this.what);
   }
 
   async recordFailure(email: string, ip: string): Promise<void> {
@@ -79,5 +87,18 @@ export class SignInThrottle extends AttemptThrottle {
 export class PasswordResetThrottle extends AttemptThrottle {
   constructor(redis: Redis) {
     super(redis, 'reset', PASSWORD_RESET_THROTTLE, 'password reset requests');
+  }
+
+  /**
+   * Counts a request and says whether its link may go out. An IP past its limit is refused (429).
+   * An address past its limit is not: the request is answered as any other and its link silently
+   * dropped, so asking for links in someone's name can flood neither their mailbox nor lock them
+   * out of resetting (the links already sent still work).
+   */
+  async admit(email: string, ip: string): Promise<boolean> {
+    const [address = 0, fromIp = 0] = await this.lockedFor(email, ip);
+    if (fromIp > 0) throw this.refusal(fromIp);
+    await this.recordFailure(email, ip);
+    return address <= 0;
   }
 }

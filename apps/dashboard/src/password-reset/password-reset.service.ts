@@ -35,8 +35,7 @@ export class PasswordResetService {
 
   async request(email: string, ip: string): Promise<void> {
     const address = normaliseEmail(email);
-    await this.requestThrottle.assertAllowed(address, ip);
-    await this.requestThrottle.recordFailure(address, ip);
+    if (!(await this.requestThrottle.admit(address, ip))) return;
     void this.issue(address).catch((error: Error) => this.logger.error(`password reset not delivered: ${error.message}`));
   }
 

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Stack } from './support/stack.js';
+import { SMSGATE_LOGIN, smsgateSimEnv, smsgateWorkerEnv } from './support/smsgate-phone.js';
 import { registerPhone } from './support/worker-api.js';
 
 /**
@@ -15,8 +16,6 @@ import { registerPhone } from './support/worker-api.js';
  * sent nothing is sent by the other phone with one debit, a final failure is refunded once, and
  * the owner hears `phone.silent` and `phone.online`.
  */
-const SMSGATE_LOGIN = { user: 'smsq-e2e', password: 'local-server-password' };
-const SIGNING_KEY = 'webhook-signing-key-of-the-app';
 const RECIPIENT = '+381641234567';
 /** The smallest honest silence: above the 30 s long poll. */
 const SILENT_S = 35;
@@ -48,17 +47,7 @@ class TwoPhones {
   async startSims(): Promise<void> {
     for (const slot of [1, 2] as const) {
       const port = await freePort();
-      this.stack.launch(SIM[slot], {
-        GATEWAY_SIM_PORT: String(port),
-        GATEWAY_SIM_MODE: 'smsgate',
-        GATEWAY_SIM_FAILURE_RATE: '0',
-        GATEWAY_SIM_SMSGATE_USER: SMSGATE_LOGIN.user,
-        GATEWAY_SIM_SMSGATE_PASSWORD: SMSGATE_LOGIN.password,
-        GATEWAY_SIM_SMSGATE_SIGNING_KEY: SIGNING_KEY,
-        GATEWAY_SIM_SMSGATE_PENDING_MS: '100',
-        GATEWAY_SIM_SMSGATE_SENT_MS: '100',
-        GATEWAY_SIM_SMSGATE_DELIVERED_MS: '200',
-      });
+      this.stack.launch(SIM[slot], smsgateSimEnv({ GATEWAY_SIM_PORT: String(port) }));
       this.simUrls[slot] = `http://127.0.0.1:${port}`;
       await eventually(async () => expect((await fetch(`${this.simUrls[slot]}/healthz`)).status).toBe(200), { timeoutMs: 30_000, intervalMs: 100 }).catch((error: Error) => {
         throw new Error(`${SIM[slot]} did not answer: ${error.message}\n${this.stack.logsOf(SIM[slot]).slice(-20).join('\n')}`);
@@ -69,18 +58,7 @@ class TwoPhones {
   async bind(slot: Slot, phoneId: number, workerToken: string): Promise<void> {
     this.phoneIds[slot] = phoneId;
     this.tokens[slot] = workerToken;
-    this.workerEnvs[slot] = {
-      WORKER_DRIVER: 'smsgate',
-      SMSGATE_URL: this.simUrls[slot],
-      WORKER_STATE_DIR: mkdtempSync(join(tmpdir(), 'smsq-failover-')),
-      SMSGATE_USER: SMSGATE_LOGIN.user,
-      SMSGATE_PASSWORD: SMSGATE_LOGIN.password,
-      SMSGATE_TTL_MARGIN_S: '2',
-      SMSGATE_WEBHOOK_PORT: String(await freePort()),
-      SMSGATE_WEBHOOK_SIGNING_KEY: SIGNING_KEY,
-      SMSGATE_INBOX_POLL_S: '1',
-      WORKER_SENDS_PER_MINUTE: '0',
-    };
+    this.workerEnvs[slot] = await smsgateWorkerEnv(mkdtempSync(join(tmpdir(), 'smsq-failover-')), { WORKER_DRIVER: 'smsgate', SMSGATE_URL: this.simUrls[slot] });
   }
 
   /** The worker, its state folder kept across restarts as a real one's is. */

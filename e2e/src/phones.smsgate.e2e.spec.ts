@@ -1,19 +1,18 @@
 import { Patterns, type InboxPage, type PhoneDetails } from '@smsq/contracts';
-import { eventually, freePort } from '@smsq/testing';
+import { eventually } from '@smsq/testing';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SMSGATE_LOGIN, smsgateSimEnv, smsgateWorkerEnv } from './support/smsgate-phone.js';
 import { Stack, WORKER_FILE } from './support/stack.js';
 
 /**
  * The real worker (the bundled file, as users run it) driving SMS Gateway for Android through
  * gateway-sim's SMSGate mode, which answers as the app's Local Server does.
  */
-const SMSGATE_LOGIN = { user: 'smsq-e2e', password: 'local-server-password' };
-const SIGNING_KEY = 'webhook-signing-key-of-the-app';
 const RECIPIENT = '+381641234567';
 /** Short claims, so a crashed worker's task comes back within the test; the phone's ttl ends 2 s before (18 s, over the 10 s the worker needs). */
 const CLAIM_TIMEOUT_S = 20;
@@ -35,17 +34,7 @@ describe.each(['A', 'B'] as const)('real phones: the worker drives SMS Gateway f
 
   async function startPhone(env: Record<string, string> = {}): Promise<void> {
     await stack.kill('gateway-sim');
-    simUrl = await stack.startGatewaySim({
-      GATEWAY_SIM_MODE: 'smsgate',
-      GATEWAY_SIM_FAILURE_RATE: '0',
-      GATEWAY_SIM_SMSGATE_USER: SMSGATE_LOGIN.user,
-      GATEWAY_SIM_SMSGATE_PASSWORD: SMSGATE_LOGIN.password,
-      GATEWAY_SIM_SMSGATE_SIGNING_KEY: SIGNING_KEY,
-      GATEWAY_SIM_SMSGATE_PENDING_MS: '100',
-      GATEWAY_SIM_SMSGATE_SENT_MS: '100',
-      GATEWAY_SIM_SMSGATE_DELIVERED_MS: '200',
-      ...env,
-    });
+    simUrl = await stack.startGatewaySim(smsgateSimEnv(env));
   }
 
   async function sim<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
@@ -80,16 +69,7 @@ describe.each(['A', 'B'] as const)('real phones: the worker drives SMS Gateway f
     await startPhone();
     client = await stack.newClient({ phone: false });
     stateDir = mkdtempSync(join(tmpdir(), 'smsq-phone-'));
-    workerEnv = {
-      WORKER_STATE_DIR: stateDir,
-      SMSGATE_USER: SMSGATE_LOGIN.user,
-      SMSGATE_PASSWORD: SMSGATE_LOGIN.password,
-      SMSGATE_TTL_MARGIN_S: '2',
-      SMSGATE_WEBHOOK_PORT: String(await freePort()),
-      SMSGATE_WEBHOOK_SIGNING_KEY: SIGNING_KEY,
-      SMSGATE_INBOX_POLL_S: '1',
-      WORKER_SENDS_PER_MINUTE: '0',
-    };
+    workerEnv = await smsgateWorkerEnv(stateDir);
     if (profile === 'A') {
       // What the dashboard's pairing QR code carries.
       const qrText = JSON.stringify({ base_url: stack.baseUrl, api_key: client.apiKey });

@@ -1,5 +1,6 @@
 import {
   InvalidRequestError,
+  MIN_SIM_LIMIT,
   NotFoundError,
   Patterns,
   type AccountView,
@@ -168,8 +169,8 @@ async function setActive(flags: Flags, { dispatch }: Services, kind: PhoneKind, 
  */
 async function setLimits(flags: Flags, { dispatch, gateway }: Services, kind: PhoneKind): Promise<object> {
   const phoneId = flags.integer('phone');
-  const dailyLimit = flags.optionalSimLimit('daily', 0);
-  const perMinute = flags.optionalSimLimit('per-minute', 1);
+  const dailyLimit = flags.optionalSimLimit('daily', MIN_SIM_LIMIT.dailyLimit);
+  const perMinute = flags.optionalSimLimit('per-minute', MIN_SIM_LIMIT.perMinute);
   flags.rejectUnknown();
   if (dailyLimit === undefined && perMinute === undefined) throw new InvalidRequestError('give --daily, --per-minute or both (a number, or none for no limit)');
   const command: PhoneLimitsCommand = {

@@ -1,4 +1,4 @@
-import { InvalidRequestError, MAX_SIM_LIMIT } from '@smsq/contracts';
+import { InvalidRequestError, MAX_SIM_LIMIT, MIN_SIM_LIMIT } from '@smsq/contracts';
 import { jsonObjectOf } from '../http/json-body.js';
 
 /** A SIM limit to set: a whole number, or null to remove it; absent leaves it as it is. */
@@ -20,8 +20,8 @@ export function parsePhoneLimits(body: unknown): PhoneLimitsRequest {
   if (unknown.length > 0) throw new InvalidRequestError(`unknown field ${unknown.map((name) => JSON.stringify(name)).join(', ')}: only daily_limit and per_minute can be set`);
   if (!FIELDS.some((name) => name in fields)) throw new InvalidRequestError('give daily_limit, per_minute or both');
   return {
-    ...('daily_limit' in fields ? { dailyLimit: simLimit('daily_limit', fields['daily_limit'], 0) } : {}),
-    ...('per_minute' in fields ? { perMinute: simLimit('per_minute', fields['per_minute'], 1) } : {}),
+    ...('daily_limit' in fields ? { dailyLimit: simLimit('daily_limit', fields['daily_limit'], MIN_SIM_LIMIT.dailyLimit) } : {}),
+    ...('per_minute' in fields ? { perMinute: simLimit('per_minute', fields['per_minute'], MIN_SIM_LIMIT.perMinute) } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import { IsIn, IsInt, IsOptional, Length, IsString, Max, Min, ValidateIf } from 'class-validator';
 import { HasNoNul, IsEntityId } from '../validation.js';
-import { MAX_SIM_LIMIT, type PhoneKind, type PhoneView } from './phone-view.js';
+import { MAX_SIM_LIMIT, MIN_SIM_LIMIT, type PhoneKind, type PhoneView } from './phone-view.js';
 
 /** Phones or gateways: one client's (its own phones, or its VIP gateways), or all (an admin). */
 export class PhoneListQuery {
@@ -26,8 +26,8 @@ export class PhoneLimitsCommand {
   @IsIn(['own', 'gateway']) kind!: PhoneKind;
   @IsOptional() @IsEntityId() clientId?: number;
   /** SMS per day in the owner's time zone; 0 sends nothing. */
-  @IsOptional() @ValidateIf((_, value) => value !== null) @IsInt() @Min(0) @Max(MAX_SIM_LIMIT) dailyLimit?: number | null;
-  @IsOptional() @ValidateIf((_, value) => value !== null) @IsInt() @Min(1) @Max(MAX_SIM_LIMIT) perMinute?: number | null;
+  @IsOptional() @ValidateIf((_, value) => value !== null) @IsInt() @Min(MIN_SIM_LIMIT.dailyLimit) @Max(MAX_SIM_LIMIT) dailyLimit?: number | null;
+  @IsOptional() @ValidateIf((_, value) => value !== null) @IsInt() @Min(MIN_SIM_LIMIT.perMinute) @Max(MAX_SIM_LIMIT) perMinute?: number | null;
   /** The owner's time zone, whose days `dailyLimit` counts; absent: SMSQ_TIMEZONE. */
   @IsOptional() @IsString() @Length(1, 64) @HasNoNul() timeZone?: string;
 }

@@ -19,6 +19,8 @@ export type PhoneState = (typeof PHONE_STATES)[number];
 
 /** The most a SIM limit (`dailyLimit`, `perMinute`) may be. */
 export const MAX_SIM_LIMIT = 100_000;
+/** The least each SIM limit may be: a daily limit of 0 sends nothing; a pace is at least one SMS a minute. */
+export const MIN_SIM_LIMIT = { dailyLimit: 0, perMinute: 1 } as const;
 
 export interface PhoneView {
   id: number;

@@ -3,6 +3,7 @@ import type { ClaimedTask } from '@smsq/contracts';
 import { DispatchDatabase } from '../database/dispatch-database.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { PhoneConditions } from '../phones/phone-conditions.js';
+import { NOT_EXPIRED } from '../tasks/waiting-tasks.js';
 import { LAST_SEEN_RESOLUTION_MS, type ClaimingPhone, type ClaimScope } from './claim-scope.js';
 
 interface ClaimedRow extends Omit<ClaimedTask, 'claimExpiresAt'> {
@@ -153,9 +154,6 @@ export function uncountToday(conditions: PhoneConditions, source: string): Prism
      WHERE p.id = s.phone_id AND p.daily_limit IS NOT NULL AND p.day_of = ${conditions.localToday('p')}
   )`;
 }
-
-/** A task past its expiry is never handed out, even before the expiry sweep has failed it. */
-const NOT_EXPIRED = Prisma.sql`(t.expires_at IS NULL OR t.expires_at > now())`;
 
 /** A task retried on the same phone waits out its back-off. */
 const NOT_BACKING_OFF = Prisma.sql`(t.retry_after IS NULL OR t.retry_after <= now())`;

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { DbTransaction } from '../database/db-transaction.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { PhoneConditions } from '../phones/phone-conditions.js';
+import { WAITING } from '../tasks/waiting-tasks.js';
 
 /**
  * A waiting task failover may move: due, routed by smsq, and held by no phone. A task its lease
@@ -12,6 +14,9 @@ export interface MovableTask {
   id: number;
   clientId: number;
 }
+
+/** A task (alias `t`) failover may move: waiting, not pinned, held by no phone. */
+const MOVABLE = Prisma.sql`${WAITING} AND NOT t.pinned AND t.claimed_by_token_id IS NULL`;
 
 export interface TaskMove {
   id: number;
@@ -39,8 +44,7 @@ export class FailoverRepository {
        WHERE NOT ${this.conditions.usable('p')}
          AND EXISTS (
            SELECT 1 FROM "dispatch"."tasks" t
-            WHERE t.phone_id = p.id AND t.status = 'pending' AND t.scheduled_at <= now() AND NOT t.pinned AND t.claimed_by_token_id IS NULL
-              AND (t.expires_at IS NULL OR t.expires_at > now()))
+            WHERE t.phone_id = p.id AND ${MOVABLE})
          AND EXISTS (
            SELECT 1 FROM "dispatch"."phones" o
             WHERE o.id <> p.id AND o.kind = p.kind AND (p.kind = 'gateway' OR o.client_id = p.client_id) AND ${this.conditions.usable('o')})
@@ -55,8 +59,7 @@ export class FailoverRepository {
   lockMovable(phoneId: number, limit: number, tx: DbTransaction): Promise<MovableTask[]> {
     return tx.$queryRaw`
       SELECT t.id, t.client_id AS "clientId" FROM "dispatch"."tasks" t
-       WHERE t.phone_id = ${phoneId} AND t.status = 'pending' AND t.scheduled_at <= now() AND NOT t.pinned AND t.claimed_by_token_id IS NULL
-         AND (t.expires_at IS NULL OR t.expires_at > now())
+       WHERE t.phone_id = ${phoneId} AND ${MOVABLE}
          AND EXISTS (SELECT 1 FROM "dispatch"."phones" p WHERE p.id = ${phoneId} AND NOT ${this.conditions.usable('p')})
        ORDER BY t.scheduled_at, t.id
        LIMIT ${limit}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DispatchDatabase } from '../database/dispatch-database.js';
 import { PhoneConditions } from '../phones/phone-conditions.js';
+import { waitingCountOf } from '../tasks/waiting-tasks.js';
 
 /** The most due tasks one snapshot reads: the backlog gauge saturates there instead of scanning without end. */
 export const DUE_TASKS_READ_AT_MOST = 100_000;
@@ -48,11 +49,7 @@ export class QueueSnapshotRepository {
   silentBacklogs(): Promise<SilentPhoneBacklog[]> {
     return this.db.$queryRaw<SilentPhoneBacklog[]>`
       SELECT p.id, w.waiting FROM "dispatch"."phones" p
-       CROSS JOIN LATERAL (
-         SELECT count(*)::int AS waiting FROM (
-           SELECT 1 FROM "dispatch"."tasks" t
-            WHERE t.phone_id = p.id AND t.status = 'pending' AND t.scheduled_at <= now() AND (t.expires_at IS NULL OR t.expires_at > now())
-            LIMIT ${DUE_TASKS_READ_AT_MOST}) AS due) AS w
+       CROSS JOIN LATERAL (SELECT ${waitingCountOf(DUE_TASKS_READ_AT_MOST)} AS waiting) AS w
        WHERE p.active AND NOT ${this.conditions.inContact('p')} AND w.waiting > 0
        ORDER BY p.id
        LIMIT ${PHONES_SHOWN_AT_MOST}`;

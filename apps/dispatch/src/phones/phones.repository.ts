@@ -3,6 +3,7 @@ import { lockUntilCommit } from '../database/advisory-lock.js';
 import { inTransaction, type DbTransaction } from '../database/db-transaction.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
 import type { Phone, PhoneKind } from '../generated/prisma/client.js';
+import { waitingCountOf } from '../tasks/waiting-tasks.js';
 import { PhoneConditions } from './phone-conditions.js';
 
 export interface NewPhone {
@@ -144,11 +145,7 @@ export class PhonesRepository {
     if (phoneIds.length === 0) return new Map();
     const rows = await (tx ?? this.db).$queryRaw<Array<{ phoneId: number; waiting: number }>>`
       SELECT p.id AS "phoneId", w.waiting FROM unnest(${[...phoneIds]}::int[]) AS p(id)
-       CROSS JOIN LATERAL (
-         SELECT count(*)::int AS waiting FROM (
-           SELECT 1 FROM "dispatch"."tasks" t
-            WHERE t.phone_id = p.id AND t.status = 'pending' AND t.scheduled_at <= now() AND (t.expires_at IS NULL OR t.expires_at > now())
-            LIMIT ${WAITING_COUNTED_AT_MOST}) AS due) AS w
+       CROSS JOIN LATERAL (SELECT ${waitingCountOf(WAITING_COUNTED_AT_MOST)} AS waiting) AS w
        WHERE w.waiting > 0`;
     return new Map(rows.map((row) => [row.phoneId, row.waiting]));
   }

@@ -3,6 +3,7 @@ import { lockAllUntilCommit } from '../database/advisory-lock.js';
 import type { DbTransaction } from '../database/db-transaction.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
 import { PhoneConditions } from '../phones/phone-conditions.js';
+import { lastAssignments } from './last-assignments.js';
 
 /** An active phone a task could be routed to; `clientId` null for a gateway of the shared pool. */
 export interface RouteCandidate {
@@ -58,12 +59,11 @@ export class RoutingRepository {
    * routing (as `TasksRepository.insertMany` does for new tasks): tasks moved by failover or a retry count as assigned.
    */
   async recordAssignments(tx: DbTransaction, phoneIds: readonly number[]): Promise<void> {
-    const lastPosition = new Map(phoneIds.map((id, position) => [id, position]));
-    const ids = [...lastPosition.keys()];
-    if (ids.length === 0) return;
+    const assigned = lastAssignments(phoneIds);
+    if (assigned.count === 0) return;
     await tx.$executeRaw`
       UPDATE "dispatch"."phones" p SET last_assigned_at = clock_timestamp() + a.position * interval '1 microsecond'
-        FROM unnest(${ids}::int[], ${ids.map((id) => lastPosition.get(id)!)}::int[]) AS a(id, position)
+        FROM ${assigned.rows}
        WHERE p.id = a.id`;
   }
 

@@ -3,6 +3,7 @@ import { lockAllUntilCommit } from '../database/advisory-lock.js';
 import { inTransaction, type DbTransaction } from '../database/db-transaction.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
 import { Prisma, type Task } from '../generated/prisma/client.js';
+import { lastAssignments } from '../routing/last-assignments.js';
 
 /** A task row under the names of Prisma's `Task`, for statements written in SQL. */
 const TASK_COLUMNS = Prisma.sql`id, task_key AS "taskKey", client_id AS "clientId", phone_id AS "phoneId", recipient, message, status::text AS status,
@@ -77,14 +78,13 @@ export class TasksRepository {
    * statement itself (docs/performance.md). The phones are locked by the routing of the same transaction.
    */
   async insertMany(tasks: readonly NewTask[], tx: DbTransaction): Promise<Task[]> {
-    const lastAssignment = new Map(tasks.map((task, position) => [task.phoneId, position]));
-    const assigned = [...lastAssignment.keys()];
+    const assigned = lastAssignments(tasks.map((task) => task.phoneId));
     // clock_timestamp(), not now(): a transaction that waited for the pool must sort after the one it waited for.
     // Read once: per row, the clock's own steps would reorder the batch's assignments.
     const rows = await tx.$queryRaw<Task[]>`
       WITH clock AS MATERIALIZED (SELECT clock_timestamp() AS now), assigned AS (
         UPDATE "dispatch"."phones" p SET last_assigned_at = clock.now + a.position * interval '1 microsecond'
-          FROM clock, unnest(${assigned}::int[], ${assigned.map((id) => lastAssignment.get(id)!)}::int[]) AS a(id, position)
+          FROM clock, ${assigned.rows}
          WHERE p.id = a.id
       )
       INSERT INTO "dispatch"."tasks" (task_key, client_id, phone_id, recipient, message, status, scheduled_at, scheduled_local, expires_at, attempts, pinned)

@@ -82,7 +82,19 @@ describe(`${ClientsService.name}: a client's time zone`, () => {
     expect((await gatewayA.authenticate(apiKey))?.timezone).toBe('America/New_York');
     expect((await gatewayB.authenticate(apiKey))?.timezone).toBe('America/New_York');
     expect(await sut.get(clientId)).toMatchObject({ timezone: 'America/New_York' });
-    expect(dispatch.sent).toEqual([{ pattern: Patterns.dispatch.clientTimezoneChanged, payload: { clientId, timezone: 'America/New_York' } }]);
+    expect(dispatch.sent).toEqual([{ pattern: Patterns.dispatch.clientTimezoneChanged, payload: { clientId, timezone: 'America/New_York', version: 1 } }]);
+  });
+
+  it('numbers each change, so dispatch can keep the latest when two arrive out of order', async () => {
+    const { clientId } = await clientWithKey();
+
+    await sut.setTimezone({ clientId, timezone: 'Asia/Tokyo' });
+    await sut.setTimezone({ clientId, timezone: 'Europe/London' });
+
+    expect(dispatch.sent.map(({ payload }) => payload)).toEqual([
+      { clientId, timezone: 'Asia/Tokyo', version: 1 },
+      { clientId, timezone: 'Europe/London', version: 2 },
+    ]);
   });
 
   it('is not undone by a lookup that read the old zone before the change and caches it after', async () => {

@@ -41,15 +41,17 @@ export class ClientsRepository {
     return changed === 1;
   }
 
-  /** False when there is no such client. */
   /** Whether Postgres knows the zone too: its list can lag Node's, and every service computes local days in SQL. */
   async isKnownTimeZone(timezone: string): Promise<boolean> {
     const [row] = await this.db.$queryRaw<Array<{ known: boolean }>>`SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = ${timezone}) AS known`;
     return row?.known === true;
   }
 
-  async setTimezone(id: number, timezone: string): Promise<boolean> {
-    return (await this.db.client.updateMany({ where: { id }, data: { timezone } })).count === 1;
+  /** The change's number (each change of a client's zone counts one up); null when there is no such client. */
+  async setTimezone(id: number, timezone: string): Promise<number | null> {
+    const [row] = await this.db.$queryRaw<Array<{ version: number }>>`
+      UPDATE "gateway"."clients" SET timezone = ${timezone}, timezone_version = timezone_version + 1 WHERE id = ${id} RETURNING timezone_version AS version`;
+    return row?.version ?? null;
   }
 
   async exists(id: number): Promise<boolean> {

@@ -64,15 +64,17 @@ export class ClientsService {
   }
 
   /**
-   * A new time zone: the keys' cached owners everywhere, and the local times of the client's tasks
-   * in dispatch (their instants stay), follow at once. Each step is repeatable, so a command that
-   * failed half-way (503) is simply repeated.
+   * A new time zone: the keys' cached owners everywhere, and the zone dispatch reads the client's
+   * local times in (their instants stay), follow at once. Each step is repeatable, so a command that
+   * failed half-way (503) is simply repeated; the change's number lets dispatch ignore an older
+   * change that reaches it after a newer one.
    */
   async setTimezone(command: ClientSetTimezoneCommand): Promise<ClientView> {
     await this.requireUsableZone(command.timezone);
-    if (!isStoredId(command.clientId) || !(await this.clients.setTimezone(command.clientId, command.timezone))) throw new NotFoundError('client');
+    const version = isStoredId(command.clientId) ? await this.clients.setTimezone(command.clientId, command.timezone) : null;
+    if (version === null) throw new NotFoundError('client');
     await this.keys.clientChanged(command.clientId);
-    const changed: ClientTimezoneChangedCommand = { clientId: command.clientId, timezone: command.timezone };
+    const changed: ClientTimezoneChangedCommand = { clientId: command.clientId, timezone: command.timezone, version };
     await this.dispatch.send<Ok>(Patterns.dispatch.clientTimezoneChanged, changed);
     return (await this.clients.find(command.clientId))!;
   }

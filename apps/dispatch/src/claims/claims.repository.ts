@@ -3,6 +3,7 @@ import type { ClaimedTask } from '@smsq/contracts';
 import { DispatchDatabase } from '../database/dispatch-database.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { PhoneConditions } from '../phones/phone-conditions.js';
+import { LOCAL_SCHEDULE } from '../tasks/task-columns.js';
 import { NOT_EXPIRED } from '../tasks/waiting-tasks.js';
 import { LAST_SEEN_RESOLUTION_MS, type ClaimingPhone, type ClaimScope } from './claim-scope.js';
 
@@ -71,7 +72,7 @@ export class ClaimsRepository {
         FROM next, "dispatch"."phones" p
        WHERE t.id = next.id AND p.id = t.phone_id AND (p.daily_limit IS NULL OR EXISTS (SELECT 1 FROM counted))
       RETURNING t.id, t.recipient, t.message, t.phone_id AS "phoneId", t.client_id AS "clientId",
-                t.scheduled_local AS "scheduledAt", p.url AS "gatewayUrl", t.attempts AS "attempt",
+                ${LOCAL_SCHEDULE} AS "scheduledAt", p.url AS "gatewayUrl", t.attempts AS "attempt",
                 t.claim_expires_at AS "claimExpiresAt", p.per_minute AS "perMinute"`;
     const row = rows[0];
     return row ? { ...row, claimExpiresAt: row.claimExpiresAt.toISOString() } : null;

@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { ClientTimezoneChangedCommand, Ok } from '@smsq/contracts';
+import { inTransaction } from '../database/db-transaction.js';
 import { isStoredId } from '../database/stored-id.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
 
 /**
  * A client's time zone changed. Its tasks keep their instants (one scheduled for 09:00 in the old
- * zone still goes out at that moment), and their local `scheduled_at` is written again as the
- * wall-clock time of that instant in the new zone, so every local time the client sees is in the
- * zone it now has.
+ * zone still goes out at that moment); their local `scheduled_at` is rendered in the zone kept here
+ * whenever it is read, so nothing stored is rewritten and no create or second change can race it.
+ * A change older than the one kept (by the gateway's count) changes nothing.
  */
 @Injectable()
 export class ClientTimezoneService {
@@ -15,15 +16,14 @@ export class ClientTimezoneService {
 
   async timezoneChanged(command: ClientTimezoneChangedCommand): Promise<Ok> {
     if (!isStoredId(command.clientId)) return { ok: true };
-    await this.rewriteScheduledLocal(command.clientId, command.timezone);
-    // Its phones' daily limits count the days of the zone it now has.
-    await this.db.phone.updateMany({ where: { clientId: command.clientId }, data: { timeZone: command.timezone } });
+    await inTransaction(this.db, async (tx) => {
+      const taken = await tx.$executeRaw`
+        INSERT INTO "dispatch"."client_zones" AS z (client_id, time_zone, version) VALUES (${command.clientId}, ${command.timezone}, ${command.version})
+        ON CONFLICT (client_id) DO UPDATE SET time_zone = excluded.time_zone, version = excluded.version
+         WHERE z.version < excluded.version`;
+      // Its phones' daily limits count the days of the zone it now has.
+      if (taken === 1) await tx.phone.updateMany({ where: { clientId: command.clientId }, data: { timeZone: command.timezone } });
+    });
     return { ok: true };
-  }
-
-  private async rewriteScheduledLocal(clientId: number, timeZone: string): Promise<void> {
-    await this.db.$executeRaw`
-      UPDATE "dispatch"."tasks" SET scheduled_local = to_char(scheduled_at AT TIME ZONE ${timeZone}, 'YYYY-MM-DD HH24:MI:SS')
-       WHERE client_id = ${clientId} AND scheduled_local <> to_char(scheduled_at AT TIME ZONE ${timeZone}, 'YYYY-MM-DD HH24:MI:SS')`;
   }
 }

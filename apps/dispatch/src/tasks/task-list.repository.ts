@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { TaskStatus } from '@smsq/contracts';
 import { DispatchDatabase } from '../database/dispatch-database.js';
-import type { Prisma, Task } from '../generated/prisma/client.js';
+import { Prisma, type Task } from '../generated/prisma/client.js';
+import { TASK_COLUMNS } from './task-columns.js';
 
 export interface TaskFilter {
   clientId?: number;
@@ -20,33 +21,43 @@ export class TaskListRepository {
 
   /** Newest first, read straight from the (client_id, created_at, id) or (created_at, id) index. */
   async page(filter: TaskFilter, skip: number, take: number): Promise<{ tasks: Task[]; total: number }> {
-    const where = whereOf(filter);
     const [tasks, total] = await Promise.all([
-      this.db.task.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip, take }),
-      this.db.task.count({ where }),
+      this.db.$queryRaw<Task[]>`
+        SELECT ${TASK_COLUMNS} FROM "dispatch"."tasks" t
+         WHERE ${conditionsOf(filter)}
+         ORDER BY t.created_at DESC, t.id DESC
+        OFFSET ${skip} LIMIT ${take}`,
+      this.count(filter),
     ]);
     return { tasks, total };
   }
 
   /** Newest first after the task `after` (by creation, then id), from the same indexes; `take` at most. */
   async after(filter: TaskFilter, after: { createdAt: Date; id: number } | undefined, take: number): Promise<Task[]> {
-    // The redundant `lte` bounds the index scan, so a deep page costs what the first one does.
+    // The redundant `<=` bounds the index scan, so a deep page costs what the first one does.
     const older = after
-      ? [{ createdAt: { lte: after.createdAt } }, { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }]
-      : [];
-    return this.db.task.findMany({ where: { AND: [whereOf(filter), ...older] }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take });
+      ? Prisma.sql`AND t.created_at <= ${after.createdAt} AND (t.created_at < ${after.createdAt} OR (t.created_at = ${after.createdAt} AND t.id < ${after.id}))`
+      : Prisma.empty;
+    return this.db.$queryRaw<Task[]>`
+      SELECT ${TASK_COLUMNS} FROM "dispatch"."tasks" t
+       WHERE ${conditionsOf(filter)} ${older}
+       ORDER BY t.created_at DESC, t.id DESC
+       LIMIT ${take}`;
   }
 
   async count(filter: TaskFilter): Promise<number> {
-    return this.db.task.count({ where: whereOf(filter) });
+    const [row] = await this.db.$queryRaw<Array<{ total: number }>>`SELECT count(*)::int AS total FROM "dispatch"."tasks" t WHERE ${conditionsOf(filter)}`;
+    return row!.total;
   }
 }
 
-function whereOf(filter: TaskFilter): Prisma.TaskWhereInput {
-  return {
-    ...(filter.clientId !== undefined ? { clientId: filter.clientId } : {}),
-    ...(filter.status ? { status: filter.status } : {}),
-    ...(filter.from || filter.to ? { createdAt: { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lt: filter.to } : {}) } } : {}),
-    ...(filter.recipientPart ? { recipient: { contains: filter.recipientPart } } : {}),
-  };
+/** The filter on the rows `t` of a page, in SQL. */
+function conditionsOf(filter: TaskFilter): Prisma.Sql {
+  const conditions = [Prisma.sql`TRUE`];
+  if (filter.clientId !== undefined) conditions.push(Prisma.sql`t.client_id = ${filter.clientId}`);
+  if (filter.status) conditions.push(Prisma.sql`t.status = ${filter.status}::"dispatch"."task_status"`);
+  if (filter.from) conditions.push(Prisma.sql`t.created_at >= ${filter.from}`);
+  if (filter.to) conditions.push(Prisma.sql`t.created_at < ${filter.to}`);
+  if (filter.recipientPart) conditions.push(Prisma.sql`t.recipient LIKE ${`%${filter.recipientPart}%`}`);
+  return Prisma.join(conditions, ' AND ');
 }

@@ -1,7 +1,7 @@
 import { countSegments, type TaskView } from '@smsq/contracts';
 import type { Task } from '../generated/prisma/client.js';
 
-/** A task as its owner sees it: scheduledAt is the local time the client was answered with. */
+/** A task as its owner sees it: scheduledAt is its instant's local time in the client's zone (task-columns.ts). */
 export function toTaskView(task: Task): TaskView {
   return {
     id: task.id,

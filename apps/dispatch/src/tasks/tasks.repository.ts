@@ -2,14 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { lockAllUntilCommit } from '../database/advisory-lock.js';
 import { inTransaction, type DbTransaction } from '../database/db-transaction.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
-import { Prisma, type Task } from '../generated/prisma/client.js';
+import type { Task } from '../generated/prisma/client.js';
 import { lastAssignments } from '../routing/last-assignments.js';
-
-/** A task row under the names of Prisma's `Task`, for statements written in SQL. */
-const TASK_COLUMNS = Prisma.sql`id, task_key AS "taskKey", client_id AS "clientId", phone_id AS "phoneId", recipient, message, status::text AS status,
-  scheduled_at AS "scheduledAt", scheduled_local AS "scheduledLocal", attempts, claimed_by_token_id AS "claimedByTokenId",
-  claim_expires_at AS "claimExpiresAt", sent_at AS "sentAt", delivered_at AS "deliveredAt", failed_at AS "failedAt", error, expires_at AS "expiresAt", created_at AS "createdAt",
-  first_phone_id AS "firstPhoneId", pinned, retry_after AS "retryAfter"`;
+import { TASK_COLUMNS } from './task-columns.js';
 
 export interface TaskKeyState {
   stored: boolean;
@@ -50,16 +45,18 @@ export class TasksRepository {
     });
   }
 
-  findByKey(taskKey: string, tx?: DbTransaction): Promise<Task | null> {
-    return (tx ?? this.db).task.findUnique({ where: { taskKey } });
+  async findByKey(taskKey: string, tx?: DbTransaction): Promise<Task | null> {
+    const [task] = await this.findByKeys([taskKey], tx);
+    return task ?? null;
   }
 
-  findByKeys(taskKeys: readonly string[]): Promise<Task[]> {
-    return this.db.task.findMany({ where: { taskKey: { in: [...taskKeys] } } });
+  findByKeys(taskKeys: readonly string[], tx?: DbTransaction): Promise<Task[]> {
+    return (tx ?? this.db).$queryRaw<Task[]>`SELECT ${TASK_COLUMNS} FROM "dispatch"."tasks" t WHERE t.task_key = ANY (${[...taskKeys]}::uuid[])`;
   }
 
-  findOfClient(clientId: number, id: number): Promise<Task | null> {
-    return this.db.task.findFirst({ where: { id, clientId } });
+  async findOfClient(clientId: number, id: number): Promise<Task | null> {
+    const [task] = await this.db.$queryRaw<Task[]>`SELECT ${TASK_COLUMNS} FROM "dispatch"."tasks" t WHERE t.id = ${id} AND t.client_id = ${clientId}`;
+    return task ?? null;
   }
 
   /** Whether each key has its task and whether it was voided, in order, in one round trip (a create asks both, twice). */
@@ -87,14 +84,14 @@ export class TasksRepository {
           FROM clock, ${assigned.rows}
          WHERE p.id = a.id
       )
-      INSERT INTO "dispatch"."tasks" (task_key, client_id, phone_id, recipient, message, status, scheduled_at, scheduled_local, expires_at, attempts, pinned)
-      SELECT t.task_key, t.client_id, t.phone_id, t.recipient, t.message, 'pending', t.scheduled_at, t.scheduled_local, t.expires_at, 0, t.pinned
+      INSERT INTO "dispatch"."tasks" AS t (task_key, client_id, phone_id, recipient, message, status, scheduled_at, scheduled_local, expires_at, attempts, pinned)
+      SELECT n.task_key, n.client_id, n.phone_id, n.recipient, n.message, 'pending', n.scheduled_at, n.scheduled_local, n.expires_at, 0, n.pinned
         FROM unnest(${tasks.map((task) => task.taskKey)}::uuid[], ${tasks.map((task) => task.clientId)}::int[], ${tasks.map((task) => task.phoneId)}::int[],
                     ${tasks.map((task) => task.recipient)}::text[], ${tasks.map((task) => task.message)}::text[],
                     ${tasks.map((task) => task.scheduledAt.toISOString())}::timestamptz[], ${tasks.map((task) => task.scheduledLocal)}::text[],
                     ${tasks.map((task) => task.expiresAt?.toISOString() ?? null)}::timestamptz[], ${tasks.map((task) => task.pinned)}::boolean[])
-          WITH ORDINALITY AS t(task_key, client_id, phone_id, recipient, message, scheduled_at, scheduled_local, expires_at, pinned, position)
-       ORDER BY t.position
+          WITH ORDINALITY AS n(task_key, client_id, phone_id, recipient, message, scheduled_at, scheduled_local, expires_at, pinned, position)
+       ORDER BY n.position
       RETURNING ${TASK_COLUMNS}`;
     const byKey = new Map(rows.map((row) => [row.taskKey.toLowerCase(), row]));
     return tasks.map((task) => {
@@ -110,8 +107,8 @@ export class TasksRepository {
    */
   async failUntouchedOfClient(clientId: number, id: number, error: string, tx: DbTransaction): Promise<Task | null> {
     const rows = await tx.$queryRaw<Task[]>`
-      UPDATE "dispatch"."tasks" SET status = 'failed', failed_at = now(), error = ${error}
-       WHERE id = ${id} AND client_id = ${clientId} AND status = 'pending' AND attempts = 0
+      UPDATE "dispatch"."tasks" t SET status = 'failed', failed_at = now(), error = ${error}
+       WHERE t.id = ${id} AND t.client_id = ${clientId} AND t.status = 'pending' AND t.attempts = 0
       RETURNING ${TASK_COLUMNS}`;
     return rows[0] ?? null;
   }

@@ -32,6 +32,7 @@ import { RoutingRepository } from '../routing/routing.repository.js';
 import { RoutingService } from '../routing/routing.service.js';
 import { StatsRepository } from '../stats/stats.repository.js';
 import { TaskStatsService } from '../stats/task-stats.service.js';
+import { ClientTimezoneService } from '../tasks/client-timezone.service.js';
 import { TaskCancelService } from '../tasks/task-cancel.service.js';
 import { TaskCreationService } from '../tasks/task-creation.service.js';
 import { TaskListRepository } from '../tasks/task-list.repository.js';
@@ -71,6 +72,7 @@ export interface DispatchUnderTest {
   lookup: TaskLookupService;
   list: TaskListService;
   resend: TaskResendService;
+  timezones: ClientTimezoneService;
   stats: TaskStatsService;
   phones: PhonesService;
   health: PhoneHealthService;
@@ -135,6 +137,7 @@ export async function dispatchUnderTest(databaseUrl: string, profile: Profile, o
     lookup: new TaskLookupService(tasks),
     list: new TaskListService(new TaskListRepository(db)),
     resend: new TaskResendService(tasks, creation),
+    timezones: new ClientTimezoneService(db),
     stats: new TaskStatsService(new StatsRepository(db)),
     phones: new PhonesService(config, phones, signals, conditions, failover),
     health: new PhoneHealthService(config, phones),

@@ -3,6 +3,7 @@ import type { WEBHOOK_TEST_EVENT, WebhookDeliveryView, WebhookEventType } from '
 import type { DbTransaction } from '../database/db-transaction.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
 import type { Task, WebhookDelivery } from '../generated/prisma/client.js';
+import { TASK_COLUMNS } from '../tasks/task-columns.js';
 
 /** A delivery a deliverer took, with what it needs to send it. */
 export interface DueDelivery {
@@ -58,8 +59,9 @@ export class WebhookDeliveriesRepository {
   }
 
   /** The task an event is about, as it is now. */
-  taskOf(id: number): Promise<Task | null> {
-    return this.db.task.findUnique({ where: { id } });
+  async taskOf(id: number): Promise<Task | null> {
+    const [task] = await this.db.$queryRaw<Task[]>`SELECT ${TASK_COLUMNS} FROM "dispatch"."tasks" t WHERE t.id = ${id}`;
+    return task ?? null;
   }
 
   /** Fixes the body at the first attempt; a body another deliverer fixed first wins. Answers the body to send. */

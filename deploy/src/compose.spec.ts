@@ -219,6 +219,20 @@ describe('deploy/compose/Caddyfile', () => {
   });
 });
 
+describe('docs/deploy.md, "Production on one server"', () => {
+  it('shows the pg_dump and pg_restore the backup script runs, and the script commands the restore test runs', () => {
+    const docs = readFileSync(join(repoRoot, 'docs/deploy.md'), 'utf8');
+    const script = readFileSync(join(composeDir, 'backup.sh'), 'utf8');
+    const shown = [...docs.matchAll(/^ *(pg_dump|pg_restore) (.+)$/gm)].map((match) => `${match[1]} ${match[2]}`);
+    expect(shown.map((line) => line.split(' ')[0]).sort()).toEqual(['pg_dump', 'pg_restore']);
+    for (const line of shown) expect(script, line).toContain(line);
+    // e2e/src/backup-restore.e2e.spec.ts runs `backup.sh now` and `backup.sh restore FILE`.
+    expect(docs).toContain('docker compose exec backup smsq-backup now');
+    expect(docs).toMatch(/docker compose exec backup smsq-backup restore \/backups\/smsq-\d{8}T\d{6}Z\.dump\n/);
+    expect(readFileSync(join(repoRoot, 'e2e/src/backup-restore.e2e.spec.ts'), 'utf8')).toMatch(/\[BACKUP_SCRIPT, 'now'\][\s\S]*\[BACKUP_SCRIPT, 'restore', dumpFile\]/);
+  });
+});
+
 describe('docker-compose.yml, the demo', () => {
   it('still resolves', () => {
     const demo = resolveCompose(DEMO, { env: { DASHBOARD_SECRET: 'a-demo-secret-of-at-least-32-characters' } });

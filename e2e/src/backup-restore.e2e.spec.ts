@@ -1,4 +1,4 @@
-import { dropDatabase, eventually, TEST_SERVER_URL } from '@smsq/testing';
+import { eventually, TEST_SERVER_URL } from '@smsq/testing';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { call, RequestTally, sleep } from './support/chaos/chaos-http.js';
 import { ClientLoad, type ChaosClient } from './support/chaos/client-load.js';
 import { ledgerViolations, unsettledWork } from './support/chaos/invariants.js';
+import { PrivateInfra } from './support/private-infra.js';
 import { Stack } from './support/stack.js';
 import { registerPhone } from './support/worker-api.js';
 
@@ -24,6 +25,8 @@ const BULK_SIZE = 25;
 /** Short leases, so that what was claimed when the dump was taken comes back within the test. */
 const CLAIM_TIMEOUT_S = 8;
 const STACK_ENV = { SMSQ_SETTLE_AFTER_S: '2', SMSQ_CLAIM_TIMEOUT_S: String(CLAIM_TIMEOUT_S) };
+/** The database name of the production compose file, on the new server. */
+const DATABASE = 'smsq';
 
 interface DumpedTask {
   id: number;
@@ -43,9 +46,9 @@ interface DumpedEntry {
   balance_after: number;
 }
 
-/** The script's connection: libpq's variables, from the test server's URL. */
-function libpqEnv(database: string, backupDir: string): NodeJS.ProcessEnv {
-  const server = new URL(TEST_SERVER_URL);
+/** The script's connection: libpq's variables, from a server's URL. */
+function libpqEnv(serverUrl: string, database: string, backupDir: string): NodeJS.ProcessEnv {
+  const server = new URL(serverUrl);
   return {
     ...process.env,
     PGHOST: server.hostname,
@@ -57,8 +60,8 @@ function libpqEnv(database: string, backupDir: string): NodeJS.ProcessEnv {
   };
 }
 
-async function query<T extends pg.QueryResultRow>(database: string, sql: string, params: unknown[] = []): Promise<T[]> {
-  const db = new pg.Client({ connectionString: `${TEST_SERVER_URL}/${database}` });
+async function query<T extends pg.QueryResultRow>(databaseUrl: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
     return (await db.query<T>(sql, params)).rows;
@@ -74,28 +77,32 @@ const BALANCES_SQL = `SELECT client_id, daily_remaining + bonus_remaining AS bal
 /**
  * Issue 19, item 5: a backup is only as good as its restore. smsq runs under load (creates, bulk
  * creates, claims and reports, replies, credit top-ups); while it does, the backup service's own
- * script takes a dump; the documented restore puts it back under the same database name (the old
- * one renamed aside); smsq started on it, with an empty broker and Redis as after a rebuilt server,
- * serves every task the dump holds with its status and every balance, keeps every ledger entry,
- * settles what was in flight when the dump was taken, and the ledger invariant holds.
+ * script takes a dump; the documented restore puts it on a new server (a PostgreSQL of the test's
+ * own, where smsq's database roles do not exist, its `smsq` database already there and renamed
+ * aside) beside an empty RabbitMQ and Redis; smsq started there serves every task the dump holds
+ * with its status and every balance, keeps every ledger entry, settles what was in flight when the
+ * dump was taken, and the ledger invariant holds.
  */
 describe('a backup taken under load, restored as docs/deploy.md says', () => {
   let source: Stack | undefined;
   let restored: Stack | undefined;
+  let newServer: Promise<PrivateInfra> | undefined;
   let backupDir: string | undefined;
-  const databasesToDrop: string[] = [];
 
   afterAll(async () => {
     await restored?.stop();
-    // The source stack drops its database, which is the restored one by now.
     await source?.stop();
-    for (const name of databasesToDrop) await dropDatabase(name);
+    await newServer?.then((infra) => infra.stop(), () => undefined);
     if (backupDir) rmSync(backupDir, { recursive: true, force: true });
   });
 
   it('holds every task, balance and ledger entry of the moment it was taken, and smsq started on it serves them and settles', { timeout: 150_000 }, async () => {
+    // The new server starts while the old one works: its RabbitMQ takes a while.
+    newServer = PrivateInfra.start();
+    newServer.catch(() => undefined);
     source = await Stack.start({ profile: 'A', oneProcess: true, env: STACK_ENV });
-    const database = new URL(source.env['DATABASE_URL']!).pathname.slice(1);
+    const sourceUrl = source.env['DATABASE_URL']!;
+    const database = new URL(sourceUrl).pathname.slice(1);
     backupDir = mkdtempSync(join(tmpdir(), 'smsq-backups-'));
 
     const clients: ChaosClient[] = [];
@@ -139,7 +146,7 @@ describe('a backup taken under load, restored as docs/deploy.md says', () => {
     const reportedBefore = [...load.records.reports];
     const grantsBefore = grants;
     const dumpStartedAt = Date.now();
-    const { stdout } = await run('sh', [BACKUP_SCRIPT, 'now'], { env: libpqEnv(database, backupDir) });
+    const { stdout } = await run('sh', [BACKUP_SCRIPT, 'now'], { env: libpqEnv(TEST_SERVER_URL, database, backupDir) });
     const dumpMs = Date.now() - dumpStartedAt;
     const dumpFile = stdout.trim();
     expect(dumpFile).toMatch(/\/smsq-\d{8}T\d{6}Z\.dump$/);
@@ -151,17 +158,21 @@ describe('a backup taken under load, restored as docs/deploy.md says', () => {
     await load.stopDelivering();
     expect(tally.answers['create-task']?.['500'] ?? 0).toBe(0);
 
-    // Restore as the docs say: smsq stopped, then the script restores into the same name, the old database renamed aside.
+    // Restore as the docs say, on the new server: smsq stopped, then the script restores into `smsq`, the one there renamed aside.
     await source.kill('services', 'SIGTERM');
-    await run('sh', [BACKUP_SCRIPT, 'restore', dumpFile], { env: libpqEnv(database, backupDir) });
-    const [aside] = await query<{ datname: string }>('postgres', `SELECT datname FROM pg_database WHERE datname LIKE $1`, [`${database}_before_restore_%`]);
-    expect(aside, 'the database as it was is kept aside').toBeDefined();
-    databasesToDrop.push(aside!.datname);
+    const infra = await newServer;
+    const server = infra.databaseServerUrl;
+    const restoredUrl = `${server}/${DATABASE}`;
+    await query(`${server}/postgres`, `CREATE DATABASE ${DATABASE}`);
+    expect(await query(`${server}/postgres`, `SELECT rolname FROM pg_roles WHERE rolname LIKE 'smsq%'`)).toEqual([]);
+    await run('sh', [BACKUP_SCRIPT, 'restore', dumpFile], { env: libpqEnv(server, DATABASE, backupDir) });
+    const aside = await query<{ datname: string }>(`${server}/postgres`, `SELECT datname FROM pg_database WHERE datname LIKE $1`, [`${DATABASE}_before_restore_%`]);
+    expect(aside, 'the database that was there is kept aside').toHaveLength(1);
 
     // What the dump holds, read from the restored database before smsq touches it.
-    const dumped = await query<DumpedTask>(database, TASKS_SQL, [clientIds]);
-    const dumpedEntries = await query<DumpedEntry>(database, ENTRIES_SQL, [clientIds]);
-    const dumpedBalances = new Map((await query<{ client_id: number; balance: number }>(database, BALANCES_SQL, [clientIds])).map((row) => [row.client_id, row.balance]));
+    const dumped = await query<DumpedTask>(restoredUrl, TASKS_SQL, [clientIds]);
+    const dumpedEntries = await query<DumpedEntry>(restoredUrl, ENTRIES_SQL, [clientIds]);
+    const dumpedBalances = new Map((await query<{ client_id: number; balance: number }>(restoredUrl, BALANCES_SQL, [clientIds])).map((row) => [row.client_id, row.balance]));
     const kinds = new Set(dumpedEntries.map((entry) => entry.kind));
     expect(dumped.length).toBeGreaterThanOrEqual(TASKS_BEFORE_DUMP);
     expect([...kinds].sort()).toEqual(expect.arrayContaining(['debit', 'grant', 'opening', 'refund']));
@@ -169,7 +180,7 @@ describe('a backup taken under load, restored as docs/deploy.md says', () => {
     expect(dumped.filter((task) => task.status === 'sent').length).toBeGreaterThan(0);
     expect(dumpedBalances.size).toBe(CLIENTS);
     const [inFlight] = await query<{ held: number; outbox: number }>(
-      database,
+      restoredUrl,
       `SELECT (SELECT count(*)::int FROM billing.task_charges WHERE state = 'held') AS held, (SELECT count(*)::int FROM dispatch.outbox_messages WHERE published_at IS NULL) AS outbox`,
     );
 
@@ -179,15 +190,15 @@ describe('a backup taken under load, restored as docs/deploy.md says', () => {
     const reportLost = reportedBefore.filter((report) => dumpedById.get(report.taskId)?.status !== report.status);
     expect(reportLost, 'reports answered 200 before the dump began').toEqual([]);
     // Nothing in the dump that the running system did not have, and the system went on after it: the dump was taken mid-load.
-    const finalSource = new Map((await query<DumpedTask>(aside!.datname, TASKS_SQL, [clientIds])).map((task) => [task.id, task]));
+    const finalSource = new Map((await query<DumpedTask>(sourceUrl, TASKS_SQL, [clientIds])).map((task) => [task.id, task]));
     expect(dumped.filter((task) => finalSource.get(task.id)?.message !== task.message || finalSource.get(task.id)?.client_id !== task.client_id)).toEqual([]);
     expect(finalSource.size).toBeGreaterThan(dumped.length);
 
-    // smsq on the restored database, with a broker namespace and Redis prefix of its own: RabbitMQ and Redis as empty as after a rebuilt server.
-    restored = await Stack.start({ profile: 'A', oneProcess: true, env: { ...STACK_ENV, DATABASE_URL: `${TEST_SERVER_URL}/${database}` } });
+    // smsq on the new server, its RabbitMQ and Redis empty.
+    restored = await Stack.start({ profile: 'A', oneProcess: true, env: { ...STACK_ENV, ...infra.envFor(DATABASE) } });
     const checkedAt = Date.now();
-    // The restore left owners and grants out; each service took its schema back as it started.
-    const owners = await query<{ schemaname: string; tableowner: string }>(database, `SELECT DISTINCT schemaname, tableowner FROM pg_tables WHERE schemaname IN ('gateway', 'billing', 'dispatch', 'inbox') ORDER BY 1`);
+    // The restore left owners and grants out; each service made its role on this server and took its schema back as it started.
+    const owners = await query<{ schemaname: string; tableowner: string }>(restoredUrl, `SELECT DISTINCT schemaname, tableowner FROM pg_tables WHERE schemaname IN ('gateway', 'billing', 'dispatch', 'inbox') ORDER BY 1`);
     expect(owners.map((row) => `${row.schemaname}: ${row.tableowner}`)).toEqual(['billing: smsq_billing', 'dispatch: smsq_dispatch', 'gateway: smsq_gateway', 'inbox: smsq_inbox']);
     const served: { id: number; status: number; taskStatus: string | undefined }[] = [];
     for (let start = 0; start < dumped.length; start += 25) {
@@ -223,7 +234,7 @@ describe('a backup taken under load, restored as docs/deploy.md says', () => {
     expect(drain.records.claims.length).toBeGreaterThan(0);
 
     // Every ledger entry of the dump is still there as it was; smsq only added refunds (and a refill, should a day turn).
-    const entriesNow = await query<DumpedEntry>(database, ENTRIES_SQL, [clientIds]);
+    const entriesNow = await query<DumpedEntry>(restoredUrl, ENTRIES_SQL, [clientIds]);
     const nowById = new Map(entriesNow.map((entry) => [entry.id, entry]));
     expect(dumpedEntries.filter((entry) => JSON.stringify(nowById.get(entry.id)) !== JSON.stringify(entry))).toEqual([]);
     const dumpedIds = new Set(dumpedEntries.map((entry) => entry.id));

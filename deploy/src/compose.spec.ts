@@ -85,6 +85,11 @@ describe('deploy/compose/make-env.sh', () => {
     expect(makeEnv(join(workspace, 'none.env')).status).toBe(64);
   });
 
+  it('keeps it out of the image: the build context is the repository, and .dockerignore leaves every .env out', () => {
+    expect(resolved.services['smsq']!.build).toMatchObject({ context: repoRoot });
+    expect(readFileSync(join(repoRoot, '.dockerignore'), 'utf8').split('\n')).toContain('**/.env');
+  });
+
   it('writes where Compose reads it, and git ignores it there', () => {
     const ignored = spawnSync('git', ['check-ignore', '-q', join(composeDir, '.env')], { cwd: repoRoot });
     expect(ignored.status).toBe(0);

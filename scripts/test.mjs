@@ -5,11 +5,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { requireBrowser } from './lib/browser.mjs';
+import { requireDeployTools } from './lib/deploy-tools.mjs';
 import { nx, nxEnv as env, requireLocalServices, root } from './lib/workspace.mjs';
 
 const results = join(root, 'test-results');
 await requireLocalServices('The tests');
 env.CHROMIUM_PATH = requireBrowser((line) => process.stdout.write(`${line}\n`));
+requireDeployTools((line) => process.stdout.write(`${line}\n`));
 
 rmSync(results, { recursive: true, force: true });
 const steps = [

@@ -75,38 +75,7 @@ export async function findViolations(databaseUrl: string, records: LoadRecords, 
       add('no-unanswered-task', task.client_id, `task ${task.id} (${task.status}, key ${task.task_key}) exists and is charged but no client was answered 201 for it (request: ${create ? `${create.tries} tries, outcome ${create.outcome}` : 'unknown'})`);
     }
 
-    // 3. The ledger invariant of DESIGN.md §4, and one debit per task.
-    const accounts = (
-      await db.query<{ client_id: number; balance: number; ledger_sum: string | null; daily_remaining: number; bonus_remaining: number }>(
-        `SELECT a.client_id, a.daily_remaining + a.bonus_remaining AS balance, a.daily_remaining, a.bonus_remaining,
-                (SELECT sum(amount) FROM billing.ledger_entries l WHERE l.client_id = a.client_id) AS ledger_sum
-         FROM billing.accounts a WHERE a.client_id = ANY($1)`,
-        [clientIds],
-      )
-    ).rows;
-    for (const clientId of clientIds) {
-      const account = accounts.find((row) => row.client_id === clientId);
-      if (!account) {
-        add('ledger', clientId, 'no billing account');
-        continue;
-      }
-      if (Number(account.ledger_sum ?? 0) !== account.balance) add('ledger', clientId, `opening + grants + refills − debits + refunds = ${account.ledger_sum} but the balance is ${account.balance}`);
-      if (account.daily_remaining < 0 || account.bonus_remaining < 0) add('ledger', clientId, `negative bucket: daily ${account.daily_remaining}, bonus ${account.bonus_remaining}`);
-    }
-    for (const entry of entries) if (Number(entry.count) > 1) add('ledger', null, `task key ${entry.task_key} has ${entry.count} ${entry.kind} entries`);
-    for (const task of tasks) if (ledgerCount(task.task_key, 'debit') !== 1) add('ledger', task.client_id, `task ${task.id} has ${ledgerCount(task.task_key, 'debit')} debits`);
-    const held = (await db.query<{ task_key: string; client_id: number }>(`SELECT task_key::text, client_id FROM billing.task_charges WHERE state = 'held' AND client_id = ANY($1)`, [clientIds])).rows;
-    for (const charge of held) add('ledger', charge.client_id, `charge ${charge.task_key} is still held after the run settled`);
-    const taskKeys = new Set(tasks.map((task) => task.task_key));
-    const debitedKeys = entries.filter((entry) => entry.kind === 'debit').map((entry) => entry.task_key);
-    for (const key of debitedKeys) if (!taskKeys.has(key) && ledgerCount(key, 'refund') !== 1) add('ledger', null, `debit for ${key} has no task and was not refunded`);
-
-    // 4. Every failed task refunded exactly once; nothing else refunded.
-    for (const task of tasks) {
-      const refunds = ledgerCount(task.task_key, 'refund');
-      if (task.status === 'failed' && refunds !== 1) add('failed-refunded-once', task.client_id, `failed task ${task.id} has ${refunds} refunds`);
-      if (task.status !== 'failed' && refunds !== 0) add('failed-refunded-once', task.client_id, `${task.status} task ${task.id} has ${refunds} refunds`);
-    }
+    violations.push(...(await ledgerViolations(db, clientIds, tasks)));
 
     // 5. Never the same claim twice: two pollers (or two dispatch replicas) never both hold a task's attempt.
     const seen = new Set<string>();
@@ -147,6 +116,60 @@ export async function findViolations(databaseUrl: string, records: LoadRecords, 
   } finally {
     await db.end();
   }
+}
+
+/**
+ * 3 and 4, the money of each client: the ledger invariant of DESIGN.md §4 (opening + grants +
+ * refills − debits + refunds = balance, no bucket negative), one debit per task and at most one
+ * refund, no charge still held, no debit without its task unless refunded, and every failed task
+ * refunded exactly once and nothing else. Holds once the system has settled, whatever died or was
+ * restored (the backup spec checks it on a database restored from a dump taken under load).
+ */
+export async function ledgerViolations(db: pg.Client, clientIds: number[], tasks?: TaskRow[]): Promise<Violation[]> {
+  const violations: Violation[] = [];
+  const add = (invariant: string, clientId: number | null, detail: string) => violations.push({ invariant, clientId, detail });
+  tasks ??= (await db.query<TaskRow>(`SELECT id, task_key, client_id, phone_id, message, status::text AS status, claim_expires_at FROM dispatch.tasks WHERE client_id = ANY($1)`, [clientIds])).rows;
+  const entries = (
+    await db.query<{ task_key: string; kind: string; count: string }>(
+      `SELECT task_key::text, kind::text, count(*) FROM billing.ledger_entries WHERE client_id = ANY($1) AND task_key IS NOT NULL GROUP BY task_key, kind`,
+      [clientIds],
+    )
+  ).rows;
+  const ledgerCount = (taskKey: string, kind: 'debit' | 'refund') => Number(entries.find((entry) => entry.task_key === taskKey && entry.kind === kind)?.count ?? 0);
+
+  // 3. The ledger invariant of DESIGN.md §4, and one debit per task.
+  const accounts = (
+    await db.query<{ client_id: number; balance: number; ledger_sum: string | null; daily_remaining: number; bonus_remaining: number }>(
+      `SELECT a.client_id, a.daily_remaining + a.bonus_remaining AS balance, a.daily_remaining, a.bonus_remaining,
+              (SELECT sum(amount) FROM billing.ledger_entries l WHERE l.client_id = a.client_id) AS ledger_sum
+       FROM billing.accounts a WHERE a.client_id = ANY($1)`,
+      [clientIds],
+    )
+  ).rows;
+  for (const clientId of clientIds) {
+    const account = accounts.find((row) => row.client_id === clientId);
+    if (!account) {
+      add('ledger', clientId, 'no billing account');
+      continue;
+    }
+    if (Number(account.ledger_sum ?? 0) !== account.balance) add('ledger', clientId, `opening + grants + refills − debits + refunds = ${account.ledger_sum} but the balance is ${account.balance}`);
+    if (account.daily_remaining < 0 || account.bonus_remaining < 0) add('ledger', clientId, `negative bucket: daily ${account.daily_remaining}, bonus ${account.bonus_remaining}`);
+  }
+  for (const entry of entries) if (Number(entry.count) > 1) add('ledger', null, `task key ${entry.task_key} has ${entry.count} ${entry.kind} entries`);
+  for (const task of tasks) if (ledgerCount(task.task_key, 'debit') !== 1) add('ledger', task.client_id, `task ${task.id} has ${ledgerCount(task.task_key, 'debit')} debits`);
+  const held = (await db.query<{ task_key: string; client_id: number }>(`SELECT task_key::text, client_id FROM billing.task_charges WHERE state = 'held' AND client_id = ANY($1)`, [clientIds])).rows;
+  for (const charge of held) add('ledger', charge.client_id, `charge ${charge.task_key} is still held after the run settled`);
+  const taskKeys = new Set(tasks.map((task) => task.task_key));
+  const debitedKeys = entries.filter((entry) => entry.kind === 'debit').map((entry) => entry.task_key);
+  for (const key of debitedKeys) if (!taskKeys.has(key) && ledgerCount(key, 'refund') !== 1) add('ledger', null, `debit for ${key} has no task and was not refunded`);
+
+  // 4. Every failed task refunded exactly once; nothing else refunded.
+  for (const task of tasks) {
+    const refunds = ledgerCount(task.task_key, 'refund');
+    if (task.status === 'failed' && refunds !== 1) add('failed-refunded-once', task.client_id, `failed task ${task.id} has ${refunds} refunds`);
+    if (task.status !== 'failed' && refunds !== 0) add('failed-refunded-once', task.client_id, `${task.status} task ${task.id} has ${refunds} refunds`);
+  }
+  return violations;
 }
 
 /**

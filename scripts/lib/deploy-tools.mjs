@@ -1,0 +1,36 @@
+// deploy/'s checks of the production compose files run `docker compose config` (no Docker engine
+// needed) and Caddy itself on the Caddyfile. `npm test` finds both, and on a machine without them
+// installs Debian's or Ubuntu's `docker-compose` and `caddy` packages when it may (root, apt); it
+// never skips those checks.
+import { spawnSync } from 'node:child_process';
+
+const answers = (command, args) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
+const TOOLS = [
+  { name: 'Docker Compose', found: () => answers('docker', ['compose', 'version']) || answers('docker-compose', ['version']), apt: 'docker-compose' },
+  { name: 'Caddy', found: () => answers('caddy', ['version']), apt: 'caddy' },
+];
+
+export function requireDeployTools(log) {
+  const missing = TOOLS.filter((tool) => !tool.found());
+  if (missing.length === 0) return;
+  if (process.getuid?.() === 0 && answers('apt-get', ['--version'])) {
+    log(`no ${missing.map((tool) => tool.name).join(' or ')} found: installing the system ${missing.map((tool) => tool.apt).join(' and ')} package for the checks of deploy/compose…`);
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...missing.map((tool) => tool.apt)]]) {
+      const run = spawnSync('apt-get', args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+      if (run.status !== 0) return stop(`apt-get ${args.join(' ')} failed.`);
+    }
+    // The package starts Caddy as a system service where systemd runs; the tests start their own.
+    if (missing.some((tool) => tool.apt === 'caddy')) spawnSync('systemctl', ['disable', '--now', 'caddy'], { stdio: 'ignore' });
+    if (TOOLS.every((tool) => tool.found())) return;
+  }
+  stop(`No ${TOOLS.filter((tool) => !tool.found()).map((tool) => tool.name).join(' or ')} found.`);
+}
+
+function stop(reason) {
+  process.stderr.write(
+    `${reason} The checks of deploy/compose run \`docker compose config\` (no Docker engine needed) and Caddy on the Caddyfile: install Docker's compose plugin ` +
+      "or your system's docker-compose package, and caddy (Debian/Ubuntu: sudo apt-get install docker-compose caddy), then run the tests again.\n",
+  );
+  process.exit(1);
+}

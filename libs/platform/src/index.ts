@@ -32,3 +32,4 @@ export * from './bootstrap/service-shutdown.js';
 export * from './redis/redis-subscription.js';
 export * from './observability/liveness.js';
 export * from './messaging/broker-probe.js';
+export * from './scheduling/outbox-relay-rounds.js';

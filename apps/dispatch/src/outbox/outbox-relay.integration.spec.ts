@@ -110,6 +110,58 @@ describe(`${OutboxRelay.name} on Postgres`, () => {
     expect(second).toMatchObject({ payload: { taskKey: next }, publishedAt: expect.any(Date) });
   });
 
+  it('backs a message billing keeps refusing off on its own, while the ones queued after it are refunded promptly and in order', async () => {
+    const refused = await failedTask();
+    const queuedAfter = [await failedTask(), await failedTask()];
+    const refusals: number[] = [];
+    dispatch.billing.duringRefund = ({ taskKey }) => {
+      if (taskKey !== refused) return;
+      refusals.push(Date.now());
+      throw new DomainError('invalid_request', 'refused');
+    };
+    const relay = dispatch.newRelay().withBackoff({ baseMs: 100, maxMs: 400 });
+
+    await expect(relay.relayOnce()).resolves.toEqual({ delivered: 2, failed: 1, interrupted: false });
+    // Rounds as the relay's job runs them, only closer together; a message queued meanwhile goes in the round after.
+    let rounds = 1;
+    for (const until = Date.now() + 1_000; Date.now() < until; rounds++) {
+      if (rounds === 10) queuedAfter.push(await failedTask());
+      const before = dispatch.billing.refundCalls.length;
+      await relay.relayOnce();
+      if (rounds === 10) expect(dispatch.billing.refundCalls.slice(before).map(({ taskKey }) => taskKey)).toContain(queuedAfter[2]);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+
+    expect(dispatch.billing.refundCalls.map(({ taskKey }) => taskKey).filter((key) => key !== refused)).toEqual(queuedAfter);
+    expect(dispatch.billing.refundedKeys()).not.toContain(refused);
+    // Every round would have asked again; the back-off (0.1 s, 0.2 s, 0.4 s, then 0.4 s, each ±20 %) asks a handful of times.
+    expect(rounds).toBeGreaterThan(20);
+    expect(refusals.length).toBeGreaterThanOrEqual(3);
+    expect(refusals.length).toBeLessThanOrEqual(5);
+    const waits = refusals.slice(1).map((at, i) => at - refusals[i]!);
+    expect(waits[0]).toBeGreaterThanOrEqual(0.8 * 100);
+    expect(waits[1]).toBeGreaterThanOrEqual(0.8 * 200);
+    const [row] = await outboxRows();
+    expect(row).toMatchObject({ payload: { taskKey: refused }, publishedAt: null, attempts: refusals.length, lastError: expect.stringContaining('refused') });
+    expect(row!.nextAttemptAt.getTime()).toBeGreaterThan(refusals.at(-1)! + 0.8 * 100);
+  });
+
+  it('leaves a message its turn while billing is unavailable, and refunds in queue order once it answers', async () => {
+    const first = await failedTask();
+    const second = await failedTask();
+    dispatch.billing.nextRefunds = ['unavailable', 'unavailable', 'unavailable'];
+    const relay = dispatch.newRelay().withBackoff({ baseMs: 60_000, maxMs: 60_000 });
+
+    for (let round = 0; round < 3; round++) await expect(relay.relayOnce()).resolves.toEqual({ delivered: 0, failed: 1, interrupted: true });
+    const [waiting] = await outboxRows();
+    expect(waiting).toMatchObject({ payload: { taskKey: first }, attempts: 3, publishedAt: null });
+    // Not pushed out as a refused message would be (by a minute here): the outage was billing's, not the message's.
+    expect(waiting!.nextAttemptAt.getTime()).toBeLessThanOrEqual(Date.now());
+
+    await expect(relay.relayOnce()).resolves.toEqual({ delivered: 2, failed: 0, interrupted: false });
+    expect(dispatch.billing.refundCalls.map(({ taskKey }) => taskKey)).toEqual([first, first, first, first, second]);
+  });
+
   it('sends each message once when several relays run at the same time', async () => {
     const taskKeys: string[] = [];
     for (let i = 0; i < 12; i++) taskKeys.push(await failedTask());

@@ -1,42 +1,40 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { DomainError, Patterns, RefundCommand } from '@smsq/contracts';
+import { Patterns, RefundCommand } from '@smsq/contracts';
+import { DEFAULT_OUTBOX_BACKOFF, OutboxRelayRounds, RepeatingJob, type OutboxBackoff, type OutboxEntry, type RelayOutcome } from '@smsq/platform';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { BillingClient } from '../billing/billing.client.js';
 import { DispatchConfig } from '../config/dispatch-config.js';
-import { inTransaction } from '../database/db-transaction.js';
+import { inTransaction, type DbTransaction } from '../database/db-transaction.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
-import { RepeatingJob } from '@smsq/platform';
-import { OutboxRepository, type OutboxEntry } from './outbox.repository.js';
 
+export type { RelayOutcome };
 export const RELAY_INTERVAL_MS = 300;
-/** Messages one round may deliver before it yields to the next; a backlog drains over several rounds. */
-const ROUND_LIMIT = 200;
-
-export interface RelayOutcome {
-  delivered: number;
-  failed: number;
-  /** true when a receiver was unreachable and the round stopped early; the rest waits for the next round. */
-  interrupted: boolean;
-}
 
 /**
- * Delivers the outbox: each message is sent while its row is locked, and marked published in the
- * same transaction once the receiver has answered (request/response, so an answer means the
- * receiver committed). A crash after the answer but before the commit sends the message again,
- * which is why every message it carries is idempotent at its receiver.
+ * Delivers dispatch's outbox (dispatch.outbox_messages) to billing. A crash after billing's answer
+ * but before the commit sends a message again, which is why every message it carries is
+ * idempotent at its receiver.
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(OutboxRelay.name);
   private readonly job = new RepeatingJob('outbox relay', RELAY_INTERVAL_MS, () => this.relayOnce(), this.logger);
+  private rounds: OutboxRelayRounds<DbTransaction>;
 
   constructor(
     private readonly db: DispatchDatabase,
-    private readonly outbox: OutboxRepository,
     private readonly billing: BillingClient,
     private readonly config: DispatchConfig,
-  ) {}
+  ) {
+    this.rounds = this.roundsWith(DEFAULT_OUTBOX_BACKOFF);
+  }
+
+  /** For tests that cannot wait a second for a retry. */
+  withBackoff(backoff: OutboxBackoff): this {
+    this.rounds = this.roundsWith(backoff);
+    return this;
+  }
 
   onApplicationBootstrap(): void {
     this.job.start();
@@ -46,45 +44,20 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     await this.job.stop();
   }
 
-  async relayOnce(): Promise<RelayOutcome> {
-    const outcome: RelayOutcome = { delivered: 0, failed: 0, interrupted: false };
-    let after = 0n;
-    for (let tried = 0; tried < ROUND_LIMIT; tried++) {
-      const step = await this.deliverNext(after);
-      if (step === 'empty') break;
-      after = step.id;
-      if (step.result === 'delivered') outcome.delivered += 1;
-      else outcome.failed += 1;
-      if (step.result === 'unavailable') {
-        outcome.interrupted = true;
-        break;
-      }
-    }
-    if (outcome.delivered || outcome.failed) this.logger.log(`outbox: ${outcome.delivered} delivered, ${outcome.failed} not yet`);
-    return outcome;
+  relayOnce(): Promise<RelayOutcome> {
+    return this.rounds.relayOnce();
   }
 
-  private deliverNext(after: bigint): Promise<'empty' | { id: bigint; result: 'delivered' | 'failed' | 'unavailable' }> {
-    // The row stays locked while its receiver is asked, so the transaction must outlive that request.
-    return inTransaction(
-      this.db,
-      async (tx) => {
-        const entry = await this.outbox.lockNextUndelivered(tx, after);
-        if (!entry) return 'empty' as const;
-        try {
-          await this.send(entry);
-          await this.outbox.markPublished(tx, entry.id);
-          return { id: entry.id, result: 'delivered' as const };
-        } catch (error) {
-          const detail = error instanceof Error ? error.message : String(error);
-          this.logger.warn(`outbox message ${entry.id} (${entry.pattern}) not delivered, attempt ${entry.attempts + 1}: ${detail}`);
-          await this.outbox.markAttemptFailed(tx, entry.id, detail);
-          // An unreachable receiver ends the round; any other refusal must not hold back the messages after it.
-          const unavailable = error instanceof DomainError && error.code === 'unavailable';
-          return { id: entry.id, result: unavailable ? ('unavailable' as const) : ('failed' as const) };
-        }
+  private roundsWith(backoff: OutboxBackoff): OutboxRelayRounds<DbTransaction> {
+    return new OutboxRelayRounds<DbTransaction>(
+      {
+        table: '"dispatch"."outbox_messages"',
+        // The row stays locked while billing is asked, so the transaction must outlive that request.
+        transaction: (work) => inTransaction(this.db, work, { timeoutMs: this.config.rpcTimeoutMs + 5_000 }),
+        send: (entry) => this.send(entry),
       },
-      { timeoutMs: this.config.rpcTimeoutMs + 5_000 },
+      this.logger,
+      backoff,
     );
   }
 

@@ -11,13 +11,6 @@ export interface OutboxDraft {
   payload: Prisma.InputJsonObject;
 }
 
-export interface OutboxEntry {
-  id: bigint;
-  pattern: string;
-  payload: unknown;
-  attempts: number;
-}
-
 @Injectable()
 export class OutboxRepository {
   constructor(private readonly db: DispatchDatabase) {}
@@ -35,35 +28,6 @@ export class OutboxRepository {
       WITH changed AS (SELECT id, client_id FROM "dispatch"."tasks" WHERE id = ANY (${[...taskIds]}::int[])),
       ${queueTaskEvents(type, 'changed')}
       SELECT 1`;
-  }
-
-  /**
-   * The oldest undelivered message after `afterId`, locked until `tx` ends; one that another relay
-   * holds is skipped, so no two relays ever send the same message at the same time.
-   */
-  async lockNextUndelivered(tx: DbTransaction, afterId: bigint): Promise<OutboxEntry | null> {
-    const rows = await tx.$queryRaw<OutboxEntry[]>`
-      SELECT id, pattern, payload, attempts
-        FROM "dispatch"."outbox_messages"
-       WHERE published_at IS NULL AND id > ${afterId}
-       ORDER BY id
-       LIMIT 1
-         FOR UPDATE SKIP LOCKED`;
-    return rows[0] ?? null;
-  }
-
-  async markPublished(tx: DbTransaction, id: bigint): Promise<void> {
-    await tx.$executeRaw`
-      UPDATE "dispatch"."outbox_messages"
-         SET published_at = now(), attempts = attempts + 1, last_error = NULL
-       WHERE id = ${id}`;
-  }
-
-  async markAttemptFailed(tx: DbTransaction, id: bigint, error: string): Promise<void> {
-    await tx.$executeRaw`
-      UPDATE "dispatch"."outbox_messages"
-         SET attempts = attempts + 1, last_error = ${error}
-       WHERE id = ${id}`;
   }
 
   /** Messages not yet confirmed by their receiver, for tests and diagnostics. */

@@ -148,7 +148,7 @@ export async function dispatchUnderTest(databaseUrl: string, profile: Profile, o
     leases: new LeaseExpiry(db, new LeasesRepository(), outbox, signals, config),
     expiry: new TaskExpiry(db, new LeasesRepository(), outbox),
     outbox,
-    newRelay: (relayBilling = billing) => new OutboxRelay(db, outbox, standIn(relayBilling), config),
+    newRelay: (relayBilling = billing) => new OutboxRelay(db, standIn(relayBilling), config),
     replies: new ReplyOwnerService(config, new RepliesRepository(db)),
     webhooks: new WebhooksService(new WebhookEndpointsRepository(db), deliveries),
     newDeliverer: (delivererOptions = {}) => new WebhookDeliverer(deliveries, config).withOptions(delivererOptions),

@@ -14,7 +14,7 @@ const MAX_IN_FLIGHT = 64;
 /** Longer than a send can take (its timeout), so a delivery under way is never taken twice. */
 const LEASE_S = 60;
 const SEND_TIMEOUT_MS = 10_000;
-/** A slow receiver holds up only its own deliveries: at most this many at once per endpoint. */
+/** A slow or failing receiver holds up only its own deliveries: at most this many at once per endpoint, over all instances. */
 const PER_ENDPOINT = 4;
 /** Retries go on for 24 hours after the event. */
 const RETRY_FOR_MS = 24 * 60 * 60 * 1000;
@@ -33,17 +33,21 @@ export interface DelivererOptions {
  * and settled after, so a deliverer that dies leaves it due again, and any number of dispatch
  * instances share the work without sending one twice at the same time. 2xx delivers it; 410 Gone
  * disables the endpoint; anything else, or no answer, is retried with exponential back-off and
- * jitter for 24 hours. Each round starts sends and does not wait for them: an endpoint with sends
- * under way is left out of the next rounds until they end, so a slow receiver delays no other.
+ * jitter for 24 hours. Each round starts sends and does not wait for them, at most 4 under way per
+ * endpoint over all instances, so a slow or failing receiver delays no other; a send that ends starts
+ * the next round at once.
  */
 @Injectable()
 export class WebhookDeliverer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(WebhookDeliverer.name);
   private readonly job = new RepeatingJob('webhook deliveries', INTERVAL_MS, () => this.startDue().then(() => undefined), this.logger);
   private options: DelivererOptions = { retryBaseMs: 10_000 };
-  /** Sends under way, by endpoint. */
-  private readonly underWay = new Map<number, Set<Promise<void>>>();
+  /** This instance's sends under way. */
+  private readonly underWay = new Set<Promise<void>>();
   private disableCheckedAt = 0;
+  /** The last round found more due deliveries than it had places for: other endpoints are waiting. */
+  private roundWasFull = false;
+  private stopping = false;
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
@@ -62,8 +66,9 @@ export class WebhookDeliverer implements OnApplicationBootstrap, OnModuleDestroy
 
   /** Lets the sends under way settle, so none is left to its lease. */
   async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
     await this.job.stop();
-    await Promise.all([...this.underWay.values()].flatMap((sends) => [...sends]));
+    await Promise.all([...this.underWay]);
   }
 
   /** One round, waiting for the sends it started; answers how many it started. */
@@ -80,22 +85,40 @@ export class WebhookDeliverer implements OnApplicationBootstrap, OnModuleDestroy
       const disabled = await this.deliveries.disableFailingSince(new Date(Date.now() - DISABLE_AFTER_MS), 'every delivery failed for 3 days');
       if (disabled.length > 0) this.logger.warn(`webhook endpoints ${disabled.join(', ')} disabled: every delivery failed for 3 days`);
     }
-    const inFlight = [...this.underWay.values()].reduce((sum, sends) => sum + sends.size, 0);
-    if (inFlight >= MAX_IN_FLIGHT) return [];
-    const due = await this.deliveries.takeDue(MAX_IN_FLIGHT - inFlight, LEASE_S, PER_ENDPOINT, [...this.underWay.keys()]);
+    if (this.underWay.size >= MAX_IN_FLIGHT) {
+      this.roundWasFull = true;
+      return [];
+    }
+    const places = MAX_IN_FLIGHT - this.underWay.size;
+    const due = await this.deliveries.takeDue(places, LEASE_S, PER_ENDPOINT);
+    this.roundWasFull = due.length === places;
     return due.map((delivery) => {
-      const sends = this.underWay.get(delivery.endpointId) ?? new Set<Promise<void>>();
-      this.underWay.set(delivery.endpointId, sends);
-      const send: Promise<void> = this.deliver(delivery).finally(() => {
-        sends.delete(send);
-        if (sends.size === 0) this.underWay.delete(delivery.endpointId);
+      const send: Promise<void> = this.deliverInTurn(delivery).finally(() => {
+        this.underWay.delete(send);
+        // A place is free again: waiting for the next round would hold a busy endpoint to a few sends a second.
+        this.job.runSoon();
       });
-      sends.add(send);
+      this.underWay.add(send);
       return send;
     });
   }
 
-  private async deliver(delivery: DueDelivery): Promise<void> {
+  /** Sends `first`, then each delivery its endpoint hands the place on to. */
+  private async deliverInTurn(first: DueDelivery): Promise<void> {
+    for (let delivery: DueDelivery | null = first; delivery; ) delivery = await this.deliver(delivery);
+  }
+
+  /**
+   * A settled send hands its place to its endpoint's next due delivery, a round trip less than
+   * waiting for a round; not while other endpoints wait for places (the last round was full), where
+   * the round's due order decides.
+   */
+  private handOverLeaseS(): number | null {
+    return this.stopping || this.roundWasFull ? null : LEASE_S;
+  }
+
+  /** Sends one delivery and settles it; answers the one handed its place, if any. */
+  private async deliver(delivery: DueDelivery): Promise<DueDelivery | null> {
     try {
       const body = delivery.body ?? (await this.deliveries.fixBody(delivery.id, await this.render(delivery)));
       const headers = {
@@ -109,32 +132,34 @@ export class WebhookDeliverer implements OnApplicationBootstrap, OnModuleDestroy
       try {
         ({ statusCode } = await guardedPost(new URL(delivery.url), body, headers, { timeoutMs: SEND_TIMEOUT_MS, allowPrivate: this.config.webhookAllowPrivate }));
       } catch (error) {
-        await this.failed(delivery, { statusCode: null, error: (error as Error).message });
-        return webhookDeliveries.inc({ outcome: 'unreachable' });
+        webhookDeliveries.inc({ outcome: 'unreachable' });
+        return await this.failed(delivery, { statusCode: null, error: (error as Error).message });
       }
       if (statusCode >= 200 && statusCode < 300) {
-        await this.deliveries.markDelivered(delivery, statusCode);
-        return webhookDeliveries.inc({ outcome: 'delivered' });
+        webhookDeliveries.inc({ outcome: 'delivered' });
+        return await this.deliveries.markDelivered(delivery, statusCode, this.handOverLeaseS());
       }
       if (statusCode === 410) {
         await this.deliveries.markAttemptFailed(delivery, { statusCode, error: 'the endpoint answered 410 Gone' }, null);
         await this.deliveries.disableEndpoint(delivery.endpointId, 'the endpoint answered 410 Gone');
-        return webhookDeliveries.inc({ outcome: 'gone' });
+        webhookDeliveries.inc({ outcome: 'gone' });
+        return null;
       }
-      await this.failed(delivery, { statusCode, error: `the endpoint answered ${statusCode}` });
       webhookDeliveries.inc({ outcome: 'http_error' });
+      return await this.failed(delivery, { statusCode, error: `the endpoint answered ${statusCode}` });
     } catch (error) {
       // The lease returns it: the next round tries again.
       this.logger.warn(`webhook delivery ${delivery.id} not settled: ${(error as Error).message}`);
+      return null;
     }
   }
 
   /** The next attempt after a doubling, jittered wait, the last one at the end of the 24 hours; none once they are over. */
-  private async failed(delivery: DueDelivery, failure: { statusCode: number | null; error: string }): Promise<void> {
+  private failed(delivery: DueDelivery, failure: { statusCode: number | null; error: string }): Promise<DueDelivery | null> {
     const backoff = Math.min(this.options.retryBaseMs * 2 ** (delivery.attempts - 1), MAX_BACKOFF_MS);
     const retryUntil = delivery.createdAt.getTime() + RETRY_FOR_MS;
     const next = Date.now() >= retryUntil ? null : new Date(Math.min(Date.now() + backoff * (0.8 + Math.random() * 0.4), retryUntil));
-    await this.deliveries.markAttemptFailed(delivery, failure, next);
+    return this.deliveries.markAttemptFailed(delivery, failure, next, this.handOverLeaseS());
   }
 
   /** The event as the receiver gets it: its id, type and time, and the task as the public API shows it. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { WEBHOOK_TEST_EVENT, WebhookDeliveryView, WebhookEventType } from '@smsq/contracts';
 import type { DbTransaction } from '../database/db-transaction.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
-import type { Task, WebhookDelivery } from '../generated/prisma/client.js';
+import { Prisma, type Task, type WebhookDelivery } from '../generated/prisma/client.js';
 import { TASK_COLUMNS } from '../tasks/task-columns.js';
 
 /** A delivery a deliverer took, with what it needs to send it. */
@@ -21,41 +21,77 @@ export interface DueDelivery {
   createdAt: Date;
 }
 
+/** What a taken delivery answers, from the delivery `d` and its endpoint `e`. */
+const DUE_FIELDS = Prisma.sql`
+  d.id, d.endpoint_id AS "endpointId", e.url, e.secret,
+  CASE WHEN e.previous_secret_until > now() THEN e.previous_secret END AS "previousSecret",
+  d.event_id::text AS "eventId", d.type, d.task_id AS "taskId", d.body, d.attempts, d.created_at AS "createdAt"`;
+
+/**
+ * Ends a settle statement whose CTE `settled` answers the settled delivery: when it was still this
+ * deliverer's attempt and `leaseS` is given, its endpoint's next due delivery takes its place,
+ * leased as `takeDue` leases. In one statement with the settle, so a concurrent `takeDue` never
+ * sees the place free and fills it too.
+ */
+function handOverTo(endpointId: number, leaseS: number | null): Prisma.Sql {
+  return Prisma.sql`
+    next AS (
+      SELECT d.id FROM "dispatch"."webhook_deliveries" d JOIN "dispatch"."webhook_endpoints" e ON e.id = d.endpoint_id AND e.active
+       WHERE ${leaseS}::int IS NOT NULL AND EXISTS (SELECT 1 FROM settled)
+         AND d.endpoint_id = ${endpointId} AND d.status = 'pending' AND d.next_attempt_at <= now()
+       ORDER BY d.next_attempt_at, d.id
+       LIMIT 1
+         FOR UPDATE OF d SKIP LOCKED
+    )
+    UPDATE "dispatch"."webhook_deliveries" d
+       SET next_attempt_at = now() + ${leaseS}::int * interval '1 second', sending_until = now() + ${leaseS}::int * interval '1 second', attempts = d.attempts + 1
+      FROM next, "dispatch"."webhook_endpoints" e
+     WHERE d.id = next.id AND e.id = d.endpoint_id
+    RETURNING ${DUE_FIELDS}`;
+}
+
 @Injectable()
 export class WebhookDeliveriesRepository {
   constructor(private readonly db: DispatchDatabase) {}
 
   /**
-   * Takes up to `limit` due deliveries of active endpoints, oldest first and at most `perEndpoint`
-   * of any one endpoint, skipping `busyEndpoints` (sends of this deliverer under way), and leases
+   * Takes up to `limit` due deliveries of active endpoints in due order (next_attempt_at, id),
+   * leaving each endpoint at most `perEndpoint` sends under way over all deliverers, and leases
    * them: their next attempt moves `leaseS` ahead and the attempt is counted before anything is
    * sent, so another deliverer never takes them meanwhile, and one that dies leaves them due again.
+   * An endpoint with thousands of due deliveries thus gets no more of a round than any other.
    */
-  takeDue(limit: number, leaseS: number, perEndpoint: number, busyEndpoints: readonly number[]): Promise<DueDelivery[]> {
-    return this.db.$queryRaw<DueDelivery[]>`
-      WITH candidates AS (
-        SELECT id FROM (
-          SELECT d.id, d.next_attempt_at, row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) AS place
-            FROM "dispatch"."webhook_deliveries" d
-            JOIN "dispatch"."webhook_endpoints" e ON e.id = d.endpoint_id AND e.active
-           WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND d.endpoint_id <> ALL (${[...busyEndpoints]}::int[])
-        ) ranked
-         WHERE place <= ${perEndpoint}
-         ORDER BY next_attempt_at, id
-         LIMIT ${limit}
-      ), due AS (
-        SELECT d.id FROM "dispatch"."webhook_deliveries" d JOIN candidates c ON c.id = d.id
-         WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-           FOR UPDATE OF d SKIP LOCKED
-      )
-      UPDATE "dispatch"."webhook_deliveries" d
-         SET next_attempt_at = now() + ${leaseS}::int * interval '1 second', attempts = d.attempts + 1
-        FROM due, "dispatch"."webhook_endpoints" e
-       WHERE d.id = due.id AND e.id = d.endpoint_id
-      RETURNING d.id, d.endpoint_id AS "endpointId", e.url, e.secret,
-                CASE WHEN e.previous_secret_until > now() THEN e.previous_secret END AS "previousSecret",
-                d.event_id::text AS "eventId", d.type, d.task_id AS "taskId",
-                d.body, d.attempts, d.created_at AS "createdAt"`;
+  async takeDue(limit: number, leaseS: number, perEndpoint: number): Promise<DueDelivery[]> {
+    const [, taken] = await this.db.$transaction([
+      // Deliverers take one after another, so two never both see an endpoint's free places and fill them twice over.
+      this.db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('dispatch.webhook_deliveries:take', 0))`,
+      this.db.$queryRaw<DueDelivery[]>`
+        WITH candidates AS (
+          SELECT c.id, c.next_attempt_at
+            FROM "dispatch"."webhook_endpoints" e
+           CROSS JOIN LATERAL (
+             SELECT d.id, d.next_attempt_at FROM "dispatch"."webhook_deliveries" d
+              WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+              ORDER BY d.next_attempt_at, d.id
+              LIMIT greatest(${perEndpoint} - (
+                SELECT count(*) FROM "dispatch"."webhook_deliveries" s WHERE s.endpoint_id = e.id AND s.sending_until > now() AND s.status = 'pending'
+              ), 0)
+           ) c
+           WHERE e.active
+           ORDER BY c.next_attempt_at, c.id
+           LIMIT ${limit}
+        ), due AS (
+          SELECT d.id FROM "dispatch"."webhook_deliveries" d JOIN candidates c ON c.id = d.id
+           WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+             FOR UPDATE OF d SKIP LOCKED
+        )
+        UPDATE "dispatch"."webhook_deliveries" d
+           SET next_attempt_at = now() + ${leaseS}::int * interval '1 second', sending_until = now() + ${leaseS}::int * interval '1 second', attempts = d.attempts + 1
+          FROM due, "dispatch"."webhook_endpoints" e
+         WHERE d.id = due.id AND e.id = d.endpoint_id
+        RETURNING ${DUE_FIELDS}`,
+    ]);
+    return taken;
   }
 
   /** The task an event is about, as it is now. */
@@ -71,14 +107,18 @@ export class WebhookDeliveriesRepository {
     return rows[0]?.body ?? body;
   }
 
-  async markDelivered(delivery: DueDelivery, statusCode: number): Promise<void> {
-    await this.db.$transaction([
-      this.db.$executeRaw`
+  /** Delivered; answers the delivery handed its place (see `handOverTo`), if any. */
+  async markDelivered(delivery: DueDelivery, statusCode: number, handOverLeaseS: number | null = null): Promise<DueDelivery | null> {
+    const [next] = await this.db.$queryRaw<DueDelivery[]>`
+      WITH settled AS (
         UPDATE "dispatch"."webhook_deliveries"
-           SET status = 'delivered', delivered_at = now(), last_status_code = ${statusCode}, last_error = NULL
-         WHERE id = ${delivery.id} AND status = 'pending' AND attempts = ${delivery.attempts}`,
-      this.db.$executeRaw`UPDATE "dispatch"."webhook_endpoints" SET failing_since = NULL WHERE id = ${delivery.endpointId} AND failing_since IS NOT NULL`,
-    ]);
+           SET status = 'delivered', delivered_at = now(), sending_until = NULL, last_status_code = ${statusCode}, last_error = NULL
+         WHERE id = ${delivery.id} AND status = 'pending' AND attempts = ${delivery.attempts}
+        RETURNING id
+      ), recovered AS (
+        UPDATE "dispatch"."webhook_endpoints" SET failing_since = NULL WHERE id = ${delivery.endpointId} AND failing_since IS NOT NULL
+      ), ${handOverTo(delivery.endpointId, handOverLeaseS)}`;
+    return next ?? null;
   }
 
   /**
@@ -86,15 +126,23 @@ export class WebhookDeliveriesRepository {
    * `markDelivered`, it settles only the attempt this deliverer made: a later one (the lease ran
    * out and another deliverer took it) is not overwritten.
    */
-  async markAttemptFailed(delivery: DueDelivery, failure: { statusCode: number | null; error: string }, nextAttemptAt: Date | null): Promise<void> {
-    await this.db.$transaction([
-      this.db.$executeRaw`
+  async markAttemptFailed(
+    delivery: DueDelivery,
+    failure: { statusCode: number | null; error: string },
+    nextAttemptAt: Date | null,
+    handOverLeaseS: number | null = null,
+  ): Promise<DueDelivery | null> {
+    const [next] = await this.db.$queryRaw<DueDelivery[]>`
+      WITH settled AS (
         UPDATE "dispatch"."webhook_deliveries"
            SET status = ${nextAttemptAt ? 'pending' : 'failed'}, next_attempt_at = COALESCE(${nextAttemptAt}::timestamptz, next_attempt_at),
-               last_status_code = ${failure.statusCode}, last_error = ${failure.error}
-         WHERE id = ${delivery.id} AND status = 'pending' AND attempts = ${delivery.attempts}`,
-      this.db.$executeRaw`UPDATE "dispatch"."webhook_endpoints" SET failing_since = COALESCE(failing_since, now()) WHERE id = ${delivery.endpointId}`,
-    ]);
+               sending_until = NULL, last_status_code = ${failure.statusCode}, last_error = ${failure.error}
+         WHERE id = ${delivery.id} AND status = 'pending' AND attempts = ${delivery.attempts}
+        RETURNING id
+      ), failing AS (
+        UPDATE "dispatch"."webhook_endpoints" SET failing_since = now() WHERE id = ${delivery.endpointId} AND failing_since IS NULL
+      ), ${handOverTo(delivery.endpointId, handOverLeaseS)}`;
+    return next ?? null;
   }
 
   /** Stops sending to an endpoint; its pending deliveries stay, for when it is enabled again. */

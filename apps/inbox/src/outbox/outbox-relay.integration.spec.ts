@@ -6,14 +6,21 @@ import type { MessagesService } from '../messages/messages.service.js';
 import { inbound, nextId, openInboxTestDatabase, testInboxConfig } from '../testing/inbox-harness.js';
 import { OutboxRelay } from './outbox-relay.js';
 
-/** Dispatch as the relay meets it: it records what it takes, or is down. */
+/** Dispatch as the relay meets it: it records what it takes, refuses the messages it is told to, or is down. */
 class DispatchStandIn {
   readonly taken: ReplyReceivedCommand[] = [];
+  /** When each refused event was asked for. */
+  readonly refusals: number[] = [];
+  refusedText: string | null = null;
   down = false;
 
   async send(pattern: string, command: ReplyReceivedCommand): Promise<object> {
     if (this.down) throw new UnavailableError('the dispatch service did not answer; retry later');
     if (pattern !== Patterns.dispatch.webhookReplyReceived) throw new DomainError('not_found', pattern);
+    if (command.message === this.refusedText) {
+      this.refusals.push(Date.now());
+      throw new DomainError('invalid_request', 'refused');
+    }
     this.taken.push(command);
     return { ok: true };
   }
@@ -42,10 +49,10 @@ describe(`${OutboxRelay.name} on Postgres`, () => {
     const dispatch = new DispatchStandIn();
     dispatch.down = true;
 
-    expect(await relayTo(dispatch).relayOnce()).toBe(0);
+    expect(await relayTo(dispatch).relayOnce()).toEqual({ delivered: 0, failed: 1, interrupted: true });
     dispatch.down = false;
-    expect(await relayTo(dispatch).relayOnce()).toBe(1);
-    expect(await relayTo(dispatch).relayOnce()).toBe(0);
+    expect(await relayTo(dispatch).relayOnce()).toEqual({ delivered: 1, failed: 0, interrupted: false });
+    expect(await relayTo(dispatch).relayOnce()).toEqual({ delivered: 0, failed: 0, interrupted: false });
 
     const stored = await database.message.findFirstOrThrow({ where: { clientId } });
     expect(dispatch.taken).toEqual([
@@ -60,6 +67,64 @@ describe(`${OutboxRelay.name} on Postgres`, () => {
         storedAt: stored.storedAt.toISOString(),
       },
     ]);
-    expect(await database.outboxEvent.findFirstOrThrow()).toMatchObject({ publishedAt: expect.any(Date), attempts: 2, lastError: 'unavailable: the dispatch service did not answer; retry later' });
+    expect(await database.outboxEvent.findFirstOrThrow()).toMatchObject({ publishedAt: expect.any(Date), attempts: 2, lastError: null });
+  });
+
+  it('backs an event dispatch keeps refusing off on its own, while the replies stored after it are relayed promptly and in order', async () => {
+    const clientId = nextId();
+    const store = (message: string) => messages.store({ messages: [inbound({ clientId, phoneId: 4, message })] });
+    await store('refused');
+    await store('first after');
+    await store('second after');
+    const dispatch = new DispatchStandIn();
+    dispatch.refusedText = 'refused';
+    const relay = relayTo(dispatch).withBackoff({ baseMs: 100, maxMs: 400 });
+    const takenTexts = () => dispatch.taken.filter((command) => command.clientId === clientId).map((command) => command.message);
+
+    expect(await relay.relayOnce()).toEqual({ delivered: 2, failed: 1, interrupted: false });
+    // Rounds as the relay's job runs them, only closer together; a reply stored meanwhile goes in the round after.
+    let rounds = 1;
+    for (const until = Date.now() + 1_000; Date.now() < until; rounds++) {
+      if (rounds === 10) {
+        await store('third after');
+        await relay.relayOnce();
+        expect(takenTexts()).toContain('third after');
+      } else await relay.relayOnce();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+
+    expect(takenTexts()).toEqual(['first after', 'second after', 'third after']);
+    // Every round would have asked again; the back-off (0.1 s, 0.2 s, 0.4 s, then 0.4 s, each ±20 %) asks a handful of times.
+    expect(rounds).toBeGreaterThan(20);
+    expect(dispatch.refusals.length).toBeGreaterThanOrEqual(3);
+    expect(dispatch.refusals.length).toBeLessThanOrEqual(5);
+    const waits = dispatch.refusals.slice(1).map((at, i) => at - dispatch.refusals[i]!);
+    expect(waits[0]).toBeGreaterThanOrEqual(0.8 * 100);
+    expect(waits[1]).toBeGreaterThanOrEqual(0.8 * 200);
+    const refused = await database.outboxEvent.findFirstOrThrow({ where: { publishedAt: null } });
+    expect(refused).toMatchObject({ payload: expect.objectContaining({ clientId, message: 'refused' }), attempts: dispatch.refusals.length, lastError: expect.stringContaining('refused') });
+    expect(refused.nextAttemptAt.getTime()).toBeGreaterThan(dispatch.refusals.at(-1)! + 0.8 * 100);
+    // Out of the way of the next test.
+    await database.outboxEvent.update({ where: { id: refused.id }, data: { publishedAt: new Date() } });
+  });
+
+  it('leaves an event its turn while dispatch is down, and relays in order once it answers', async () => {
+    const clientId = nextId();
+    await messages.store({ messages: [inbound({ clientId, message: 'first' })] });
+    await messages.store({ messages: [inbound({ clientId, message: 'second' })] });
+    const dispatch = new DispatchStandIn();
+    dispatch.down = true;
+    const relay = relayTo(dispatch).withBackoff({ baseMs: 60_000, maxMs: 60_000 });
+
+    for (let round = 0; round < 3; round++) expect(await relay.relayOnce()).toEqual({ delivered: 0, failed: 1, interrupted: true });
+    const [waiting, untouched] = await database.outboxEvent.findMany({ where: { publishedAt: null }, orderBy: { id: 'asc' } });
+    expect(waiting).toMatchObject({ attempts: 3, payload: expect.objectContaining({ message: 'first' }) });
+    expect(untouched).toMatchObject({ attempts: 0, payload: expect.objectContaining({ message: 'second' }) });
+    // Not pushed out as a refused event would be (by a minute here): the outage was dispatch's, not the event's.
+    expect(waiting!.nextAttemptAt.getTime()).toBeLessThanOrEqual(Date.now());
+
+    dispatch.down = false;
+    expect(await relay.relayOnce()).toEqual({ delivered: 2, failed: 0, interrupted: false });
+    expect(dispatch.taken.map((command) => command.message)).toEqual(['first', 'second']);
   });
 });

@@ -64,4 +64,24 @@ describe(RepeatingJob.name, () => {
     await vi.advanceTimersByTimeAsync(INTERVAL_MS * 10);
     expect(runs).toBe(1);
   });
+
+  it('runs at once when asked to run soon, or straight after the run under way, and then keeps its interval', async () => {
+    sut.start();
+    sut.runSoon();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(runs).toBe(1);
+
+    sut.runSoon();
+    sut.runSoon();
+    finishRun();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(runs).toBe(2);
+    finishRun();
+    await vi.advanceTimersByTimeAsync(INTERVAL_MS - 1);
+    expect(runs).toBe(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(runs).toBe(3);
+    finishRun();
+    await sut.stop();
+  });
 });

@@ -8,6 +8,8 @@ export class RepeatingJob {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = true;
+  /** `runSoon` was called during a run: the next one starts straight after it. */
+  private again = false;
 
   constructor(
     private readonly name: string,
@@ -29,7 +31,18 @@ export class RepeatingJob {
     await this.running;
   }
 
-  private schedule(): void {
+  /** The next run starts now instead of after the interval, or straight after the one under way. */
+  runSoon(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.schedule(0);
+  }
+
+  private schedule(delayMs = this.intervalMs): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.running = this.work()
@@ -39,9 +52,11 @@ export class RepeatingJob {
         )
         .finally(() => {
           this.running = undefined;
-          this.schedule();
+          const again = this.again;
+          this.again = false;
+          this.schedule(again ? 0 : this.intervalMs);
         });
-    }, this.intervalMs);
+    }, delayMs);
     // A job alone never keeps the process alive: the servers do.
     this.timer.unref();
   }

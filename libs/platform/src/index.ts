@@ -33,3 +33,6 @@ export * from './redis/redis-subscription.js';
 export * from './observability/liveness.js';
 export * from './messaging/broker-probe.js';
 export * from './scheduling/outbox-relay-rounds.js';
+export * from './config/retention-settings.js';
+export * from './retention/prune.js';
+export * from './retention/retention-pruner.js';

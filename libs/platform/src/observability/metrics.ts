@@ -51,6 +51,13 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly prunedRows = new Counter({
+    name: 'smsq_retention_pruned_rows_total',
+    help: 'Rows deleted by retention once kept for their period (SMSQ_RETENTION_*, SMSQ_TASK_RETENTION_DAYS), by table',
+    labelNames: ['table'] as const,
+    registers: [this.registry],
+  });
+
   constructor(readonly service: string) {
     this.registry.setDefaultLabels({ service });
   }

@@ -6,3 +6,4 @@ export * from './termux/termux-stand-ins.js';
 export * from './fault-proxy/fault-proxy.js';
 export * from './mailbox.js';
 export * from './timed.js';
+export * from './concurrent-writes.js';

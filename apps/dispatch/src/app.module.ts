@@ -8,6 +8,7 @@ import { OutboxModule } from './outbox/outbox.module.js';
 import { PhoneConditions } from './phones/phone-conditions.js';
 import { PhonesModule } from './phones/phones.module.js';
 import { RepliesModule } from './replies/replies.module.js';
+import { RetentionModule } from './retention/retention.module.js';
 import { StatsModule } from './stats/stats.module.js';
 import { TasksModule } from './tasks/tasks.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
@@ -31,6 +32,7 @@ export class AppModule {
         StatsModule,
         WebhooksModule,
         MetricsModule,
+        RetentionModule,
       ],
       providers: [{ provide: DispatchConfig, useValue: config }, PhoneConditions],
       exports: [DispatchConfig, PhoneConditions],

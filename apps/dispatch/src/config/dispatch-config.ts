@@ -1,5 +1,14 @@
 import { MAX_WAIT_S } from '@smsq/contracts';
-import { CommonConfig, isTimeZone, readCommonConfig, type EnvReader } from '@smsq/platform';
+import {
+  CommonConfig,
+  isTimeZone,
+  readCommonConfig,
+  readOutboxRetentionS,
+  readRetentionIntervalS,
+  readTaskRetentionDays,
+  readWebhookRetentionS,
+  type EnvReader,
+} from '@smsq/platform';
 
 export class DispatchConfig extends CommonConfig {
   /** DISPATCH_DATABASE_URL: the service's own database user, for when DATABASE_URL's user cannot create roles. */
@@ -17,6 +26,14 @@ export class DispatchConfig extends CommonConfig {
   phoneSilentS!: number;
   /** SMSQ_TIMEZONE: whose days count a daily limit of a phone without an owner's zone. */
   timeZone!: string;
+  /** SMSQ_RETENTION_INTERVAL_S: how often the retention prunes run. */
+  retentionIntervalS!: number;
+  /** SMSQ_RETENTION_OUTBOX_S: a published outbox message is deleted this long after it was published. */
+  outboxRetentionS!: number;
+  /** SMSQ_RETENTION_WEBHOOK_S: a delivered or failed webhook delivery is deleted this long after its last attempt. */
+  webhookRetentionS!: number;
+  /** SMSQ_TASK_RETENTION_DAYS: a finished task is deleted this many days after it finished; undefined: kept for ever. */
+  taskRetentionDays: number | undefined;
 }
 
 export function readDispatchConfig(env: EnvReader): DispatchConfig {
@@ -30,6 +47,10 @@ export function readDispatchConfig(env: EnvReader): DispatchConfig {
     webhookAllowPrivate: env.bool('SMSQ_WEBHOOK_ALLOW_PRIVATE', false),
     phoneSilentS: env.int('SMSQ_PHONE_SILENT_S', 120, { min: 1, max: 86_400 }),
     timeZone: env.string('SMSQ_TIMEZONE', 'Europe/Belgrade'),
+    retentionIntervalS: readRetentionIntervalS(env),
+    outboxRetentionS: readOutboxRetentionS(env),
+    webhookRetentionS: readWebhookRetentionS(env),
+    taskRetentionDays: readTaskRetentionDays(env),
   });
   // A healthy worker is in contact at least once per long poll: a shorter window would call it silent between polls.
   env.require(config.phoneSilentS > MAX_WAIT_S, `SMSQ_PHONE_SILENT_S must exceed the longest long poll (${MAX_WAIT_S} s), got ${config.phoneSilentS}`);

@@ -1,0 +1,57 @@
+import type { Prune } from '@smsq/platform';
+import type { DispatchConfig } from '../config/dispatch-config.js';
+
+const DAY_S = 86_400;
+
+/** A task no pending webhook delivery still renders its body from (a delivery fixes its body at its first attempt). */
+const NO_PENDING_DELIVERY = `NOT EXISTS (SELECT 1 FROM "dispatch"."webhook_deliveries" d WHERE d.task_id = pruned.id AND d.status = 'pending')`;
+
+/**
+ * What dispatch deletes once kept long enough (docs/decisions.md, "Retention"). Pending outbox
+ * messages and pending webhook deliveries are never pruned; tasks only when
+ * SMSQ_TASK_RETENTION_DAYS is set, since they are the clients' history.
+ */
+export function dispatchPrunes(config: Pick<DispatchConfig, 'outboxRetentionS' | 'webhookRetentionS' | 'taskRetentionDays'>): Prune[] {
+  const prunes: Prune[] = [
+    {
+      table: 'dispatch.outbox_messages',
+      what: 'published outbox messages',
+      key: ['id'],
+      where: 'pruned.published_at < $1',
+      orderBy: 'pruned.published_at, pruned.id',
+      keepS: config.outboxRetentionS,
+    },
+    // A finished delivery's next_attempt_at is the end of its last attempt's lease: kept from its last attempt.
+    ...(['delivered', 'failed'] as const).map((status) => ({
+      table: 'dispatch.webhook_deliveries',
+      what: `${status} webhook deliveries`,
+      key: ['id'],
+      where: `pruned.status = '${status}' AND pruned.next_attempt_at < $1`,
+      orderBy: 'pruned.next_attempt_at',
+      keepS: config.webhookRetentionS,
+    })),
+  ];
+  if (config.taskRetentionDays !== undefined) {
+    const keepS = config.taskRetentionDays * DAY_S;
+    prunes.push(
+      {
+        table: 'dispatch.tasks',
+        what: 'sent tasks',
+        key: ['id'],
+        // A delivery report may come after the send: the task is kept from the later of the two.
+        where: `pruned.status = 'sent' AND pruned.sent_at < $1 AND (pruned.delivered_at IS NULL OR pruned.delivered_at < $1) AND ${NO_PENDING_DELIVERY}`,
+        orderBy: 'pruned.sent_at',
+        keepS,
+      },
+      {
+        table: 'dispatch.tasks',
+        what: 'failed tasks',
+        key: ['id'],
+        where: `pruned.status = 'failed' AND pruned.failed_at < $1 AND ${NO_PENDING_DELIVERY}`,
+        orderBy: 'pruned.failed_at',
+        keepS,
+      },
+    );
+  }
+  return prunes;
+}

@@ -27,8 +27,8 @@ export async function holdRowsLocked(databaseUrl: string, lockQuery: string, val
 }
 
 /**
- * Runs `work` while `writer` writes again and again (never two writes of one writer at once), and
- * answers what `work` answered and how many writes went in while it ran.
+ * Runs `work` while each writer writes again and again (never two writes of one writer at once),
+ * and answers what `work` answered and how many writes went in, the last ones finished.
  */
 export async function whileWriting<T>(writers: ReadonlyArray<() => Promise<unknown>>, work: () => Promise<T>): Promise<{ result: T; writes: number }> {
   let done = false;
@@ -39,11 +39,13 @@ export async function whileWriting<T>(writers: ReadonlyArray<() => Promise<unkno
       writes += 1;
     }
   });
+  let result: T;
   try {
-    const result = await work();
-    return { result, writes };
+    result = await work();
   } finally {
     done = true;
     await Promise.all(loops);
   }
+  // Counted once the writes under way when the work ended are in too.
+  return { result, writes };
 }

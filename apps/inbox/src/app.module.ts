@@ -4,6 +4,7 @@ import { InboxConfig } from './config/inbox-config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { MessagesModule } from './messages/messages.module.js';
 import { OutboxModule } from './outbox/outbox.module.js';
+import { RetentionModule } from './retention/retention.module.js';
 
 @Module({})
 export class AppModule {
@@ -11,7 +12,7 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      imports: [ObservabilityModule.forService('inbox'), ServiceClientsModule.register(config, ['dispatch']), DatabaseModule, MessagesModule, OutboxModule],
+      imports: [ObservabilityModule.forService('inbox'), ServiceClientsModule.register(config, ['dispatch']), DatabaseModule, MessagesModule, OutboxModule, RetentionModule],
       providers: [{ provide: InboxConfig, useValue: config }],
       exports: [InboxConfig],
     };

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InvalidRequestError, type InboxPage, type MessagesListQuery, type MessagesStoreCommand, type MessagesStored } from '@smsq/contracts';
+import { InboxConfig } from '../config/inbox-config.js';
 import { InboxDatabase } from '../database/inbox-database.js';
 import { isStoredId } from '../database/stored-id.js';
 import { toInboxMessageView } from './inbox-message-view.js';
@@ -11,19 +12,31 @@ import { containsPattern } from './search-pattern.js';
 @Injectable()
 export class MessagesService {
   private readonly logger = new Logger(MessagesService.name);
+  /** SMSQ_TASK_RETENTION_DAYS in milliseconds; undefined: replies are kept for ever. */
+  private readonly retentionMs: number | undefined;
 
   constructor(
     private readonly database: InboxDatabase,
     private readonly messages: MessagesRepository,
-  ) {}
+    config: InboxConfig,
+  ) {
+    this.retentionMs = config.messageRetentionDays === undefined ? undefined : config.messageRetentionDays * 86_400_000;
+  }
 
-  /** Stores what is new; a message already stored, or repeated within the batch, counts as a duplicate. */
+  /**
+   * Stores what is new; a message already stored, or repeated within the batch, counts as a
+   * duplicate, and so does one received before the retention period: it was stored and pruned
+   * already (or would be at once), and storing it again would announce it to the client twice.
+   */
   async store(command: MessagesStoreCommand): Promise<MessagesStored> {
-    const rows = command.messages.map((message, index) => newMessageOf(message, `messages[${index}]`));
+    const keptSince = this.retentionMs === undefined ? undefined : Date.now() - this.retentionMs;
+    const rows = command.messages
+      .map((message, index) => newMessageOf(message, `messages[${index}]`))
+      .filter((row) => keptSince === undefined || row.receivedAt.getTime() >= keptSince);
     // One order for every batch: concurrent overlapping syncs then wait on each other's keys in the same order, never in a cycle.
     rows.sort((a, b) => (a.dedupKey < b.dedupKey ? -1 : a.dedupKey > b.dedupKey ? 1 : 0));
-    const stored = await this.messages.insertNew(this.database, rows);
-    const duplicates = rows.length - stored;
+    const stored = rows.length === 0 ? 0 : await this.messages.insertNew(this.database, rows);
+    const duplicates = command.messages.length - stored;
     this.logger.log(`stored ${stored} inbound message(s), ${duplicates} duplicate(s)`);
     return { stored, duplicates };
   }

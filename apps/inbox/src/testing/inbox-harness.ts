@@ -26,7 +26,7 @@ export function testInboxConfig(overrides: Partial<InboxConfig> = {}): InboxConf
 }
 
 /** A migrated database of its own, a connected client and the messages service, for one spec file. */
-export async function openInboxTestDatabase(label: string): Promise<{ testDatabase: TestDatabase; database: InboxDatabase; messages: MessagesService; close(): Promise<void> }> {
+export async function openInboxTestDatabase(label: string, config: InboxConfig = testInboxConfig()): Promise<{ testDatabase: TestDatabase; database: InboxDatabase; messages: MessagesService; close(): Promise<void> }> {
   Logger.overrideLogger(['warn', 'error', 'fatal']);
   const testDatabase = await createTestDatabase(label, [{ schema: 'inbox', migrationsDir: INBOX_MIGRATIONS_DIR }]);
   const database = new InboxDatabase(testDatabase.url);
@@ -34,7 +34,7 @@ export async function openInboxTestDatabase(label: string): Promise<{ testDataba
   return {
     testDatabase,
     database,
-    messages: new MessagesService(database, new MessagesRepository()),
+    messages: new MessagesService(database, new MessagesRepository(), config),
     close: async () => {
       await database.onModuleDestroy();
       await testDatabase.drop();

@@ -7,6 +7,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { DeliveryModule } from './delivery/delivery.module.js';
 import { PhonesModule } from './phones/phones.module.js';
 import { ReferenceModule } from './reference/reference.module.js';
+import { RetentionModule } from './retention/retention.module.js';
 import { TasksModule } from './tasks/tasks.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 
@@ -29,6 +30,7 @@ export class AppModule {
         DeliveryModule,
         PhonesModule,
         ReferenceModule,
+        RetentionModule,
       ],
       providers: [
         { provide: GatewayConfig, useValue: config },

@@ -1,4 +1,4 @@
-import { CommonConfig, isTimeZone, readCommonConfig, type EnvReader } from '@smsq/platform';
+import { CommonConfig, isTimeZone, readCommonConfig, readIdempotencyRetentionS, readRetentionIntervalS, type EnvReader } from '@smsq/platform';
 
 export class GatewayConfig extends CommonConfig {
   /** GATEWAY_DATABASE_URL: the service's own database user, for when DATABASE_URL's user cannot create roles. */
@@ -14,6 +14,19 @@ export class GatewayConfig extends CommonConfig {
   createTimeoutMs!: number;
   /** How many batches of creates may be on their way to dispatch at once; more creates wait for the next batch. */
   createBatchesInFlight!: number;
+  /** SMSQ_RETENTION_INTERVAL_S: how often the retention prunes run. */
+  retentionIntervalS!: number;
+  /**
+   * SMSQ_RETENTION_IDEMPOTENCY_S: an Idempotency-Key's first answer is replayed this long, and its
+   * record deleted once past it: one value, so no record is pruned while it can still be replayed.
+   */
+  idempotencyReplayS!: number;
+}
+
+/** How long a create with an Idempotency-Key may stay in progress before a repeat counts it as abandoned by a gateway that died. */
+export function idempotencyAbandonedAfterMs(config: Pick<GatewayConfig, 'createTimeoutMs' | 'rpcTimeoutMs'>): number {
+  // The create itself, then settling it and reading the balance when its answer did not come.
+  return config.createTimeoutMs + 2 * config.rpcTimeoutMs + 2_000;
 }
 
 export function readGatewayConfig(env: EnvReader): GatewayConfig {
@@ -27,7 +40,14 @@ export function readGatewayConfig(env: EnvReader): GatewayConfig {
     // Below the minute after which an idempotency record still in progress counts as abandoned.
     createTimeoutMs: env.int('SMSQ_CREATE_TIMEOUT_MS', 8_000, { min: 200, max: 30_000 }),
     createBatchesInFlight: env.int('SMSQ_CREATE_BATCHES_IN_FLIGHT', 4, { min: 1, max: 64 }),
+    retentionIntervalS: readRetentionIntervalS(env),
+    idempotencyReplayS: readIdempotencyRetentionS(env),
   });
+  // A record still in progress must outlive any create that may still finish, or a repeat would queue and charge a second task.
+  env.require(
+    config.idempotencyReplayS * 1_000 > idempotencyAbandonedAfterMs(config),
+    `SMSQ_RETENTION_IDEMPOTENCY_S must exceed the longest create (SMSQ_CREATE_TIMEOUT_MS + 2 × SMSQ_RPC_TIMEOUT_MS + 2 s = ${Math.ceil(idempotencyAbandonedAfterMs(config) / 1_000)} s), got ${config.idempotencyReplayS}`,
+  );
   env.require(isTimeZone(config.defaultTimezone), `SMSQ_TIMEZONE must be an IANA time zone, got ${JSON.stringify(config.defaultTimezone)}`);
   env.require(
     config.defaultRegion === undefined || /^[A-Z]{2}$/.test(config.defaultRegion),

@@ -39,13 +39,30 @@ class RecordsInMemory {
 
 const BODY = { recipient: '+381641234567', message: 'hello' };
 
+const REPLAY_S = 120;
+
 function setUp() {
   const records = new RecordsInMemory();
-  const sut = new IdempotencyService(records as unknown as IdempotencyRepository, { createTimeoutMs: 8_000, rpcTimeoutMs: 5_000 } as GatewayConfig);
+  const sut = new IdempotencyService(records as unknown as IdempotencyRepository, { createTimeoutMs: 8_000, rpcTimeoutMs: 5_000, idempotencyReplayS: REPLAY_S } as GatewayConfig);
   return { records, sut };
 }
 
 describe(IdempotencyService.name, () => {
+  it('replays an answer for SMSQ_RETENTION_IDEMPOTENCY_S and runs afresh once the record is past it, the same window retention prunes by', async () => {
+    const { records, sut } = setUp();
+    const first = { ok: true, id: 1 };
+    await sut.run(7, 'k1', BODY, { run: async () => first, recover: vi.fn() });
+    const row = records.rows.get('7/k1')!;
+
+    records.rows.set('7/k1', { ...row, createdAt: new Date(Date.now() - (REPLAY_S - 5) * 1_000) });
+    expect(await sut.run(7, 'k1', BODY, { run: vi.fn(), recover: vi.fn() })).toEqual(first);
+
+    records.rows.set('7/k1', { ...row, createdAt: new Date(Date.now() - (REPLAY_S + 1) * 1_000) });
+    const run = vi.fn(async () => ({ ok: true, id: 2 }));
+    expect(await sut.run(7, 'k1', BODY, { run, recover: vi.fn() })).toEqual({ ok: true, id: 2 });
+    expect(run).toHaveBeenCalledTimes(1);
+  });
+
   it('answers the task a dead gateway stored for the key, instead of queuing a second one', async () => {
     const { records, sut } = setUp();
     const createdAt = records.leftInProgress(7, 'k1', BODY, 21_000);

@@ -1,10 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConflictError, DomainError, domainErrorFrom, UnavailableError } from '@smsq/contracts';
 import { createHash, randomUUID } from 'node:crypto';
-import { GatewayConfig } from '../config/gateway-config.js';
+import { GatewayConfig, idempotencyAbandonedAfterMs } from '../config/gateway-config.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
-
-const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The work failed without learning whether it took effect (its answer never came). The record
@@ -30,7 +28,7 @@ export interface IdempotentWork<T> {
 
 /**
  * Idempotency-Key for create-task and create-tasks: the first final answer (the success, or a
- * 4xx) is kept and replayed to a repeat of the same body for 24 hours, so a retried request never
+ * 4xx) is kept and replayed to a repeat of the same body for SMSQ_RETENTION_IDEMPOTENCY_S (24 hours), so a retried request never
  * queues or debits twice. An answer that says "retry later" (5xx) is not kept: the retry runs afresh.
  */
 @Injectable()
@@ -39,13 +37,15 @@ export class IdempotencyService {
 
   /** A record still in progress after this long was left by a gateway that died mid-request: no create takes longer. */
   private readonly abandonedAfterMs: number;
+  /** Past this age a record is replayed no more: a repeat starts afresh, and retention deletes it. */
+  private readonly replayWindowMs: number;
 
   constructor(
     private readonly records: IdempotencyRepository,
     config: GatewayConfig,
   ) {
-    // The create itself, then settling it and reading the balance when its answer did not come.
-    this.abandonedAfterMs = config.createTimeoutMs + 2 * config.rpcTimeoutMs + 2_000;
+    this.abandonedAfterMs = idempotencyAbandonedAfterMs(config);
+    this.replayWindowMs = config.idempotencyReplayS * 1_000;
   }
 
   /** `successStatus` is the HTTP status of the work's answer: a key first used on another endpoint is a conflict. */
@@ -84,7 +84,7 @@ export class IdempotencyService {
       const existing = await this.records.find(clientId, key);
       if (!existing) continue;
       const age = Date.now() - existing.createdAt.getTime();
-      if (age > REPLAY_WINDOW_MS) {
+      if (age > this.replayWindowMs) {
         await this.records.removeIfCreatedAt(clientId, key, existing.createdAt);
         continue;
       }

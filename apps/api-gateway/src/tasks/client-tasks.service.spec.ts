@@ -29,7 +29,7 @@ function setUp(createError: DomainError, whole = false) {
     }),
   };
   const billing = { send: vi.fn(async () => ({ creditsRemaining: 29 })) };
-  const config = { profile: 'A', createTimeoutMs: 8_000, rpcTimeoutMs: 5_000, createBatchesInFlight: 2 } as GatewayConfig;
+  const config = { profile: 'A', createTimeoutMs: 8_000, rpcTimeoutMs: 5_000, createBatchesInFlight: 2, idempotencyReplayS: 86_400 } as GatewayConfig;
   const idempotency = new IdempotencyService({} as IdempotencyRepository, config);
   const batcher = new CreateBatcher(config, dispatch as unknown as ServiceClient);
   const abandoned = { record: vi.fn() } as unknown as AbandonedCreatesRepository;
@@ -84,7 +84,7 @@ describe(ClientTasksService.name, () => {
         }),
       };
       const billing = { send: vi.fn(async () => ({ creditsRemaining: 29 })) };
-      const config = { profile: 'A', createTimeoutMs: 8_000, rpcTimeoutMs: 5_000, createBatchesInFlight: 2 } as GatewayConfig;
+      const config = { profile: 'A', createTimeoutMs: 8_000, rpcTimeoutMs: 5_000, createBatchesInFlight: 2, idempotencyReplayS: 86_400 } as GatewayConfig;
       const records = new Map<string, { statusCode: number | null }>();
       const repository = {
         tryInsert: async (_clientId: number, key: string) => (records.has(key) ? undefined : (records.set(key, { statusCode: null }), new Date())),

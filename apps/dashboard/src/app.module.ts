@@ -6,6 +6,7 @@ import { ClientAreaModule } from './client-area/client-area.module.js';
 import { DashboardConfig } from './config/dashboard-config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { PasswordResetModule } from './password-reset/password-reset.module.js';
+import { RetentionModule } from './retention/retention.module.js';
 import { SettingsModule } from './settings/settings.module.js';
 
 /** The services the dashboard talks to, over the broker only. */
@@ -28,6 +29,7 @@ export class AppModule {
         ClientAreaModule,
         AdminAreaModule,
         SettingsModule,
+        RetentionModule,
       ],
       providers: [{ provide: DashboardConfig, useValue: config }],
       exports: [DashboardConfig],

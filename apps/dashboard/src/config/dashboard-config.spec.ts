@@ -86,4 +86,11 @@ describe(readDashboardConfig.name, () => {
     expect(() => loadConfig(readDashboardConfig, { SMSQ_SMTP_URL: 'http://mail.example.test', SMSQ_MAIL_FROM: 'a@b.test' })).toThrow(/SMSQ_SMTP_URL must be a smtp or smtps URL/);
     expect(() => loadConfig(readDashboardConfig, { SMSQ_SMTP_URL: 'smtp://mail.example.test', SMSQ_MAIL_FROM: 'nobody' })).toThrow(/SMSQ_MAIL_FROM must be an e-mail address/);
   });
+
+  it('prunes expired password resets a day after they expired, every 5 minutes, unless SMSQ_RETENTION_* says otherwise, and refuses nonsense', () => {
+    expect(loadConfig(readDashboardConfig, {})).toMatchObject({ passwordResetRetentionS: 86_400, retentionIntervalS: 300 });
+    expect(loadConfig(readDashboardConfig, { SMSQ_RETENTION_PASSWORD_RESET_S: '120', SMSQ_RETENTION_INTERVAL_S: '15' })).toMatchObject({ passwordResetRetentionS: 120, retentionIntervalS: 15 });
+    expect(() => loadConfig(readDashboardConfig, { SMSQ_RETENTION_PASSWORD_RESET_S: '-5' })).toThrow(/SMSQ_RETENTION_PASSWORD_RESET_S must be an integer/);
+    expect(() => loadConfig(readDashboardConfig, { SMSQ_RETENTION_INTERVAL_S: 'often' })).toThrow(/SMSQ_RETENTION_INTERVAL_S must be an integer/);
+  });
 });

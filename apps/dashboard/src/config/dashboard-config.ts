@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { CommonConfig, isHttpUrl, isLoopbackUrl, isTimeZone, readCommonConfig, type EnvReader } from '@smsq/platform';
+import { CommonConfig, isHttpUrl, isLoopbackUrl, isTimeZone, readCommonConfig, readPasswordResetRetentionS, readRetentionIntervalS, type EnvReader } from '@smsq/platform';
 
 /** Where the front end's build lands: `apps/dashboard-web/dist`, found from this file in `src/` and in `dist/` alike. */
 const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../../dashboard-web/dist', import.meta.url));
@@ -45,6 +45,10 @@ export class DashboardConfig extends CommonConfig {
   sessionIdleS!: number;
   /** …and after this long whatever happens. */
   sessionMaxS!: number;
+  /** SMSQ_RETENTION_INTERVAL_S: how often the retention prunes run. */
+  retentionIntervalS!: number;
+  /** SMSQ_RETENTION_PASSWORD_RESET_S: an unused password reset is deleted this long after it expired. */
+  passwordResetRetentionS!: number;
 }
 
 export function readDashboardConfig(env: EnvReader): DashboardConfig {
@@ -75,6 +79,8 @@ export function readDashboardConfig(env: EnvReader): DashboardConfig {
     trustProxy: proxiesOf(env.optionalString('DASHBOARD_TRUST_PROXY')),
     sessionIdleS: env.int('DASHBOARD_SESSION_IDLE_S', 12 * 3600, { min: 60, max: 30 * 86_400 }),
     sessionMaxS: env.int('DASHBOARD_SESSION_MAX_S', 7 * 86_400, { min: 60, max: 90 * 86_400 }),
+    retentionIntervalS: readRetentionIntervalS(env),
+    passwordResetRetentionS: readPasswordResetRetentionS(env),
   });
   env.require(!production || secret !== undefined, 'DASHBOARD_SECRET is required in production (at least 32 characters)');
   env.require(secret === undefined || secret.length >= 32, 'DASHBOARD_SECRET must be at least 32 characters');

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { InvalidRequestError, NotFoundError, Patterns, type ClientDetails, type ClientPage, type ClientView } from '@smsq/contracts';
-import { startService } from '@smsq/platform';
+import { RETENTION_DEFAULTS, startService } from '@smsq/platform';
 import { createTestDatabase, type TestDatabase } from '@smsq/testing';
 import { Redis } from 'ioredis';
 import { AppModule } from '../app.module.js';
@@ -36,6 +36,8 @@ export function testDashboardConfig(overrides: Partial<DashboardConfig> = {}): D
     resetLinksInLog: true,
     sessionIdleS: 3_600,
     sessionMaxS: 86_400,
+    retentionIntervalS: RETENTION_DEFAULTS.intervalS,
+    passwordResetRetentionS: RETENTION_DEFAULTS.passwordResetS,
     ...overrides,
   } satisfies Partial<DashboardConfig>);
 }

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Logger } from '@nestjs/common';
 import type { InboundMessage } from '@smsq/contracts';
+import { RETENTION_DEFAULTS } from '@smsq/platform';
 import { createTestDatabase, type TestDatabase } from '@smsq/testing';
 import { InboxConfig } from '../config/inbox-config.js';
 import { InboxDatabase } from '../database/inbox-database.js';
@@ -21,6 +22,9 @@ export function testInboxConfig(overrides: Partial<InboxConfig> = {}): InboxConf
     logLevel: 'info',
     rpcTimeoutMs: 2_000,
     port: 0,
+    retentionIntervalS: RETENTION_DEFAULTS.intervalS,
+    outboxRetentionS: RETENTION_DEFAULTS.outboxS,
+    messageRetentionDays: undefined,
     ...overrides,
   } satisfies Partial<InboxConfig>);
 }

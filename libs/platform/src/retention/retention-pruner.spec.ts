@@ -59,6 +59,14 @@ describe(RetentionPruner.name, () => {
     expect(table.backlog).toBe(70);
   });
 
+  it('refuses an interval or period that is not a number of seconds, so a config without them never runs', () => {
+    const table = new BacklogTable(0);
+    expect(() => new RetentionPruner('retention-spec', table, [PUBLISHED], undefined as unknown as number)).toThrow(/interval must be a positive number of seconds, got undefined/);
+    expect(() => new RetentionPruner('retention-spec', table, [PUBLISHED], 0)).toThrow(/interval must be a positive number/);
+    expect(() => new RetentionPruner('retention-spec', table, [{ ...PUBLISHED, keepS: Number.NaN }], 300)).toThrow(/period must be a number of seconds, got NaN/);
+    expect(() => new RetentionPruner('retention-spec', table, [{ ...PUBLISHED, keepS: -1 }], 300)).toThrow(/period must be a number of seconds/);
+  });
+
   it('runs every interval once the application has started, as a Nest provider made by a factory, and stops with it', async () => {
     vi.useFakeTimers();
     const table = new BacklogTable(0);

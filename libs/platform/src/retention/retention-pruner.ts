@@ -31,6 +31,11 @@ export class RetentionPruner implements OnApplicationBootstrap, OnModuleDestroy 
     intervalS: number,
     private readonly limits: PruneLimits = { batchRows: PRUNE_BATCH_ROWS, maxBatches: PRUNE_MAX_BATCHES },
   ) {
+    // A period or interval that is not a positive number would prune everything, or spin: refused, not run.
+    if (!(intervalS > 0 && Number.isFinite(intervalS))) throw new Error(`${service} retention: the interval must be a positive number of seconds, got ${intervalS}`);
+    for (const prune of prunes) {
+      if (!(prune.keepS >= 0 && Number.isFinite(prune.keepS))) throw new Error(`${service} retention of ${prune.what}: the period must be a number of seconds, got ${prune.keepS}`);
+    }
     this.statements = prunes.map((prune) => ({ prune, sql: pruneBatchSql(prune) }));
     this.prunedRows = metricsOf(service).prunedRows;
     for (const { prune } of this.statements) this.prunedRows.inc({ table: prune.table }, 0);

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { expect, it } from 'vitest';
+import type { RequestTally } from './support/chaos/chaos-http.js';
 import { runChaos, type Fault, type Link } from './support/chaos/chaos-run.js';
 import type { InfraName } from './support/private-infra.js';
 import type { ProcessName } from './support/stack.js';
@@ -81,7 +82,7 @@ it(`soak: ${minutes} min, two of every service, a fault every ${FAULT_EVERY_S} s
   let loadStartedAt = 0;
   let scheduleEndedAt = 0;
   let ages: RetentionAges | undefined;
-  let probeTimings: () => import('./support/chaos/chaos-http.js').AnswerTiming[] = () => [];
+  let tally: RequestTally | undefined;
   const faults = schedule();
   log(`${faults.length} faults after ${quietS} s of quiet; memory judged over the last ${memoryWindowS} s`);
   try {
@@ -107,7 +108,7 @@ it(`soak: ${minutes} min, two of every service, a fault every ${FAULT_EVERY_S} s
       logDir: process.env['SOAK_LOG_DIR'],
       onLoad: async (run) => {
         loadStartedAt = Date.now();
-        probeTimings = () => run.tally.timings['probe-create-task'] ?? [];
+        tally = run.tally;
         await registerWebhooks(run.baseUrl, run.clients, receiver.url, run.tally);
         const reader = await DashboardReader.start(run.dashboardUrls, run.tally, 1_000);
         sampler = new Sampler(run.stack, run.databaseUrl, SAMPLE_EVERY_MS);
@@ -127,7 +128,8 @@ it(`soak: ${minutes} min, two of every service, a fault every ${FAULT_EVERY_S} s
       minutes,
       faultEveryS: FAULT_EVERY_S,
       probeEveryMs: PROBE_EVERY_MS,
-      probeTimings: probeTimings(),
+      probeTimings: tally!.timings['probe-create-task'] ?? [],
+      failures: tally!.failures,
       loadStartedAt,
       samples: sampler!.samples,
       sampleEveryMs: SAMPLE_EVERY_MS,

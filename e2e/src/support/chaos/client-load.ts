@@ -155,7 +155,8 @@ export class ClientLoad {
       const record = this.newCreate(client);
       const sent: Promise<void> = this.tryCreate(client, record, 'probe-create-task').then((done) => {
         inFlight.delete(sent);
-        if (!done) this.retries.push(this.retryCreate(() => this.tryCreate(client, record, 'probe-create-task')));
+        // Retries are timed apart: the probe's beat is its first tries.
+        if (!done) this.retries.push(this.retryCreate(() => this.tryCreate(client, record, 'probe-create-task retry')));
       });
       inFlight.add(sent);
     }

@@ -82,7 +82,7 @@ export function soakPlot(figures: SoakFigures): string {
   const rssTop = TOP + 20;
   const rss = Object.entries(figures.series.rssMb);
   const rssMax = Math.max(50, ...rss.flatMap(([, points]) => points!.map(([, mb]) => mb))) * 1.1;
-  panel(rssTop, 'resident memory (MB) per process; shaded: the window memory is judged over', rssMax, '');
+  panel(rssTop, 'resident memory (MB) per process; the bar along the top: the window memory is judged over', rssMax, '');
   out.push(`<rect x="${x(figures.memory.from).toFixed(1)}" y="${rssTop}" width="${(x(figures.memory.to) - x(figures.memory.from)).toFixed(1)}" height="6" fill="#444444"/>`);
   for (const [process, points] of rss) line(points!, rssTop, rssMax, SERVICE_COLOURS[process.split('#')[0]!] ?? 'black', process.includes('#2'), process);
   Object.entries(SERVICE_COLOURS).forEach(([service, colour], index) => {

@@ -89,8 +89,9 @@ export interface RetentionAges {
 
 /**
  * How long ago the oldest published outbox message (each outbox) and the oldest finished webhook
- * delivery (delivered: since its delivery; failed for good: since it was queued, the deliverer
- * keeping no finishing time) were done with.
+ * delivery were done with: a delivered one since its delivery; one failed for good since its
+ * next_attempt_at, the end of its last attempt's lease (no finishing time is kept; that is at
+ * or after the failure, so never too old).
  */
 export async function retentionAges(databaseUrl: string): Promise<RetentionAges> {
   const db = new pg.Client({ connectionString: databaseUrl });
@@ -104,7 +105,7 @@ export async function retentionAges(databaseUrl: string): Promise<RetentionAges>
       'dispatch.outbox_messages': await age(`SELECT extract(epoch FROM now() - min(published_at)) AS age FROM dispatch.outbox_messages WHERE published_at IS NOT NULL`),
       'inbox.outbox_events': await age(`SELECT extract(epoch FROM now() - min(published_at)) AS age FROM inbox.outbox_events WHERE published_at IS NOT NULL`),
       'dispatch.webhook_deliveries': await age(
-        `SELECT extract(epoch FROM now() - min(CASE WHEN status = 'delivered' THEN coalesce(delivered_at, created_at) ELSE created_at END)) AS age FROM dispatch.webhook_deliveries WHERE status IN ('delivered', 'failed')`,
+        `SELECT extract(epoch FROM now() - min(CASE WHEN status = 'delivered' THEN coalesce(delivered_at, created_at) ELSE next_attempt_at END)) AS age FROM dispatch.webhook_deliveries WHERE status IN ('delivered', 'failed')`,
       ),
     };
   } finally {

@@ -59,6 +59,8 @@ export interface SoakFigures {
   faultEveryS: number;
   rules: SoakRules;
   probe: { everyMs: number; answers: number; notCreated: number };
+  /** Requests with no proper answer (none, or 5xx), by kind, by status and error. */
+  failures: Record<string, Record<string, number>>;
   quiet: { from: number; to: number; answers: number; p99Ms: number | null };
   faults: FaultRecovery[];
   memory: { from: number; to: number; processes: ProcessMemory[] };
@@ -151,6 +153,7 @@ export interface SoakInputs {
   scheduleEndedAt: number;
   ages: RetentionAges;
   webhooks: SoakFigures['webhooks'];
+  failures: SoakFigures['failures'];
 }
 
 /** The figures of a soak and its verdict: 0 violations, memory, recovery, tables. */
@@ -209,6 +212,7 @@ export function soakFigures(inputs: SoakInputs): SoakFigures {
     faultEveryS: inputs.faultEveryS,
     rules,
     probe: { everyMs: inputs.probeEveryMs, answers: timings.length, notCreated: timings.filter((timing) => timing.status !== 201).length },
+    failures: inputs.failures,
     quiet: { from: inputs.loadStartedAt, to: firstFault, answers: timings.filter((timing) => timing.endedAt >= inputs.loadStartedAt && timing.endedAt < firstFault).length, p99Ms: quietP99 !== null && Number.isFinite(quietP99) ? quietP99 : null },
     faults,
     memory: { from: memoryFrom, to: inputs.scheduleEndedAt, processes: memory },
@@ -227,6 +231,7 @@ export function printSoak(figures: SoakFigures): string {
   return [
     `soak of ${figures.startedAt}: ${figures.minutes} min, a fault every ${figures.faultEveryS} s, ${figures.chaos.durationS} s in all`,
     ...Object.entries(figures.chaos.requestsSent).map(([kind, count]) => `  ${kind}: ${count} sent (${Object.entries(figures.chaos.answers[kind] ?? {}).map(([status, n]) => `${status}: ${n}`).join(', ')})`),
+    ...Object.entries(figures.failures).map(([kind, byWhy]) => `  ${kind} without a proper answer: ${Object.entries(byWhy).map(([why, n]) => `${why} ×${n}`).join('; ')}`),
     `  webhook receiver: ${figures.webhooks.accepted} accepted, ${figures.webhooks.refused} refused with 500, ${figures.webhooks.distinctEvents} distinct events`,
     `  tasks at the end: ${Object.entries(figures.chaos.tasks).map(([status, count]) => `${status} ${count}`).join(', ')}`,
     `  probe: one create-task every ${figures.probe.everyMs} ms, ${figures.probe.answers} answers (${figures.probe.notCreated} not 201); quiet p99 ${figures.quiet.p99Ms ?? '-'} ms over ${figures.quiet.answers} answers`,

@@ -30,6 +30,7 @@ const rules: SoakRules = {
   recoveryLimitMs: 30_000,
   p99WindowMs: 10_000,
   p99AtLeast: 10,
+  quietWarmUpMs: 30_000,
   retention: RETENTION,
   plateauFactor: 1.25,
   plateauSlackRows: 100,

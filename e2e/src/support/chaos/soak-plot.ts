@@ -42,7 +42,7 @@ function ticks(max: number): number[] {
  * each fault a band from its start to its end in both.
  */
 export function soakPlot(figures: SoakFigures): string {
-  const start = figures.quiet.from;
+  const start = figures.loadStartedAt;
   const end = figures.memory.to;
   const plotWidth = WIDTH - LEFT - RIGHT;
   const x = (at: number) => LEFT + ((at - start) / (end - start)) * plotWidth;

@@ -15,6 +15,8 @@ export interface SoakRules {
   p99WindowMs: number;
   /** Fewest answers a p99 is computed from. */
   p99AtLeast: number;
+  /** The start of the quiet phase left out of the quiet p99: the services' warm-up (JIT, pools), not their quiet pace. */
+  quietWarmUpMs: number;
   /** The services' SMSQ_RETENTION_* settings, in seconds, and the slack beyond retention + 2 intervals. */
   retention: { outboxS: number; webhookS: number; intervalS: number; marginS: number };
   /** The tables' largest count over the second half of the memory window over the first half's: at most this factor (or `plateauSlackRows` more). */
@@ -61,6 +63,8 @@ export interface SoakFigures {
   probe: { everyMs: number; answers: number; notCreated: number };
   /** Requests with no proper answer (none, or 5xx), by kind, by status and error. */
   failures: Record<string, Record<string, number>>;
+  /** The load's start, and the quiet p99's span (after the warm-up, until the first fault). */
+  loadStartedAt: number;
   quiet: { from: number; to: number; answers: number; p99Ms: number | null };
   faults: FaultRecovery[];
   memory: { from: number; to: number; processes: ProcessMemory[] };
@@ -160,7 +164,8 @@ export interface SoakInputs {
 export function soakFigures(inputs: SoakInputs): SoakFigures {
   const { report, rules, probeTimings: timings, samples } = inputs;
   const firstFault = report.faults[0]?.startedAt ?? inputs.scheduleEndedAt;
-  const quietP99 = p99(timings, inputs.loadStartedAt, firstFault, rules.p99AtLeast);
+  const quietFrom = inputs.loadStartedAt + rules.quietWarmUpMs;
+  const quietP99 = p99(timings, quietFrom, firstFault, rules.p99AtLeast);
   const faults = report.faults.map((fault): FaultRecovery => ({
     fault: fault.fault,
     startedAt: fault.startedAt ?? null,
@@ -213,7 +218,8 @@ export function soakFigures(inputs: SoakInputs): SoakFigures {
     rules,
     probe: { everyMs: inputs.probeEveryMs, answers: timings.length, notCreated: timings.filter((timing) => timing.status !== 201).length },
     failures: inputs.failures,
-    quiet: { from: inputs.loadStartedAt, to: firstFault, answers: timings.filter((timing) => timing.endedAt >= inputs.loadStartedAt && timing.endedAt < firstFault).length, p99Ms: quietP99 !== null && Number.isFinite(quietP99) ? quietP99 : null },
+    loadStartedAt: inputs.loadStartedAt,
+    quiet: { from: quietFrom, to: firstFault, answers: timings.filter((timing) => timing.endedAt >= quietFrom && timing.endedAt < firstFault).length, p99Ms: quietP99 !== null && Number.isFinite(quietP99) ? quietP99 : null },
     faults,
     memory: { from: memoryFrom, to: inputs.scheduleEndedAt, processes: memory },
     tables,

@@ -186,7 +186,10 @@ export class ClientLoad {
         if (typeof result?.id === 'number') {
           item.createdIds.push(result.id as number);
           item.outcome = 'created';
-        } else item.outcome = 400;
+        } else {
+          // Refused in place: `unavailable` promises "not queued, nothing charged", as create-task's 503 does.
+          item.outcome = result?.error === 'unavailable' ? 503 : 400;
+        }
       });
       return true;
     }

@@ -16,6 +16,16 @@ export class RequestTally {
   readonly sent: Record<string, number> = {};
   readonly answers: Record<string, Record<string, number>> = {};
   readonly timings: Record<string, AnswerTiming[]> = {};
+  /** Answers that were not answers (no answer, 5xx) by kind, counted by status and error code or message. */
+  readonly failures: Record<string, Record<string, number>> = {};
+
+  /** Why a request got no proper answer, for the figures. */
+  countFailure(kind: string, answer: ChaosAnswer): void {
+    if (answer.status !== 0 && answer.status < 500) return;
+    const why = answer.status === 0 ? String(answer.body).slice(0, 80) : `${answer.status} ${typeof answer.body === 'object' ? (answer.body?.error ?? '') : String(answer.body).slice(0, 40)}`;
+    const byWhy = (this.failures[kind] ??= {});
+    byWhy[why] = (byWhy[why] ?? 0) + 1;
+  }
 
   count(kind: string, status: number, startedAt?: number): void {
     if (startedAt !== undefined) {
@@ -59,6 +69,7 @@ export async function call(
     answer = { status: 0, body: error instanceof Error ? error.message : String(error) };
   }
   tally.count(kind, answer.status, startedAt);
+  tally.countFailure(kind, answer);
   return answer;
 }
 

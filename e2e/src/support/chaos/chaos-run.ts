@@ -1,12 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eventually, FaultProxies, throughProxy } from '@smsq/testing';
+import { eventually, FaultProxies, freePort, throughProxy } from '@smsq/testing';
 import { PrivateInfra, type InfraName } from '../private-infra.js';
 import { Stack, type CoreService, type ProcessName } from '../stack.js';
 import { registerPhone } from '../worker-api.js';
 import { call, medianMs, RequestTally, sleep } from './chaos-http.js';
 import { ChaosPhones, PHONE_SILENT_S, type StandIn } from './chaos-phones.js';
-import { ClientLoad, type ChaosClient } from './client-load.js';
+import { ClientLoad, type ChaosClient, type LoadOptions } from './client-load.js';
 import { findViolations, phoneFigures, taskFigures, unsettledWork, type PhoneFigures, type Violation } from './invariants.js';
 import { RoundRobinProxy } from './round-robin.js';
 
@@ -96,10 +96,41 @@ export interface ChaosOptions {
    * inbox, two pollers on every driver's phone), every background job running twice.
    */
   replicas?: boolean;
+  /** Settings for every service beyond the run's own (the soak's retention). */
+  env?: Record<string, string>;
+  /** The dashboard too (two of it with `replicas`), sharing the sessions in Redis. */
+  dashboards?: boolean;
+  /**
+   * A fixed schedule: each fault starts this long after the one before it started (or at once,
+   * if that one took longer to recover), instead of a quiet spell after each recovery.
+   */
+  faultEveryMs?: number;
+  /** The load's mix beyond the chaos run's. */
+  load?: Partial<LoadOptions>;
+  /** A client of its own creating one task every this many ms, timed apart from the load (tally kind `probe-create-task`). */
+  probeEveryMs?: number;
+  /** Called once the load runs, before the first quiet spell: more load and sampling; stopped before the settling. */
+  onLoad?: (run: RunningChaos) => Promise<{ stop(): Promise<void> }>;
+}
+
+/** What a soak hooks into while the run goes on. */
+export interface RunningChaos {
+  stack: Stack;
+  /** The public API (the round-robin with replicas). */
+  baseUrl: string;
+  dashboardUrls: string[];
+  clients: ChaosClient[];
+  tally: RequestTally;
+  /** The run's own database, read directly. */
+  databaseUrl: string;
+  log: (line: string) => void;
 }
 
 export interface FaultFigure {
   fault: string;
+  /** When it began and when it was over (a kill: the process started again; a network fault: healed), epoch ms. */
+  startedAt?: number;
+  endedAt?: number;
   /** From the kill or restart, or from the end of a network fault, until every service answered /readyz with 200 again. */
   recoveredInMs: number | null;
   /** Network faults: from their end until create-task's median was back under twice its quiet value. */
@@ -183,6 +214,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         SMSQ_STUCK_LIMIT_S: '15',
         SMSQ_PHONE_SILENT_S: String(PHONE_SILENT_S),
         SMSQ_LOG_FORMAT: 'json',
+        ...options.env,
       },
     });
     let replicaPorts: Record<CoreService, string> | undefined;
@@ -192,15 +224,17 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       if (!(await allReady(stack, 60_000, replicaPorts))) throw new Error(`the second copies did not become ready\n${stack.recentLogs()}`);
       log(`two of every service; the load goes through a round-robin at ${proxy.url}`);
     }
+    const dashboardUrls = options.dashboards ? await startDashboards(stack, options.replicas === true) : [];
     const baseUrl = proxy?.url ?? stack.baseUrl;
     // The workers reach the gateway (or the round-robin) through the fault proxy too.
     const workerBaseUrl = `http://127.0.0.1:${await links.add('gateway', upstreamOf(baseUrl))}`;
-    const { clients, phones } = await prepareClients(stack, options.clients, workerBaseUrl);
+    const { clients, phones } = await prepareClients(stack, options.clients, workerBaseUrl, options.probeEveryMs !== undefined);
     const tally = new RequestTally();
-    const load = new ClientLoad(baseUrl, clients, tally, { failShare: 0.25, abandonShare: 0.1, createRetryMs: 150_000, createConcurrency: 2, pauseMs: 40, deliveryLoops: options.replicas ? 2 : 1 });
+    const load = new ClientLoad(baseUrl, clients, tally, { failShare: 0.25, abandonShare: 0.1, createRetryMs: 150_000, createConcurrency: 2, pauseMs: 40, deliveryLoops: options.replicas ? 2 : 1, probeEveryMs: options.probeEveryMs, ...options.load });
     const loadStartedAt = Date.now();
     load.start();
     health = HealthWatch.start(servicePorts(stack, replicaPorts));
+    const extra = await options.onLoad?.({ stack, baseUrl, dashboardUrls, clients, tally, databaseUrl: direct['DATABASE_URL']!, log });
 
     const faults: FaultFigure[] = [];
     const violations: Violation[] = [];
@@ -209,25 +243,32 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     await sleep(options.quietMs);
     const quietCreateP50Ms = medianMs(tally, 'create-task', 201, loadStartedAt, Date.now());
     log(`create-task's median before the faults: ${quietCreateP50Ms} ms`);
+    const firstFaultAt = Date.now();
     for (const [index, fault] of options.faults.entries()) {
       const name = describeFault(fault);
+      if (options.faultEveryMs !== undefined) await sleep(firstFaultAt + index * options.faultEveryMs - Date.now());
       // Claims abandoned from here would keep the settling waiting a whole lease after the load stops.
       if (index === options.faults.length - 1) load.stopAbandoning();
       log(`${name}…`);
       const pids = runningPids(stack);
-      let at = Date.now();
+      const startedAt = Date.now();
+      let at = startedAt;
+      let endedAt: number | undefined;
+      /** A lasting fault's end, once it comes. */
+      let ending: Promise<number> | undefined;
       if ('kill' in fault) {
         await stack.kill(fault.kill);
         // A supervisor restarts the killed process; nothing else is restarted by hand.
         if (fault.downMs === undefined) {
           await sleep(500);
           stack.launch(fault.kill);
+          endedAt = Date.now();
         } else {
-          lasting.push(sleep(fault.downMs).then(() => (ended ? undefined : stack!.launch(fault.kill))));
+          ending = sleep(fault.downMs).then(() => (ended ? undefined : stack!.launch(fault.kill))).then(() => Date.now());
         }
       } else if ('hang' in fault) {
         await phones.hang(fault.hang, true);
-        lasting.push(sleep(fault.forMs).then(() => (ended ? undefined : phones.hang(fault.hang, false))));
+        ending = sleep(fault.forMs).then(() => (ended ? undefined : phones.hang(fault.hang, false))).then(() => Date.now());
       } else if ('restart' in fault) {
         await infra.restart(fault.restart);
       } else if ('reset' in fault) {
@@ -240,9 +281,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         // Recovery counts from the fault's end.
         at = Date.now();
       }
+      endedAt ??= ending ? undefined : Date.now();
       const recovered = await allReady(stack, isNetworkFault(fault) ? NETWORK_RECOVERY_MS : options.recoveryTimeoutMs, replicaPorts);
       const recoveredInMs = recovered ? Date.now() - at : null;
-      const figure: FaultFigure = { fault: name, recoveredInMs };
+      const figure: FaultFigure = { fault: name, startedAt, endedAt, recoveredInMs };
+      if (ending) lasting.push(ending.then((end) => void (figure.endedAt = end)));
       faults.push(figure);
       log(`${name}: ${recovered ? `ready again after ${recoveredInMs} ms` : 'NOT ready again'}`);
       if (!recovered) violations.push({ invariant: 'recovers-by-itself', clientId: null, detail: `${name}: not ready within ${isNetworkFault(fault) ? NETWORK_RECOVERY_MS : options.recoveryTimeoutMs} ms\n${stack.recentLogs()}` });
@@ -256,9 +299,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         }
       }
       // A fault that lasts beyond its step (a worker still dead, a phone still hung) needs no quiet spell: the next fault overlaps it.
-      if (!isLasting(fault)) await sleep(options.quietMs);
+      if (!isLasting(fault) && options.faultEveryMs === undefined) await sleep(options.quietMs);
     }
+    // On a schedule, the last fault gets its whole slot too.
+    if (options.faultEveryMs !== undefined) await sleep(firstFaultAt + options.faults.length * options.faultEveryMs - Date.now());
     await Promise.all(lasting);
+    await extra?.stop();
     violations.push(...health.stop().map((detail) => ({ invariant: 'heals-without-restart', clientId: null, detail })));
 
     log('stopping the load; waiting for the system to settle');
@@ -383,15 +429,18 @@ class HealthWatch {
   }
 }
 
-/** Clients with plenty of credits and one paired phone each, delivering themselves; then the client of the real workers, with two phones (chaos-phones.ts). */
-async function prepareClients(stack: Stack, count: number, baseUrl: string): Promise<{ clients: ChaosClient[]; phones: ChaosPhones }> {
+/**
+ * Clients with plenty of credits and one paired phone each, delivering themselves (the last of
+ * them only the probe's, with `probe`); then the client of the real workers, with two phones (chaos-phones.ts).
+ */
+async function prepareClients(stack: Stack, count: number, baseUrl: string, probe: boolean): Promise<{ clients: ChaosClient[]; phones: ChaosPhones }> {
   const clients: ChaosClient[] = [];
-  for (let index = 0; index < count; index++) {
+  for (let index = 0; index < count + (probe ? 1 : 0); index++) {
     const { clientId, apiKey } = await stack.newClient({ phone: false });
     await stack.adminOk('credits', 'grant', '--client', String(clientId), '--amount', '100000');
     const paired = await registerPhone(stack, apiKey, { name: `chaos phone ${index}`, device_id: `chaos-${clientId}` });
     if (paired.status !== 201) throw new Error(`register-phone answered ${paired.status}: ${JSON.stringify(paired.body)}`);
-    clients.push({ clientId, apiKey, phoneId: paired.body.phone_id, workerToken: paired.body.worker_token, deliversItself: true });
+    clients.push({ clientId, apiKey, phoneId: paired.body.phone_id, workerToken: paired.body.worker_token, deliversItself: true, probe: index === count });
   }
   const { clientId, apiKey } = await stack.newClient({ phone: false });
   await stack.adminOk('credits', 'grant', '--client', String(clientId), '--amount', '100000');
@@ -401,6 +450,21 @@ async function prepareClients(stack: Stack, count: number, baseUrl: string): Pro
   return { clients, phones };
 }
 
+/** The dashboard, and with `two` a second copy on a port of its own (same secret, same Redis: a session works on either); answers their URLs. */
+async function startDashboards(stack: Stack, two: boolean): Promise<string[]> {
+  const urls = [await stack.startDashboard()];
+  if (two) {
+    const port = await freePort();
+    stack.launch('dashboard#2', { DASHBOARD_PORT: String(port), DASHBOARD_SECRET: 'e2e-dashboard-secret-of-enough-length' });
+    const url = `http://127.0.0.1:${port}`;
+    await eventually(async () => {
+      if (!(await fetch(`${url}/healthz`)).ok) throw new Error('not ready');
+    }, { timeoutMs: 30_000, intervalMs: 100 });
+    urls.push(url);
+  }
+  return urls;
+}
+
 /** The workers' `outcome unknown` lines: a send not reported either way, its task left to the lease. */
 function unknownOutcomes(stack: Stack): number {
   return (['worker', 'worker#2'] as const).reduce((sum, worker) => sum + stack.logsOf(worker).filter((line) => line.includes('outcome unknown')).length, 0);
@@ -408,7 +472,7 @@ function unknownOutcomes(stack: Stack): number {
 
 function saveLogs(stack: Stack, dir: string): void {
   mkdirSync(dir, { recursive: true });
-  const names: ProcessName[] = ['api-gateway', 'billing', 'dispatch', 'inbox', 'worker', 'gateway-sim', 'api-gateway#2', 'billing#2', 'dispatch#2', 'inbox#2', 'worker#2', 'gateway-sim#2'];
+  const names: ProcessName[] = ['api-gateway', 'billing', 'dispatch', 'inbox', 'worker', 'gateway-sim', 'dashboard', 'api-gateway#2', 'billing#2', 'dispatch#2', 'inbox#2', 'worker#2', 'gateway-sim#2', 'dashboard#2'];
   for (const name of names) if (stack.logsOf(name).length > 0) writeFileSync(join(dir, `${name.replace('#', '-')}.log`), stack.logsOf(name).join('\n'));
 }
 

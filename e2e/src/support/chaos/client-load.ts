@@ -9,6 +9,8 @@ export interface ChaosClient {
   workerToken: string;
   /** Delivered by the driver's own claim/report loop; false when the real worker process delivers. */
   deliversItself: boolean;
+  /** Only the latency probe's lone creates (and its deliveries), no load of its own. */
+  probe?: boolean;
 }
 
 /** One create-task as the client meant it: one Idempotency-Key, however many tries it took. */
@@ -65,6 +67,11 @@ export interface LoadOptions {
   pauseMs: number;
   /** Pollers per self-delivering phone: two compete for the same phone's tasks when replicas run. */
   deliveryLoops?: number;
+  /** Share of a create loop's requests that are create-tasks of 2–`bulkSize` items (one Idempotency-Key for the request). */
+  bulkShare?: number;
+  bulkSize?: number;
+  /** The probe client's lone create-task, one every this many ms whatever the answers take (tally kind `probe-create-task`). */
+  probeEveryMs?: number;
 }
 
 type Phase = 'load' | 'drain' | 'stopped';
@@ -92,6 +99,11 @@ export class ClientLoad {
 
   start(): void {
     for (const client of this.clients) {
+      if (client.probe) {
+        if (this.options.probeEveryMs !== undefined) this.running.push(this.probeLoop(client, this.options.probeEveryMs));
+        for (let loop = 0; loop < (this.options.deliveryLoops ?? 1); loop++) this.deliveries.push(this.deliveryLoop(client));
+        continue;
+      }
       for (let loop = 0; loop < this.options.createConcurrency; loop++) this.running.push(this.createLoop(client));
       if (client.deliversItself) {
         for (let loop = 0; loop < (this.options.deliveryLoops ?? 1); loop++) this.deliveries.push(this.deliveryLoop(client));
@@ -120,11 +132,35 @@ export class ClientLoad {
 
   private async createLoop(client: ChaosClient): Promise<void> {
     while (this.phase === 'load') {
-      const record = this.newCreate(client);
-      // A client with a queue of its own goes on with new messages while one waits for its retry.
-      if (!(await this.tryCreate(client, record))) this.retries.push(this.retryCreate(client, record));
+      if (Math.random() < (this.options.bulkShare ?? 0)) {
+        const items = Array.from({ length: 2 + Math.floor(Math.random() * ((this.options.bulkSize ?? 2) - 1)) }, () => this.newCreate(client));
+        if (!(await this.tryCreateMany(client, items))) this.retries.push(this.retryCreate(() => this.tryCreateMany(client, items)));
+      } else {
+        const record = this.newCreate(client);
+        // A client with a queue of its own goes on with new messages while one waits for its retry.
+        if (!(await this.tryCreate(client, record))) this.retries.push(this.retryCreate(() => this.tryCreate(client, record)));
+      }
       await sleep(this.options.pauseMs);
     }
+  }
+
+  /**
+   * A steady beat of lone creates, one every `everyMs` whether or not the ones before were
+   * answered, so that a slow answer shows as latency rather than as fewer requests.
+   */
+  private async probeLoop(client: ChaosClient, everyMs: number): Promise<void> {
+    const inFlight = new Set<Promise<void>>();
+    for (let next = Date.now(); this.phase === 'load'; next += everyMs) {
+      await sleep(next - Date.now());
+      const record = this.newCreate(client);
+      const sent: Promise<void> = this.tryCreate(client, record, 'probe-create-task').then((done) => {
+        inFlight.delete(sent);
+        // Retries are timed apart: the probe's beat is its first tries.
+        if (!done) this.retries.push(this.retryCreate(() => this.tryCreate(client, record, 'probe-create-task retry')));
+      });
+      inFlight.add(sent);
+    }
+    await Promise.all(inFlight);
   }
 
   private newCreate(client: ChaosClient): CreateRecord {
@@ -134,10 +170,38 @@ export class ClientLoad {
     return record;
   }
 
+  /**
+   * One try of create-tasks for `items` under the first item's Idempotency-Key (it covers the
+   * whole request); each item is a record of its own, answered in place.
+   */
+  private async tryCreateMany(client: ChaosClient, items: CreateRecord[]): Promise<boolean> {
+    for (const item of items) item.tries += 1;
+    const answer = await call(this.tally, 'create-tasks', this.baseUrl, 'POST', '/smsapi/create-tasks', {
+      headers: { 'x-api-key': client.apiKey, 'idempotency-key': items[0]!.idempotencyKey },
+      body: { tasks: items.map((item) => ({ recipient: '+381641234567', message: item.message })) },
+    });
+    if (answer.status === 200 && Array.isArray(answer.body?.results)) {
+      items.forEach((item, index) => {
+        const result = answer.body.results[index];
+        if (typeof result?.id === 'number') {
+          item.createdIds.push(result.id as number);
+          item.outcome = 'created';
+        } else {
+          // Refused in place: `unavailable` promises "not queued, nothing charged", as create-task's 503 does.
+          item.outcome = result?.error === 'unavailable' ? 503 : 400;
+        }
+      });
+      return true;
+    }
+    if (isRetryable(answer)) return false;
+    for (const item of items) item.outcome = answer.status;
+    return true;
+  }
+
   /** One try; false when it is worth retrying unchanged (same Idempotency-Key, same body). */
-  private async tryCreate(client: ChaosClient, record: CreateRecord): Promise<boolean> {
+  private async tryCreate(client: ChaosClient, record: CreateRecord, kind = 'create-task'): Promise<boolean> {
     record.tries += 1;
-    const answer = await call(this.tally, 'create-task', this.baseUrl, 'POST', '/smsapi/create-task', {
+    const answer = await call(this.tally, kind, this.baseUrl, 'POST', '/smsapi/create-task', {
       headers: { 'x-api-key': client.apiKey, 'idempotency-key': record.idempotencyKey },
       body: { recipient: '+381641234567', message: record.message },
     });
@@ -151,13 +215,14 @@ export class ClientLoad {
     return true;
   }
 
-  private async retryCreate(client: ChaosClient, record: CreateRecord): Promise<void> {
+  /** `again` (one more try, unchanged) with back-off until it is final or the client gives up. */
+  private async retryCreate(again: () => Promise<boolean>): Promise<void> {
     const giveUpAt = Date.now() + this.options.createRetryMs;
     let delay = 200;
     while (Date.now() < giveUpAt) {
       await sleep(delay);
       delay = Math.min(delay * 2, 2_000);
-      if (await this.tryCreate(client, record)) return;
+      if (await again()) return;
     }
   }
 

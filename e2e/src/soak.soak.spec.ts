@@ -1,0 +1,151 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { expect, it } from 'vitest';
+import type { RequestTally } from './support/chaos/chaos-http.js';
+import { runChaos, type Fault, type Link } from './support/chaos/chaos-run.js';
+import type { InfraName } from './support/private-infra.js';
+import type { ProcessName } from './support/stack.js';
+import { soakPlot } from './support/chaos/soak-plot.js';
+import { DashboardReader, registerWebhooks, WebhookReceiver } from './support/chaos/soak-load.js';
+import { retentionAges, Sampler, type RetentionAges } from './support/chaos/soak-samples.js';
+import { printSoak, soakFigures, type SoakRules } from './support/chaos/soak-verdict.js';
+
+const minutes = Number(process.env['SOAK_MINUTES'] ?? '30');
+const quietS = Number(process.env['SOAK_QUIET_S'] ?? (minutes >= 20 ? '120' : '60'));
+const output = process.env['SOAK_OUTPUT'];
+const FAULT_EVERY_S = 60;
+const SAMPLE_EVERY_MS = 5_000;
+const PROBE_EVERY_MS = 200;
+/** Retention as the soak runs it (the services' SMSQ_RETENTION_*). */
+const RETENTION = { outboxS: 120, webhookS: 120, intervalS: 15, marginS: 30 };
+
+const faultCount = Math.max(1, Math.floor((minutes * 60 - quietS) / FAULT_EVERY_S));
+const scheduleS = quietS + faultCount * FAULT_EVERY_S;
+/** The last 20 minutes of the schedule; in a short check, its last two thirds. */
+const memoryWindowS = Math.min(20 * 60, Math.floor((scheduleS * 2) / 3));
+
+const rules: SoakRules = {
+  memoryWindowMs: memoryWindowS * 1000,
+  memoryGrowthLimit: 0.1,
+  recoveryLimitMs: 30_000,
+  p99WindowMs: 10_000,
+  p99AtLeast: 10,
+  quietWarmUpMs: 30_000,
+  retention: RETENTION,
+  plateauFactor: 1.25,
+  plateauSlackRows: 100,
+};
+
+const KILLED: ProcessName[] = ['api-gateway', 'billing', 'dispatch', 'inbox', 'worker', 'dashboard'];
+const RESTARTED: InfraName[] = ['redis', 'postgres', 'rabbitmq'];
+const LINKS: Link[] = ['postgres', 'rabbitmq', 'redis', 'gateway'];
+
+/**
+ * One fault a minute, cycling kill, restart, latency, silence, reset, each over its own list of
+ * targets. Kills take the first and second copy of each service in turn until the memory window
+ * opens; inside it only second copies, so every service's first copy runs all through the window.
+ */
+function schedule(): Fault[] {
+  const faults: Fault[] = [];
+  const counters = { kill: 0, restart: 0, latency: 0, silence: 0, reset: 0 };
+  const windowOpensAt = scheduleS - memoryWindowS;
+  for (let index = 0; index < faultCount; index++) {
+    const startsAt = quietS + index * FAULT_EVERY_S;
+    switch (index % 5) {
+      case 0: {
+        const n = counters.kill++;
+        const service = KILLED[n % KILLED.length]!;
+        const second = startsAt >= windowOpensAt - 5 || Math.floor(n / KILLED.length) % 2 === 1;
+        faults.push({ kill: second ? (`${service}#2` as ProcessName) : service });
+        break;
+      }
+      case 1:
+        faults.push({ restart: RESTARTED[counters.restart++ % RESTARTED.length]! });
+        break;
+      case 2:
+        faults.push({ latency: LINKS[counters.latency++ % LINKS.length]!, forMs: 15_000 });
+        break;
+      case 3:
+        faults.push({ silence: LINKS[counters.silence++ % LINKS.length]!, forMs: 20_000 });
+        break;
+      default:
+        faults.push({ reset: LINKS[counters.reset++ % LINKS.length]! });
+    }
+  }
+  return faults;
+}
+
+/** `npm run soak`: SOAK_MINUTES (30) of steady load, two of every service, a fault a minute; the verdict and figures in SOAK_OUTPUT. */
+it(`soak: ${minutes} min, two of every service, a fault every ${FAULT_EVERY_S} s; no violation, flat memory, latency back within 30 s, tables bounded`, async () => {
+  const log = (line: string) => console.log(`[soak] ${line}`);
+  const receiver = await WebhookReceiver.start(0.1);
+  let sampler: Sampler | undefined;
+  let loadStartedAt = 0;
+  let scheduleEndedAt = 0;
+  let ages: RetentionAges | undefined;
+  let tally: RequestTally | undefined;
+  const faults = schedule();
+  log(`${faults.length} faults after ${quietS} s of quiet; memory judged over the last ${memoryWindowS} s`);
+  try {
+    const report = await runChaos({
+      faults,
+      quietMs: quietS * 1000,
+      faultEveryMs: FAULT_EVERY_S * 1000,
+      clients: 3,
+      claimTimeoutS: 14,
+      recoveryTimeoutMs: 120_000,
+      replicas: true,
+      dashboards: true,
+      probeEveryMs: PROBE_EVERY_MS,
+      // Steadier than the chaos run's: a soak is about time, not the most load two cores carry.
+      load: { createConcurrency: 1, pauseMs: 150, bulkShare: 0.2, bulkSize: 10 },
+      env: {
+        SMSQ_WEBHOOK_ALLOW_PRIVATE: 'true',
+        SMSQ_RETENTION_OUTBOX_S: String(RETENTION.outboxS),
+        SMSQ_RETENTION_WEBHOOK_S: String(RETENTION.webhookS),
+        SMSQ_RETENTION_INTERVAL_S: String(RETENTION.intervalS),
+      },
+      log,
+      logDir: process.env['SOAK_LOG_DIR'],
+      onLoad: async (run) => {
+        loadStartedAt = Date.now();
+        tally = run.tally;
+        await registerWebhooks(run.baseUrl, run.clients, receiver.url, run.tally);
+        const reader = await DashboardReader.start(run.dashboardUrls, run.tally, 1_000);
+        sampler = new Sampler(run.stack, run.databaseUrl, SAMPLE_EVERY_MS);
+        return {
+          stop: async () => {
+            scheduleEndedAt = Date.now();
+            await sampler!.stop();
+            await reader.stop();
+            ages = await retentionAges(run.databaseUrl);
+          },
+        };
+      },
+    });
+    const figures = soakFigures({
+      report,
+      rules,
+      minutes,
+      faultEveryS: FAULT_EVERY_S,
+      probeEveryMs: PROBE_EVERY_MS,
+      probeTimings: tally!.timings['probe-create-task'] ?? [],
+      failures: tally!.failures,
+      loadStartedAt,
+      samples: sampler!.samples,
+      sampleEveryMs: SAMPLE_EVERY_MS,
+      scheduleEndedAt,
+      ages: ages!,
+      webhooks: { ...receiver.counts, distinctEvents: receiver.distinctEvents },
+    });
+    if (output) {
+      mkdirSync(dirname(output), { recursive: true });
+      writeFileSync(output, `${JSON.stringify(figures, null, 1)}\n`);
+      writeFileSync(output.replace(/\.json$/, '.svg'), soakPlot(figures));
+    }
+    console.log(printSoak(figures));
+    expect(figures.verdict.failures).toEqual([]);
+  } finally {
+    await receiver.close();
+  }
+});

@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import type { Stack, ProcessName } from '../stack.js';
+import { sleep } from './chaos-http.js';
+
+/** Every process the soak starts and judges, by service and copy. */
+export const SOAK_PROCESSES: ProcessName[] = [
+  'api-gateway', 'api-gateway#2', 'billing', 'billing#2', 'dispatch', 'dispatch#2', 'inbox', 'inbox#2',
+  'dashboard', 'dashboard#2', 'worker', 'worker#2', 'gateway-sim', 'gateway-sim#2',
+];
+
+/** The tables retention must keep bounded. */
+export const SOAK_TABLES = ['dispatch.outbox_messages', 'dispatch.webhook_deliveries', 'inbox.outbox_events'] as const;
+export type SoakTable = (typeof SOAK_TABLES)[number];
+
+/** One look at every process and table; a process not running, or a count the database could not give, is left out. */
+export interface Sample {
+  at: number;
+  /** Resident memory (VmRSS) in kB and the pid it was read from, by process. */
+  rss: Partial<Record<ProcessName, { pid: number; kb: number }>>;
+  rows: Partial<Record<SoakTable, number>>;
+}
+
+function residentKb(pid: number): number | undefined {
+  try {
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every `everyMs`: each process's resident memory from /proc, and the tables' row counts read directly. */
+export class Sampler {
+  readonly samples: Sample[] = [];
+  private running = true;
+  private readonly loop: Promise<void>;
+
+  constructor(
+    private readonly stack: Stack,
+    private readonly databaseUrl: string,
+    everyMs: number,
+  ) {
+    this.loop = this.run(everyMs);
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.loop;
+  }
+
+  private async run(everyMs: number): Promise<void> {
+    for (let next = Date.now(); this.running; next += everyMs) {
+      await sleep(next - Date.now());
+      if (!this.running) break;
+      const at = Date.now();
+      const rss: Sample['rss'] = {};
+      for (const name of SOAK_PROCESSES) {
+        const pid = this.stack.pidOf(name);
+        const kb = pid === undefined ? undefined : residentKb(pid);
+        if (pid !== undefined && kb !== undefined) rss[name] = { pid, kb };
+      }
+      this.samples.push({ at, rss, rows: await rowCounts(this.databaseUrl) });
+    }
+  }
+}
+
+/** The tables' row counts; while the database restarts, none. */
+async function rowCounts(databaseUrl: string): Promise<Sample['rows']> {
+  const db = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 3_000, query_timeout: 5_000 });
+  try {
+    await db.connect();
+    const rows: Sample['rows'] = {};
+    for (const table of SOAK_TABLES) rows[table] = Number((await db.query<{ count: string }>(`SELECT count(*) FROM ${table}`)).rows[0]!.count);
+    return rows;
+  } catch {
+    return {};
+  } finally {
+    await db.end().catch(() => undefined);
+  }
+}
+
+/** The oldest row retention should have pruned, per table, in seconds since it was published or finished (null: none). */
+export interface RetentionAges {
+  'dispatch.outbox_messages': number | null;
+  'inbox.outbox_events': number | null;
+  'dispatch.webhook_deliveries': number | null;
+}
+
+/**
+ * How long ago the oldest published outbox message (each outbox) and the oldest finished webhook
+ * delivery were done with: a delivered one since its delivery; one failed for good since its
+ * next_attempt_at, the end of its last attempt's lease (no finishing time is kept; that is at
+ * or after the failure, so never too old).
+ */
+export async function retentionAges(databaseUrl: string): Promise<RetentionAges> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const age = async (sql: string) => {
+      const value = (await db.query<{ age: string | null }>(sql)).rows[0]?.age;
+      return value === null || value === undefined ? null : Math.round(Number(value));
+    };
+    return {
+      'dispatch.outbox_messages': await age(`SELECT extract(epoch FROM now() - min(published_at)) AS age FROM dispatch.outbox_messages WHERE published_at IS NOT NULL`),
+      'inbox.outbox_events': await age(`SELECT extract(epoch FROM now() - min(published_at)) AS age FROM inbox.outbox_events WHERE published_at IS NOT NULL`),
+      'dispatch.webhook_deliveries': await age(
+        `SELECT extract(epoch FROM now() - min(CASE WHEN status = 'delivered' THEN coalesce(delivered_at, created_at) ELSE next_attempt_at END)) AS age FROM dispatch.webhook_deliveries WHERE status IN ('delivered', 'failed')`,
+      ),
+    };
+  } finally {
+    await db.end();
+  }
+}

@@ -1,0 +1,253 @@
+import type { ProcessName } from '../stack.js';
+import type { AnswerTiming } from './chaos-http.js';
+import type { ChaosReport } from './chaos-run.js';
+import { SOAK_PROCESSES, SOAK_TABLES, type RetentionAges, type Sample, type SoakTable } from './soak-samples.js';
+
+/** The soak's rules (docs/reliability.md, "30-minute soak"). */
+export interface SoakRules {
+  /** Memory is judged over the last this many ms of the faults' schedule (20 minutes in the full run). */
+  memoryWindowMs: number;
+  /** Median RSS of a process's last minute of the window over that of its first: less than 1 + this. */
+  memoryGrowthLimit: number;
+  /** Each fault's end until create-task's rolling p99 is under its quiet value: at most this. */
+  recoveryLimitMs: number;
+  /** The rolling p99 is over the probe's answers of this last span. */
+  p99WindowMs: number;
+  /** Fewest answers a p99 is computed from. */
+  p99AtLeast: number;
+  /** The start of the quiet phase left out of the quiet p99: the services' warm-up (JIT, pools), not their quiet pace. */
+  quietWarmUpMs: number;
+  /** The services' SMSQ_RETENTION_* settings, in seconds, and the slack beyond retention + 2 intervals. */
+  retention: { outboxS: number; webhookS: number; intervalS: number; marginS: number };
+  /** The tables' largest count over the second half of the memory window over the first half's: at most this factor (or `plateauSlackRows` more). */
+  plateauFactor: number;
+  plateauSlackRows: number;
+}
+
+export interface FaultRecovery {
+  fault: string;
+  startedAt: number | null;
+  endedAt: number | null;
+  /** Until every service answered /readyz again (the chaos run's figure). */
+  readyInMs: number | null;
+  /** From the fault's end until the probe's rolling p99 was under the quiet p99; null: not within the limit. */
+  p99BackInMs: number | null;
+  p99AtBackMs: number | null;
+}
+
+export interface ProcessMemory {
+  process: ProcessName;
+  pid: number | null;
+  firstMb: number | null;
+  lastMb: number | null;
+  growthPct: number | null;
+  /** Why it is not judged (not running through the whole window, restarted in it). */
+  notJudged?: string;
+}
+
+export interface TableBound {
+  table: SoakTable;
+  limitS: number;
+  /** Age of the oldest row retention should have removed, at the end of the faults (null: none). */
+  oldestS: number | null;
+  firstHalfMax: number | null;
+  secondHalfMax: number | null;
+  endCount: number | null;
+}
+
+export interface SoakFigures {
+  startedAt: string;
+  minutes: number;
+  faultEveryS: number;
+  rules: SoakRules;
+  probe: { everyMs: number; answers: number; notCreated: number };
+  /** Requests with no proper answer (none, or 5xx), by kind, by status and error. */
+  failures: Record<string, Record<string, number>>;
+  /** The load's start, and the quiet p99's span (after the warm-up, until the first fault). */
+  loadStartedAt: number;
+  quiet: { from: number; to: number; answers: number; p99Ms: number | null };
+  faults: FaultRecovery[];
+  memory: { from: number; to: number; processes: ProcessMemory[] };
+  tables: TableBound[];
+  webhooks: { accepted: number; refused: number; distinctEvents: number };
+  /** The chaos run's own figures and its invariants' violations. */
+  chaos: Omit<ChaosReport, 'faults'>;
+  series: {
+    /** Resident memory by process: [epoch ms, MB]. */
+    rssMb: Partial<Record<ProcessName, Array<[number, number]>>>;
+    /** The probe's rolling p99: [epoch ms, ms, or null when more than 1 % of its answers were not 201]. */
+    p99Ms: Array<[number, number | null]>;
+    rows: Partial<Record<SoakTable, Array<[number, number]>>>;
+  };
+  verdict: { pass: boolean; failures: string[] };
+}
+
+/** The p99 of the answers that ended in [from, to]; an answer other than 201 counts as endless. Null with fewer than `atLeast`. */
+export function p99(timings: AnswerTiming[], from: number, to: number, atLeast: number): number | null {
+  const times = timings.filter((timing) => timing.endedAt >= from && timing.endedAt <= to).map((timing) => (timing.status === 201 ? timing.ms : Infinity));
+  if (times.length < atLeast) return null;
+  times.sort((a, b) => a - b);
+  return times[Math.ceil(times.length * 0.99) - 1]!;
+}
+
+/** After `end`, the first moment the rolling p99 (answers since the end, at most the window's span) is under `quiet`. */
+function p99Recovery(timings: AnswerTiming[], end: number, quiet: number, rules: SoakRules): Pick<FaultRecovery, 'p99BackInMs' | 'p99AtBackMs'> {
+  for (let at = end + 500; at <= end + rules.recoveryLimitMs; at += 250) {
+    const value = p99(timings, Math.max(end, at - rules.p99WindowMs), at, rules.p99AtLeast);
+    if (value !== null && value < quiet) return { p99BackInMs: at - end, p99AtBackMs: value };
+  }
+  return { p99BackInMs: null, p99AtBackMs: null };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? null : sorted[Math.floor((sorted.length - 1) / 2)]!;
+};
+
+/**
+ * Each process running all through the window, with one pid, compares the median RSS of the
+ * window's first minute with that of its last; a process killed or restarted in the window is
+ * listed, not judged (the schedule kills only second copies there, so every service has one).
+ */
+function memoryFigures(samples: Sample[], from: number, to: number, everyMs: number): ProcessMemory[] {
+  const inWindow = samples.filter((sample) => sample.at >= from && sample.at <= to);
+  return SOAK_PROCESSES.map((process): ProcessMemory => {
+    const seen = inWindow.map((sample) => sample.rss[process]);
+    const pids = new Set(seen.map((one) => one?.pid ?? null));
+    const lastPid = seen.at(-1)?.pid ?? null;
+    if (seen.length === 0 || pids.has(null) || pids.size !== 1 || inWindow[0]!.at > from + 2 * everyMs) {
+      const why = seen.length === 0 ? 'no samples in the window' : pids.size > 1 ? `restarted in the window (pids ${[...pids].filter((pid) => pid !== null).join(' → ')})` : 'not running all through the window';
+      return { process, pid: lastPid, firstMb: null, lastMb: null, growthPct: null, notJudged: why };
+    }
+    const mb = (kb: number) => Math.round(kb / 102.4) / 10;
+    const first = median(inWindow.filter((sample) => sample.at < from + 60_000).map((sample) => sample.rss[process]!.kb))!;
+    const last = median(inWindow.filter((sample) => sample.at > to - 60_000).map((sample) => sample.rss[process]!.kb))!;
+    return { process, pid: lastPid, firstMb: mb(first), lastMb: mb(last), growthPct: Math.round((last / first - 1) * 1000) / 10 };
+  });
+}
+
+function tableBounds(samples: Sample[], ages: RetentionAges, from: number, to: number, rules: SoakRules): TableBound[] {
+  const middle = (from + to) / 2;
+  const max = (table: SoakTable, start: number, end: number) => {
+    const counts = samples.filter((sample) => sample.at >= start && sample.at <= end).map((sample) => sample.rows[table]).filter((count): count is number => count !== undefined);
+    return counts.length === 0 ? null : Math.max(...counts);
+  };
+  const { outboxS, webhookS, intervalS, marginS } = rules.retention;
+  return SOAK_TABLES.map((table) => ({
+    table,
+    limitS: (table === 'dispatch.webhook_deliveries' ? webhookS : outboxS) + 2 * intervalS + marginS,
+    oldestS: ages[table],
+    firstHalfMax: max(table, from, middle),
+    secondHalfMax: max(table, middle, to),
+    endCount: [...samples].reverse().find((sample) => sample.rows[table] !== undefined)?.rows[table] ?? null,
+  }));
+}
+
+export interface SoakInputs {
+  report: ChaosReport;
+  rules: SoakRules;
+  minutes: number;
+  faultEveryS: number;
+  probeEveryMs: number;
+  probeTimings: AnswerTiming[];
+  loadStartedAt: number;
+  samples: Sample[];
+  sampleEveryMs: number;
+  /** When the faults' schedule ended (sampling stopped), and the retention ages read then. */
+  scheduleEndedAt: number;
+  ages: RetentionAges;
+  webhooks: SoakFigures['webhooks'];
+  failures: SoakFigures['failures'];
+}
+
+/** The figures of a soak and its verdict: 0 violations, memory, recovery, tables. */
+export function soakFigures(inputs: SoakInputs): SoakFigures {
+  const { report, rules, probeTimings: timings, samples } = inputs;
+  const firstFault = report.faults[0]?.startedAt ?? inputs.scheduleEndedAt;
+  const quietFrom = inputs.loadStartedAt + rules.quietWarmUpMs;
+  const quietP99 = p99(timings, quietFrom, firstFault, rules.p99AtLeast);
+  const faults = report.faults.map((fault): FaultRecovery => ({
+    fault: fault.fault,
+    startedAt: fault.startedAt ?? null,
+    endedAt: fault.endedAt ?? null,
+    readyInMs: fault.recoveredInMs,
+    ...(fault.endedAt === undefined || quietP99 === null ? { p99BackInMs: null, p99AtBackMs: null } : p99Recovery(timings, fault.endedAt, quietP99, rules)),
+  }));
+  const memoryFrom = inputs.scheduleEndedAt - rules.memoryWindowMs;
+  const memory = memoryFigures(samples, memoryFrom, inputs.scheduleEndedAt, inputs.sampleEveryMs);
+  const tables = tableBounds(samples, inputs.ages, memoryFrom, inputs.scheduleEndedAt, rules);
+
+  const failures: string[] = [];
+  for (const violation of report.violations) failures.push(`violation [${violation.invariant}] client ${violation.clientId ?? '-'}: ${violation.detail.split('\n')[0]}`);
+  if (quietP99 === null || !Number.isFinite(quietP99)) failures.push(`recovery: no quiet p99 of create-task (${quietP99 === null ? 'too few answers' : 'more than 1 % of the quiet answers were not 201'})`);
+  for (const fault of faults) {
+    if (fault.p99BackInMs === null && quietP99 !== null) failures.push(`recovery: ${fault.fault}: create-task's p99 not back under its quiet ${quietP99} ms within ${rules.recoveryLimitMs / 1000} s of the fault's end`);
+  }
+  for (const one of memory) {
+    if (one.growthPct !== null && one.growthPct >= rules.memoryGrowthLimit * 100) failures.push(`memory: ${one.process} grew ${one.growthPct} % (${one.firstMb} → ${one.lastMb} MB) over the window`);
+  }
+  const services = new Set(SOAK_PROCESSES.map((process) => process.split('#')[0]));
+  for (const service of services) {
+    if (!memory.some((one) => one.process.split('#')[0] === service && one.growthPct !== null)) failures.push(`memory: no copy of ${service} ran all through the window, so it is not judged`);
+  }
+  for (const table of tables) {
+    if (table.oldestS !== null && table.oldestS > table.limitS) failures.push(`tables: ${table.table} keeps a row done with ${table.oldestS} s ago (retention + 2 intervals + margin: ${table.limitS} s)`);
+    if (table.firstHalfMax !== null && table.secondHalfMax !== null && table.secondHalfMax > Math.max(table.firstHalfMax * rules.plateauFactor, table.firstHalfMax + rules.plateauSlackRows)) {
+      failures.push(`tables: ${table.table} still grows: at most ${table.secondHalfMax} rows in the window's second half against ${table.firstHalfMax} in its first`);
+    }
+  }
+
+  const step = Math.max(inputs.sampleEveryMs, 5_000);
+  const p99Series: Array<[number, number | null]> = [];
+  for (let at = inputs.loadStartedAt + rules.p99WindowMs; at <= inputs.scheduleEndedAt; at += step) {
+    const value = p99(timings, at - rules.p99WindowMs, at, rules.p99AtLeast);
+    p99Series.push([at, value === null || Number.isFinite(value) ? value : null]);
+  }
+  const rssMb: SoakFigures['series']['rssMb'] = {};
+  for (const process of SOAK_PROCESSES) {
+    const points = samples.filter((sample) => sample.rss[process]).map((sample): [number, number] => [sample.at, Math.round(sample.rss[process]!.kb / 102.4) / 10]);
+    if (points.length > 0) rssMb[process] = points;
+  }
+  const rows: SoakFigures['series']['rows'] = {};
+  for (const table of SOAK_TABLES) rows[table] = samples.filter((sample) => sample.rows[table] !== undefined).map((sample): [number, number] => [sample.at, sample.rows[table]!]);
+  const { faults: _faults, ...chaos } = report;
+  return {
+    startedAt: report.startedAt,
+    minutes: inputs.minutes,
+    faultEveryS: inputs.faultEveryS,
+    rules,
+    probe: { everyMs: inputs.probeEveryMs, answers: timings.length, notCreated: timings.filter((timing) => timing.status !== 201).length },
+    failures: inputs.failures,
+    loadStartedAt: inputs.loadStartedAt,
+    quiet: { from: quietFrom, to: firstFault, answers: timings.filter((timing) => timing.endedAt >= quietFrom && timing.endedAt < firstFault).length, p99Ms: quietP99 !== null && Number.isFinite(quietP99) ? quietP99 : null },
+    faults,
+    memory: { from: memoryFrom, to: inputs.scheduleEndedAt, processes: memory },
+    tables,
+    webhooks: inputs.webhooks,
+    chaos,
+    series: { rssMb, p99Ms: p99Series, rows },
+    verdict: { pass: failures.length === 0, failures },
+  };
+}
+
+/** The verdict and its figures as a person reads them. */
+export function printSoak(figures: SoakFigures): string {
+  const s = (ms: number | null) => (ms === null ? '-' : `${(ms / 1000).toFixed(1)} s`);
+  const time = (at: number | null) => (at === null ? '-' : new Date(at).toISOString().slice(11, 19));
+  return [
+    `soak of ${figures.startedAt}: ${figures.minutes} min, a fault every ${figures.faultEveryS} s, ${figures.chaos.durationS} s in all`,
+    ...Object.entries(figures.chaos.requestsSent).map(([kind, count]) => `  ${kind}: ${count} sent (${Object.entries(figures.chaos.answers[kind] ?? {}).map(([status, n]) => `${status}: ${n}`).join(', ')})`),
+    ...Object.entries(figures.failures).map(([kind, byWhy]) => `  ${kind} without a proper answer: ${Object.entries(byWhy).map(([why, n]) => `${why} ×${n}`).join('; ')}`),
+    `  webhook receiver: ${figures.webhooks.accepted} accepted, ${figures.webhooks.refused} refused with 500, ${figures.webhooks.distinctEvents} distinct events`,
+    `  tasks at the end: ${Object.entries(figures.chaos.tasks).map(([status, count]) => `${status} ${count}`).join(', ')}`,
+    `  probe: one create-task every ${figures.probe.everyMs} ms, ${figures.probe.answers} answers (${figures.probe.notCreated} not 201); quiet p99 ${figures.quiet.p99Ms ?? '-'} ms over ${figures.quiet.answers} answers`,
+    ...figures.faults.map((fault) => `    ${time(fault.startedAt)}–${time(fault.endedAt)} ${fault.fault}: ready after ${s(fault.readyInMs)}, p99 back under quiet after ${s(fault.p99BackInMs)}${fault.p99AtBackMs === null ? '' : ` (${fault.p99AtBackMs} ms)`}`),
+    `  memory over ${time(figures.memory.from)}–${time(figures.memory.to)} (median RSS of the first minute → the last):`,
+    ...figures.memory.processes.map((one) => `    ${one.process}: ${one.growthPct === null ? `not judged, ${one.notJudged}` : `${one.firstMb} → ${one.lastMb} MB (${one.growthPct >= 0 ? '+' : ''}${one.growthPct} %)`}`),
+    `  tables (oldest row retention should have removed / limit; max rows first half → second half of the window; at the end):`,
+    ...figures.tables.map((table) => `    ${table.table}: ${table.oldestS ?? '-'} s / ${table.limitS} s; ${table.firstHalfMax ?? '-'} → ${table.secondHalfMax ?? '-'}; ${table.endCount ?? '-'} rows`),
+    `  violations of the chaos invariants: ${figures.chaos.violations.length}`,
+    `  verdict: ${figures.verdict.pass ? 'PASS' : 'FAIL'}`,
+    ...figures.verdict.failures.map((failure) => `    ${failure}`),
+  ].join('\n');
+}

@@ -1,0 +1,59 @@
+// `node scripts/soak-figures.mjs [figures.json [doc.md]]`: writes the soak's figures (docs/soak-last-run.json
+// by default) into docs/reliability.md, between its "soak figures" markers, as the tables of the
+// "30-minute soak" section. Nothing else in the file changes.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { root } from './lib/workspace.mjs';
+
+const file = process.argv[2] ?? join(root, 'docs', 'soak-last-run.json');
+const doc = process.argv[3] ?? join(root, 'docs', 'reliability.md');
+const figures = JSON.parse(readFileSync(file, 'utf8'));
+const BEGIN = '<!-- soak figures: begin (scripts/soak-figures.mjs) -->';
+const END = '<!-- soak figures: end -->';
+
+const seconds = (ms) => (ms === null || ms === undefined ? '—' : `${(ms / 1000).toFixed(1)} s`);
+const clock = (at) => (at === null || at === undefined ? '—' : new Date(at).toISOString().slice(11, 19));
+const count = (n) => n.toLocaleString('en-US');
+const answers = (kind) => Object.entries(figures.chaos.answers[kind] ?? {}).map(([status, n]) => `${status}: ${count(n)}`).join(', ');
+
+const lines = [
+  `Run of ${figures.startedAt.slice(0, 16).replace('T', ' ')} UTC: ${figures.minutes} minutes, a fault every ${figures.faultEveryS} s,`,
+  `${figures.chaos.durationS} s in all with setting up and settling. **Verdict: ${figures.verdict.pass ? 'PASS' : 'FAIL'}**` +
+    (figures.verdict.failures.length > 0 ? ` (${figures.verdict.failures.length} failure(s) below).` : '.'),
+  '',
+  '| requests | sent | answers |',
+  '|---|---|---|',
+  ...Object.entries(figures.chaos.requestsSent).map(([kind, n]) => `| ${kind} | ${count(n)} | ${answers(kind)} |`),
+  '',
+  `Webhook receiver: ${count(figures.webhooks.accepted)} deliveries accepted, ${count(figures.webhooks.refused)} refused with 500, ` +
+    `${count(figures.webhooks.distinctEvents)} distinct events. Tasks at the end: ` +
+    `${Object.entries(figures.chaos.tasks).map(([status, n]) => `${status} ${count(n)}`).join(', ')}. ` +
+    `Violations of the chaos invariants: **${figures.chaos.violations.length}**.`,
+  '',
+  `Create-task probe: one every ${figures.probe.everyMs} ms, ${count(figures.probe.answers)} answers (${figures.probe.notCreated} not 201); ` +
+    `quiet p99 **${figures.quiet.p99Ms ?? '—'} ms** over ${count(figures.quiet.answers)} answers.`,
+  '',
+  '| fault | from – to (UTC) | every service ready after | p99 back under quiet after |',
+  '|---|---|---|---|',
+  ...figures.faults.map((fault) => `| ${fault.fault} | ${clock(fault.startedAt)} – ${clock(fault.endedAt)} | ${seconds(fault.readyInMs)} | ${fault.p99BackInMs === null ? '**not within 30 s**' : `${seconds(fault.p99BackInMs)} (${fault.p99AtBackMs} ms)`} |`),
+  '',
+  `Resident memory over ${clock(figures.memory.from)} – ${clock(figures.memory.to)} UTC (median of the window's first minute → its last):`,
+  '',
+  '| process | MB | growth |',
+  '|---|---|---|',
+  ...figures.memory.processes.map((one) => (one.growthPct === null ? `| ${one.process} | — | not judged: ${one.notJudged} |` : `| ${one.process} | ${one.firstMb} → ${one.lastMb} | ${one.growthPct >= 0 ? '+' : ''}${one.growthPct} % |`)),
+  '',
+  '| table | oldest row retention should have removed | limit | max rows, first → second half of the window | rows at the end |',
+  '|---|---|---|---|---|',
+  ...figures.tables.map((table) => `| \`${table.table}\` | ${table.oldestS === null ? 'none' : `${table.oldestS} s`} | ${table.limitS} s | ${table.firstHalfMax ?? '—'} → ${table.secondHalfMax ?? '—'} | ${table.endCount ?? '—'} |`),
+  '',
+  ...(figures.verdict.failures.length > 0 ? ['Failures:', '', ...figures.verdict.failures.map((failure) => `- ${failure}`), ''] : []),
+  `![memory and p99 of create-task over the soak](${basename(file).replace(/\.json$/, '.svg')})`,
+];
+
+const text = readFileSync(doc, 'utf8');
+const from = text.indexOf(BEGIN);
+const to = text.indexOf(END);
+if (from < 0 || to < from) throw new Error(`${doc} has no "${BEGIN}" … "${END}" block`);
+writeFileSync(doc, `${text.slice(0, from + BEGIN.length)}\n${lines.join('\n')}\n${text.slice(to)}`);
+console.log(`${doc}: the soak's figures from ${file}`);

@@ -24,6 +24,12 @@ export interface IdempotentWork<T> {
    * be known yet.
    */
   recover(attemptKey: string): Promise<T | undefined>;
+  /**
+   * Looks again at a kept answer before it is replayed: a changed answer (undefined: unchanged)
+   * is kept in its place. create-tasks learns here what became of items it could only answer
+   * `unavailable`, as create-task's repeat learns it through `recover`.
+   */
+  refresh?(answer: T, attemptKey: string): Promise<T | undefined>;
 }
 
 /**
@@ -53,7 +59,7 @@ export class IdempotencyService {
     if (key === undefined) return work.run(randomUUID());
     const requestHash = hashBody(body);
     const claimed = await this.claim(clientId, key, requestHash, successStatus, work);
-    if ('replay' in claimed) return claimed.replay as T;
+    if ('replay' in claimed) return this.replay(clientId, key, successStatus, claimed.replay as T, attemptKeyOf(clientId, key, claimed.createdAt), work);
     let answer: T;
     try {
       answer = await work.run(attemptKeyOf(clientId, key, claimed.createdAt));
@@ -64,6 +70,13 @@ export class IdempotencyService {
     // The task exists now: its record must never be dropped, or a retry would queue and charge again.
     await this.keepAnswer(clientId, key, successStatus, answer);
     return answer;
+  }
+
+  private async replay<T extends object>(clientId: number, key: string, successStatus: number, kept: T, attemptKey: string, work: IdempotentWork<T>): Promise<T> {
+    const refreshed = await work.refresh?.(kept, attemptKey);
+    if (refreshed === undefined) return kept;
+    await this.keepAnswer(clientId, key, successStatus, refreshed);
+    return refreshed;
   }
 
   private async keepAnswer(clientId: number, key: string, successStatus: number, answer: object): Promise<void> {
@@ -77,7 +90,7 @@ export class IdempotencyService {
   }
 
   /** Starts a record, or answers the earlier outcome of the same request. */
-  private async claim(clientId: number, key: string, requestHash: string, successStatus: number, work: IdempotentWork<object>): Promise<{ createdAt: Date } | { replay: object }> {
+  private async claim(clientId: number, key: string, requestHash: string, successStatus: number, work: IdempotentWork<object>): Promise<{ createdAt: Date } | { replay: object; createdAt: Date }> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const createdAt = await this.records.tryInsert(clientId, key, requestHash);
       if (createdAt) return { createdAt };
@@ -96,7 +109,7 @@ export class IdempotencyService {
         continue;
       }
       if (existing.statusCode === null) throw new ConflictError('a request with this Idempotency-Key is still in progress');
-      if (existing.statusCode === successStatus) return { replay: existing.response as object };
+      if (existing.statusCode === successStatus) return { replay: existing.response as object, createdAt: existing.createdAt };
       if (existing.statusCode < 300) throw new ConflictError('this Idempotency-Key was used on another endpoint');
       throw domainErrorFrom(existing.response) ?? new DomainError('internal_error', 'stored answer unreadable');
     }

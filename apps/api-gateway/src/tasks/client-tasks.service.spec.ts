@@ -66,6 +66,8 @@ describe(ClientTasksService.name, () => {
     /** Dispatch stores every create it is sent, except those to `refused` numbers; settling finds nothing. */
     function setUpMany(options: { refused?: string; silentAfterCreate?: boolean } = {}) {
       let nextId = 100;
+      /** What settling a task key finds: nothing until dispatch answers again. */
+      const settling: { answer?: () => unknown } = {};
       const created: string[] = [];
       const dispatch = {
         send: vi.fn(async (pattern: string, payload: { creates?: Array<{ taskKey: string; recipient: string }> }) => {
@@ -79,23 +81,32 @@ describe(ClientTasksService.name, () => {
               }),
             };
           }
-          if (pattern === Patterns.dispatch.taskSettle) throw new DomainError('unavailable', 'dispatch did not answer');
+          if (pattern === Patterns.dispatch.taskSettle) {
+            if (!settling.answer) throw new DomainError('unavailable', 'dispatch did not answer');
+            return settling.answer();
+          }
           throw new Error(`unexpected ${pattern}`);
         }),
       };
       const billing = { send: vi.fn(async () => ({ creditsRemaining: 29 })) };
       const config = { profile: 'A', createTimeoutMs: 8_000, rpcTimeoutMs: 5_000, createBatchesInFlight: 2, idempotencyReplayS: 86_400 } as GatewayConfig;
-      const records = new Map<string, { statusCode: number | null }>();
+      const records = new Map<string, { statusCode: number | null; response?: unknown; createdAt: Date; requestHash: string }>();
       const repository = {
-        tryInsert: async (_clientId: number, key: string) => (records.has(key) ? undefined : (records.set(key, { statusCode: null }), new Date())),
-        complete: async (_clientId: number, key: string, statusCode: number) => void records.set(key, { statusCode }),
+        tryInsert: async (_clientId: number, key: string, requestHash: string) => {
+          if (records.has(key)) return undefined;
+          const createdAt = new Date();
+          records.set(key, { statusCode: null, createdAt, requestHash });
+          return createdAt;
+        },
+        find: async (_clientId: number, key: string) => records.get(key),
+        complete: async (_clientId: number, key: string, statusCode: number, response: unknown) => void records.set(key, { ...records.get(key)!, statusCode, response }),
         removeIfCreatedAt: async (_clientId: number, key: string) => records.delete(key),
       } as unknown as IdempotencyRepository;
       const idempotency = new IdempotencyService(repository, config);
       const abandoned = { record: vi.fn(async () => undefined) } as unknown as AbandonedCreatesRepository;
       const creator = new TaskCreator(config, abandoned, new CreateBatcher(config, dispatch as unknown as ServiceClient), dispatch as unknown as ServiceClient, billing as unknown as ServiceClient);
       const sut = new ClientTasksService(config, idempotency, creator, dispatch as unknown as ServiceClient);
-      return { sut, dispatch, created, records, abandoned };
+      return { sut, dispatch, created, records, abandoned, settling };
     }
 
     it('answers every item in place: queued ones with their 201 body, refused ones with their error, none of them sent to dispatch twice', async () => {
@@ -139,7 +150,34 @@ describe(ClientTasksService.name, () => {
       const answer = await sut.createMany(OWNER, { tasks: [SMS] }, 'bulk-1');
 
       expect(answer.results).toEqual([{ ok: false, error: 'unavailable', detail: expect.any(String) }]);
-      expect(records.get('bulk-1')).toEqual({ statusCode: 200 });
+      expect(records.get('bulk-1')).toMatchObject({ statusCode: 200 });
+    });
+
+    it('a repeat learns what became of an item answered unavailable: one a worker took before it could be abandoned is its task from then on', async () => {
+      const { sut, records, settling } = setUpMany({ silentAfterCreate: true });
+      const body = { tasks: [SMS, { ...SMS, message: 'second' }] };
+      await sut.createMany(OWNER, body, 'bulk-2');
+
+      settling.answer = () => ({ outcome: 'created', task: { ...STORED, id: 77, status: 'claimed' } });
+      const repeat = await sut.createMany(OWNER, body, 'bulk-2');
+
+      expect(repeat.results).toEqual([
+        expect.objectContaining({ ok: true, id: 77, credits_remaining: 29 }),
+        expect.objectContaining({ ok: true, id: 77 }),
+      ]);
+      expect(records.get('bulk-2')).toMatchObject({ statusCode: 200, response: repeat });
+    });
+
+    it('a repeat keeps an item unavailable once settling finds it was not queued, and changes nothing', async () => {
+      const { sut, records, settling, dispatch } = setUpMany({ silentAfterCreate: true });
+      const first = await sut.createMany(OWNER, { tasks: [SMS] }, 'bulk-3');
+
+      settling.answer = () => ({ outcome: 'voided' });
+      const repeat = await sut.createMany(OWNER, { tasks: [SMS] }, 'bulk-3');
+
+      expect(repeat).toEqual(first);
+      expect(records.get('bulk-3')).toMatchObject({ response: first });
+      expect(dispatch.send).toHaveBeenLastCalledWith(Patterns.dispatch.taskSettle, expect.objectContaining({ abandon: true }));
     });
   });
 });

@@ -65,6 +65,7 @@ export class ClientTasksService {
       {
         run: (attemptKey) => this.queueAll(owner.clientId, items, attemptKey),
         recover: (attemptKey) => this.recoverAll(owner.clientId, items, attemptKey),
+        refresh: (answer, attemptKey) => this.recoverUnavailable(owner.clientId, answer, attemptKey),
       },
       200,
     );
@@ -138,6 +139,24 @@ export class ClientTasksService {
     if (recovered.every((answer) => answer === undefined)) return undefined;
     const notQueued = new DomainError('unavailable', 'this task was not queued and nothing was charged; send it again');
     return { results: items.map((item, index) => recovered[index] ?? refusedItem(item.ok ? notQueued : item.error)) };
+  }
+
+  /**
+   * A repeat of a create-tasks whose answer had items `unavailable`: each is settled as an
+   * abandoned create-task is, so one a worker took before the abandoned-creates relay reached it
+   * becomes its task in the answer (as create-task's repeat answers 201), and the others stay
+   * `unavailable`, now certainly not queued. Undefined when nothing changed.
+   */
+  private async recoverUnavailable(clientId: number, answer: CreateTasksBody, attemptKey: string): Promise<CreateTasksBody | undefined> {
+    const unavailable = answer.results.flatMap((result, index) => ('error' in result && result.error === 'unavailable' ? [index] : []));
+    const recovered = new Map<number, CreatedTaskBody>();
+    for (let start = 0; start < unavailable.length; start += RECOVERY_CONCURRENCY) {
+      const slice = unavailable.slice(start, start + RECOVERY_CONCURRENCY);
+      const answers = await Promise.all(slice.map((index) => this.creator.recoverAbandoned(clientId, itemKeyOf(attemptKey, index))));
+      answers.forEach((task, offset) => task && recovered.set(slice[offset]!, task));
+    }
+    if (recovered.size === 0) return undefined;
+    return { results: answer.results.map((result, index) => recovered.get(index) ?? result) };
   }
 
   private requestContext(owner: TaskOwner): RequestContext {

@@ -21,7 +21,7 @@ export function dispatchPrunes(config: Pick<DispatchConfig, 'outboxRetentionS' |
       orderBy: 'pruned.published_at, pruned.id',
       keepS: config.outboxRetentionS,
     },
-    // A finished delivery's next_attempt_at is the end of its last attempt's lease: kept from its last attempt.
+    // A finished delivery's next_attempt_at is when it finished (delivered, or failed for good): kept from then, by the (status, next_attempt_at) index.
     ...(['delivered', 'failed'] as const).map((status) => ({
       table: 'dispatch.webhook_deliveries',
       what: `${status} webhook deliveries`,

@@ -154,6 +154,8 @@ describe(`${WebhookDeliverer.name} on Postgres`, () => {
     expect(sent.data).toMatchObject({ id, client_id: CLIENT, status: 'sent', recipient: expect.any(String), segments: 1 });
     expect(Date.parse(sent.created_at)).toBeLessThanOrEqual(Date.now());
     expect(await dispatch.newDeliverer().deliverDue()).toBe(0);
+    // Retention counts a finished delivery from next_attempt_at: the moment it was delivered, not its lease's end.
+    for (const delivery of await dispatch.db.webhookDelivery.findMany()) expect(delivery.nextAttemptAt).toEqual(delivery.deliveredAt);
   });
 
   it('queues task.failed with the failure, and task.sent too when a report says delivered straight away', async () => {
@@ -291,6 +293,9 @@ describe(`${WebhookDeliverer.name} on Postgres`, () => {
     await dispatch.newDeliverer().deliverDue();
 
     expect(receiver.received).toHaveLength(1);
+    // Failed for good: next_attempt_at is when that happened (retention counts from it), not its lease's end.
+    const [gone] = await dispatch.db.webhookDelivery.findMany({ where: { status: 'failed' } });
+    expect(gone!.nextAttemptAt.getTime()).toBeLessThanOrEqual(Date.now());
     const [disabled] = await dispatch.webhooks.list(CLIENT);
     expect(disabled).toMatchObject({ active: false, disabledReason: 'the endpoint answered 410 Gone' });
 

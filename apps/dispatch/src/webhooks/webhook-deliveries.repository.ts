@@ -112,7 +112,7 @@ export class WebhookDeliveriesRepository {
     const [next] = await this.db.$queryRaw<DueDelivery[]>`
       WITH settled AS (
         UPDATE "dispatch"."webhook_deliveries"
-           SET status = 'delivered', delivered_at = now(), sending_until = NULL, last_status_code = ${statusCode}, last_error = NULL
+           SET status = 'delivered', delivered_at = now(), next_attempt_at = now(), sending_until = NULL, last_status_code = ${statusCode}, last_error = NULL
          WHERE id = ${delivery.id} AND status = 'pending' AND attempts = ${delivery.attempts}
         RETURNING id
       ), recovered AS (
@@ -135,7 +135,7 @@ export class WebhookDeliveriesRepository {
     const [next] = await this.db.$queryRaw<DueDelivery[]>`
       WITH settled AS (
         UPDATE "dispatch"."webhook_deliveries"
-           SET status = ${nextAttemptAt ? 'pending' : 'failed'}, next_attempt_at = COALESCE(${nextAttemptAt}::timestamptz, next_attempt_at),
+           SET status = ${nextAttemptAt ? 'pending' : 'failed'}, next_attempt_at = COALESCE(${nextAttemptAt}::timestamptz, now()),
                sending_until = NULL, last_status_code = ${failure.statusCode}, last_error = ${failure.error}
          WHERE id = ${delivery.id} AND status = 'pending' AND attempts = ${delivery.attempts}
         RETURNING id

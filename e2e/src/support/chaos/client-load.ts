@@ -191,7 +191,8 @@ export class ClientLoad {
           item.outcome = result?.error === 'unavailable' ? 503 : 400;
         }
       });
-      return true;
+      // "Retry later", as create-task's 503 says: the repeat (same key) learns what became of those items.
+      return !items.some((item) => item.outcome === 503);
     }
     if (isRetryable(answer)) return false;
     for (const item of items) item.outcome = answer.status;

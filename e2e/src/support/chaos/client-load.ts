@@ -88,6 +88,8 @@ export class ClientLoad {
   private readonly running: Promise<void>[] = [];
   private readonly deliveries: Promise<void>[] = [];
   private readonly retries: Promise<void>[] = [];
+  /** create-tasks requests (by their Idempotency-Key) already answered 200 once. */
+  private readonly answeredBulks = new Set<string>();
   private inboundSeq = 0;
 
   constructor(
@@ -191,8 +193,10 @@ export class ClientLoad {
           item.outcome = result?.error === 'unavailable' ? 503 : 400;
         }
       });
-      // "Retry later", as create-task's 503 says: the repeat (same key) learns what became of those items.
-      return !items.some((item) => item.outcome === 503);
+      // "Retry later", as create-task's 503 says: one repeat (same key) settles those items, and its answer is final.
+      const firstAnswer = !this.answeredBulks.has(items[0]!.idempotencyKey);
+      this.answeredBulks.add(items[0]!.idempotencyKey);
+      return !(firstAnswer && items.some((item) => item.outcome === 503));
     }
     if (isRetryable(answer)) return false;
     for (const item of items) item.outcome = answer.status;

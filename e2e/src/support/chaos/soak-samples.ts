@@ -68,6 +68,8 @@ export class Sampler {
 /** The tables' row counts; while the database restarts, none. */
 async function rowCounts(databaseUrl: string): Promise<Sample['rows']> {
   const db = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 3_000, query_timeout: 5_000 });
+  // A restart of PostgreSQL drops the connection: its queries fail (no counts this time), and the error event must not end the run.
+  db.on('error', () => undefined);
   try {
     await db.connect();
     const rows: Sample['rows'] = {};
@@ -90,11 +92,11 @@ export interface RetentionAges {
 /**
  * How long ago the oldest published outbox message (each outbox) and the oldest finished webhook
  * delivery were done with: a delivered one since its delivery; one failed for good since its
- * next_attempt_at, the end of its last attempt's lease (no finishing time is kept; that is at
- * or after the failure, so never too old).
+ * next_attempt_at, which the deliverer sets to the moment it failed for good.
  */
 export async function retentionAges(databaseUrl: string): Promise<RetentionAges> {
   const db = new pg.Client({ connectionString: databaseUrl });
+  db.on('error', () => undefined);
   await db.connect();
   try {
     const age = async (sql: string) => {

@@ -3,9 +3,8 @@
 // process is SIGKILLed and the three are restarted, then the checks; once with one of each service,
 // once with two. The figures are printed and written to docs/chaos-last-run.json and
 // docs/chaos-replicas-last-run.json. CHAOS_ROUNDS (default 2) sets how often every fault happens.
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { nx, nxEnv, root } from './lib/workspace.mjs';
+import { buildThenRunE2e, nxEnv, root } from './lib/workspace.mjs';
 
 const env = {
   ...nxEnv,
@@ -14,9 +13,4 @@ const env = {
   CHAOS_LOG_DIR: process.env.CHAOS_LOG_DIR ?? join(root, '.smsq', 'chaos-logs'),
 };
 const projects = 'api-gateway,billing,dispatch,inbox,worker,gateway-sim,admin';
-const build = spawnSync(process.execPath, [nx, 'run-many', '-t', 'build', '-p', projects, '--parallel=2', '--output-style=stream'], { cwd: root, env, stdio: 'inherit' });
-if (build.status !== 0) process.exit(build.status ?? 1);
-
-const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
-const run = spawnSync(process.execPath, [vitest, 'run', '--config', join('chaos', 'vitest.config.ts')], { cwd: join(root, 'e2e'), env, stdio: 'inherit' });
-process.exit(run.status ?? 1);
+buildThenRunE2e(projects, join('chaos', 'vitest.config.ts'), env);

@@ -1,5 +1,6 @@
 // What the workspace scripts share: where the project is, how to run Nx (never a daemon, never a
 // cloud), and the check that the local PostgreSQL, RabbitMQ and Redis are up.
+import { spawnSync } from 'node:child_process';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,4 +24,16 @@ export async function requireLocalServices(who) {
   if (missing.length === 0) return;
   process.stderr.write(`${who} ${missing.length > 1 ? 'need' : 'needs'} ${missing.join(', ')}; start ${missing.length > 1 ? 'them' : 'it'} first (see README).\n`);
   process.exit(1);
+}
+
+/**
+ * Builds `projects`, then runs the e2e vitest config `config` (a path under e2e/) with `env`, and
+ * exits with its status: the long runs (`npm run chaos`, `npm run soak`) outside `npm test`.
+ */
+export function buildThenRunE2e(projects, config, env) {
+  const build = spawnSync(process.execPath, [nx, 'run-many', '-t', 'build', '-p', projects, '--parallel=2', '--output-style=stream'], { cwd: root, env, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+  const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
+  const run = spawnSync(process.execPath, [vitest, 'run', '--config', config], { cwd: join(root, 'e2e'), env, stdio: 'inherit' });
+  process.exit(run.status ?? 1);
 }

@@ -39,17 +39,12 @@ export async function findViolations(databaseUrl: string, records: LoadRecords, 
   try {
     const violations: Violation[] = [];
     const add = (invariant: string, clientId: number | null, detail: string) => violations.push({ invariant, clientId, detail });
-    const tasks = (await db.query<TaskRow>(`SELECT id, task_key, client_id, phone_id, message, status::text AS status, claim_expires_at FROM dispatch.tasks WHERE client_id = ANY($1)`, [clientIds])).rows;
+    const tasks = await taskRowsOf(db, clientIds);
     const taskById = new Map(tasks.map((task) => [task.id, task]));
     const tasksByMessage = new Map<string, TaskRow[]>();
     for (const task of tasks) tasksByMessage.set(task.message, [...(tasksByMessage.get(task.message) ?? []), task]);
-    const entries = (
-      await db.query<{ task_key: string; kind: string; count: string }>(
-        `SELECT task_key::text, kind::text, count(*) FROM billing.ledger_entries WHERE client_id = ANY($1) AND task_key IS NOT NULL GROUP BY task_key, kind`,
-        [clientIds],
-      )
-    ).rows;
-    const ledgerCount = (taskKey: string, kind: 'debit' | 'refund') => Number(entries.find((entry) => entry.task_key === taskKey && entry.kind === kind)?.count ?? 0);
+    const ledger = await ledgerOf(db, clientIds);
+    const ledgerCount = ledger.count;
 
     // 1. Every task answered 201 exists exactly once.
     const answered = new Set<number>();
@@ -75,7 +70,7 @@ export async function findViolations(databaseUrl: string, records: LoadRecords, 
       add('no-unanswered-task', task.client_id, `task ${task.id} (${task.status}, key ${task.task_key}) exists and is charged but no client was answered 201 for it (request: ${create ? `${create.tries} tries, outcome ${create.outcome}` : 'unknown'})`);
     }
 
-    violations.push(...(await ledgerViolations(db, clientIds, tasks)));
+    violations.push(...(await ledgerViolations(db, clientIds, { tasks, ledger })));
 
     // 5. Never the same claim twice: two pollers (or two dispatch replicas) never both hold a task's attempt.
     const seen = new Set<string>();
@@ -125,17 +120,11 @@ export async function findViolations(databaseUrl: string, records: LoadRecords, 
  * refunded exactly once and nothing else. Holds once the system has settled, whatever died or was
  * restored (the backup spec checks it on a database restored from a dump taken under load).
  */
-export async function ledgerViolations(db: pg.Client, clientIds: number[], tasks?: TaskRow[]): Promise<Violation[]> {
+export async function ledgerViolations(db: pg.Client, clientIds: number[], read?: { tasks: TaskRow[]; ledger: TaskLedger }): Promise<Violation[]> {
   const violations: Violation[] = [];
   const add = (invariant: string, clientId: number | null, detail: string) => violations.push({ invariant, clientId, detail });
-  tasks ??= (await db.query<TaskRow>(`SELECT id, task_key, client_id, phone_id, message, status::text AS status, claim_expires_at FROM dispatch.tasks WHERE client_id = ANY($1)`, [clientIds])).rows;
-  const entries = (
-    await db.query<{ task_key: string; kind: string; count: string }>(
-      `SELECT task_key::text, kind::text, count(*) FROM billing.ledger_entries WHERE client_id = ANY($1) AND task_key IS NOT NULL GROUP BY task_key, kind`,
-      [clientIds],
-    )
-  ).rows;
-  const ledgerCount = (taskKey: string, kind: 'debit' | 'refund') => Number(entries.find((entry) => entry.task_key === taskKey && entry.kind === kind)?.count ?? 0);
+  const tasks = read?.tasks ?? (await taskRowsOf(db, clientIds));
+  const { entries, count: ledgerCount } = read?.ledger ?? (await ledgerOf(db, clientIds));
 
   // 3. The ledger invariant of DESIGN.md §4, and one debit per task.
   const accounts = (
@@ -240,4 +229,25 @@ export async function taskFigures(databaseUrl: string, clientIds: number[]): Pro
   } finally {
     await db.end();
   }
+}
+
+function taskRowsOf(db: pg.Client, clientIds: number[]): Promise<TaskRow[]> {
+  return db
+    .query<TaskRow>(`SELECT id, task_key, client_id, phone_id, message, status::text AS status, claim_expires_at FROM dispatch.tasks WHERE client_id = ANY($1)`, [clientIds])
+    .then((result) => result.rows);
+}
+
+/** The ledger entries of the clients' tasks, counted by task key and kind. */
+interface TaskLedger {
+  entries: Array<{ task_key: string; kind: string; count: string }>;
+  count(taskKey: string, kind: 'debit' | 'refund'): number;
+}
+
+async function ledgerOf(db: pg.Client, clientIds: number[]): Promise<TaskLedger> {
+  const { rows } = await db.query<{ task_key: string; kind: string; count: string }>(
+    `SELECT task_key::text, kind::text, count(*) FROM billing.ledger_entries WHERE client_id = ANY($1) AND task_key IS NOT NULL GROUP BY task_key, kind`,
+    [clientIds],
+  );
+  const counts = new Map(rows.map((row) => [`${row.task_key}/${row.kind}`, Number(row.count)]));
+  return { entries: rows, count: (taskKey, kind) => counts.get(`${taskKey}/${kind}`) ?? 0 };
 }

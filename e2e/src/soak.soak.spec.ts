@@ -46,6 +46,8 @@ const LINKS: Link[] = ['postgres', 'rabbitmq', 'redis', 'gateway'];
  * opens; inside it only second copies, so every service's first copy runs all through the window.
  */
 function schedule(): Fault[] {
+  const chosen = process.env['SOAK_FAULTS'];
+  if (chosen) return chosenFaults(chosen);
   const faults: Fault[] = [];
   const counters = { kill: 0, restart: 0, latency: 0, silence: 0, reset: 0 };
   const windowOpensAt = scheduleS - memoryWindowS;
@@ -73,6 +75,23 @@ function schedule(): Fault[] {
     }
   }
   return faults;
+}
+
+/**
+ * SOAK_FAULTS replays chosen faults in turn instead of the cycle, to study one recovery, e.g.
+ * `silence:rabbitmq,restart:postgres`: kill:PROCESS, restart:INFRA, latency|silence|reset:LINK.
+ */
+function chosenFaults(list: string): Fault[] {
+  const faults = list.split(',').map((one): Fault => {
+    const [kind, target] = one.trim().split(':') as [string, string];
+    if (kind === 'kill') return { kill: target as ProcessName };
+    if (kind === 'restart') return { restart: target as InfraName };
+    if (kind === 'latency') return { latency: target as Link, forMs: 15_000 };
+    if (kind === 'silence') return { silence: target as Link, forMs: 20_000 };
+    if (kind === 'reset') return { reset: target as Link };
+    throw new Error(`SOAK_FAULTS: ${one} is not kill:, restart:, latency:, silence: or reset: a target`);
+  });
+  return Array.from({ length: faultCount }, (_, index) => faults[index % faults.length]!);
 }
 
 /** `npm run soak`: SOAK_MINUTES (30) of steady load, two of every service, a fault a minute; the verdict and figures in SOAK_OUTPUT. */
@@ -143,6 +162,9 @@ it(`soak: ${minutes} min, two of every service, a fault every ${FAULT_EVERY_S} s
       writeFileSync(output, `${JSON.stringify(figures, null, 1)}\n`);
       writeFileSync(output.replace(/\.json$/, '.svg'), soakPlot(figures));
     }
+    // Every answer of the probe, to study a recovery second by second (not committed: it is large).
+    const probeOutput = process.env['SOAK_PROBE_OUTPUT'];
+    if (probeOutput) writeFileSync(probeOutput, `${JSON.stringify({ faults: figures.faults, timings: tally!.timings })}\n`);
     console.log(printSoak(figures));
     expect(figures.verdict.failures).toEqual([]);
   } finally {

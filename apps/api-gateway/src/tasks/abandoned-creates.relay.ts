@@ -5,6 +5,8 @@ import { AbandonedCreatesRepository } from './abandoned-creates.repository.js';
 
 const INTERVAL_MS = 2_000;
 const BATCH = 50;
+/** Far beyond a batch's settling; a gateway that dies holding keys delays them this long at most. */
+const LEASE_MS = 60_000;
 
 /**
  * Makes a 503 answer true after the fact: when the gateway could not learn whether a task was
@@ -30,17 +32,24 @@ export class AbandonedCreatesRelay implements OnApplicationBootstrap, OnModuleDe
   }
 
   async relay(): Promise<void> {
+    const taken = await this.abandoned.take(BATCH, LEASE_MS).catch((error: Error) => {
+      this.logger.warn(`abandoned creates not read: ${error.message}`);
+      return [];
+    });
+    let settled = 0;
     try {
-      for (const taskKey of await this.abandoned.oldest(BATCH)) {
+      for (const taskKey of taken) {
         const command: TaskSettleCommand = { taskKey, abandon: true };
         const settlement = await this.dispatch.send<TaskSettlement>(Patterns.dispatch.taskSettle, command);
         if (settlement.outcome === 'created') {
           this.logger.error(`task ${settlement.task.id} (${taskKey}) was under way before it could be abandoned; the client was answered 503`);
         }
         await this.abandoned.forget(taskKey);
+        settled++;
       }
     } catch (error) {
       this.logger.warn(`abandoned creates not settled yet: ${(error as Error).message}`);
+      await this.abandoned.release(taken.slice(settled)).catch(() => undefined);
     }
   }
 }

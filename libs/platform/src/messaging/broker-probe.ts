@@ -1,7 +1,11 @@
 import amqplib, { type Channel } from 'amqplib';
 
-/** Opening a connection to the broker (TCP and AMQP's handshake) gives up after this long. */
-export const CONNECT_TIMEOUT_MS = 5_000;
+/**
+ * Opening a connection to the broker (TCP and AMQP's handshake) gives up after this long. Short:
+ * an attempt begun while the broker was silent holds the service off it until it gives up, even
+ * once the broker answers again; a handshake with a broker that answers takes milliseconds.
+ */
+export const CONNECT_TIMEOUT_MS = 2_000;
 /** The same for the service's queue declaration before it starts, when a slow answer stops the start. */
 export const START_CONNECT_TIMEOUT_MS = 30_000;
 /** A broker gone silent is noticed after two to three missed heartbeats: within 10 s. */

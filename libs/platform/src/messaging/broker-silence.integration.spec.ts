@@ -1,5 +1,5 @@
 import { Controller, Module } from '@nestjs/common';
-import { ClientProxyFactory, MessagePattern, Payload } from '@nestjs/microservices';
+import { ClientProxyFactory, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { UnavailableError } from '@smsq/contracts';
 import { eventually, FaultProxies, throughProxy, timed, until } from '@smsq/testing';
@@ -25,11 +25,20 @@ class Amount {
   n!: number;
 }
 
+/** Every request and event the service was handed, by `n`. */
+const handled: number[] = [];
+
 @Controller()
 class EchoController {
   @MessagePattern('test.echo.v1')
   echo(@Payload() payload: Amount): Amount {
+    handled.push(payload.n);
     return { n: payload.n };
+  }
+
+  @EventPattern('test.noted.v1')
+  noted(@Payload() payload: Amount): void {
+    handled.push(payload.n);
   }
 }
 
@@ -86,13 +95,21 @@ describe.concurrent('broker connections gone silent', () => {
 
       await proxies.fault('caller', { kind: 'silent' });
       const silentSince = performance.now();
-      const [report, request] = await Promise.all([timed(() => readiness.report(2_000)), timed(() => sut.send('test.echo.v1', { n: 2 }))]);
+      const [report, request, emitted] = await Promise.all([
+        timed(() => readiness.report(2_000)),
+        timed(() => sut.send('test.echo.v1', { n: 2 })),
+        sut.emit('test.noted.v1', { n: 102 }).then(
+          () => 'published',
+          (error: unknown) => error,
+        ),
+      ]);
 
       expect(report.value).toEqual({ ready: false, checks: { 'broker:billing': 'no answer within 2000 ms' } });
       expect(report.ms).toBeLessThan(2_200);
       expect(request.error).toBeInstanceOf(UnavailableError);
       expect(request.ms).toBeGreaterThanOrEqual(RPC_TIMEOUT_MS - 50);
       expect(request.ms).toBeLessThan(RPC_TIMEOUT_MS + 500);
+      expect(emitted).toBeInstanceOf(UnavailableError);
 
       // Missed heartbeats (3 s apart) end the connection.
       await until(() => disconnectedAt.length > 0, { timeoutMs: 10_000 });
@@ -110,6 +127,10 @@ describe.concurrent('broker connections gone silent', () => {
       // The handshake into the silence gave up after its connect time-out; the next attempt, a second later, got through.
       expect(answeringAfter).toBeLessThan(CONNECT_TIMEOUT_MS + 3_000);
       await expect(sut.send('test.echo.v1', { n: 4 })).resolves.toEqual({ n: 4 });
+      // What was sent into the silence was given up by its caller: it is not published once the connection is back.
+      await sut.emit('test.noted.v1', { n: 104 });
+      await until(() => handled.includes(104), { timeoutMs: 2_000, intervalMs: 50 });
+      expect(handled.filter((n) => n === 2 || n === 102)).toEqual([]);
       expect(await readiness.report()).toEqual({ ready: true, checks: { 'broker:billing': 'ok' } });
       answeringAgain = true;
     } finally {

@@ -1,7 +1,7 @@
 import { domainErrorFrom, UnavailableError } from '@smsq/contracts';
 import type { ServiceMetrics } from '../observability/metrics.js';
 import { Logger } from '@nestjs/common';
-import { RmqRecord, type ClientProxy } from '@nestjs/microservices';
+import { RmqRecord, type ClientProxy, type RmqRecordOptions } from '@nestjs/microservices';
 import { firstValueFrom, timeout } from 'rxjs';
 import { ServiceQueueClient } from './service-queue-client.js';
 
@@ -25,7 +25,7 @@ export class ServiceClient {
   async send<TResult>(pattern: string, payload: object, options: { timeoutMs?: number } = {}): Promise<TResult> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     // A request nobody takes in time expires on the broker instead of waiting for a consumer that comes back later.
-    const record = new RmqRecord(payload, { expiration: String(timeoutMs), persistent: true });
+    const record = new RmqRecord(payload, { expiration: String(timeoutMs), persistent: true, ...publishedWithin(timeoutMs) });
     const stopTimer = this.metrics?.brokerRequestDuration.startTimer({ pattern });
     try {
       const answer = await firstValueFrom(this.proxy.send<TResult>(pattern, record).pipe(timeout(timeoutMs)));
@@ -43,7 +43,8 @@ export class ServiceClient {
   /** Fire-and-forget notification; returns once the broker has the message. */
   async emit(pattern: string, payload: object): Promise<void> {
     try {
-      await firstValueFrom(this.proxy.emit(pattern, payload).pipe(timeout(this.timeoutMs)), { defaultValue: undefined });
+      const record = new RmqRecord(payload, publishedWithin(this.timeoutMs));
+      await firstValueFrom(this.proxy.emit(pattern, record).pipe(timeout(this.timeoutMs)), { defaultValue: undefined });
     } catch (error) {
       this.logger.warn(`${pattern} not published: ${describe(error)}`);
       throw new UnavailableError(`the ${this.service} service is not reachable; retry later`);
@@ -63,6 +64,19 @@ export class ServiceClient {
   close(): Promise<void> {
     return Promise.resolve(this.proxy.close());
   }
+}
+
+/**
+ * The connection manager keeps a message it could not publish (or the broker never confirmed)
+ * and sends it again once it reconnects, however late. By then its caller has given up: a
+ * request would be done for nobody (a task created after its client was told "not queued", to be
+ * failed and refunded), an event published twice after the outbox's own retry. Past the caller's
+ * timeout the manager drops it instead; `timeout` is its option, not AMQP's, so Nest's record type
+ * does not list it.
+ */
+function publishedWithin(timeoutMs: number): RmqRecordOptions {
+  const options: RmqRecordOptions & { timeout: number } = { timeout: timeoutMs };
+  return options;
 }
 
 function describe(error: unknown): string {

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "gateway"."abandoned_creates" ADD COLUMN     "settling_until" TIMESTAMPTZ(3);

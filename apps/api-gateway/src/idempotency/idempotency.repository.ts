@@ -7,6 +7,7 @@ export interface IdempotencyRecordRow {
   statusCode: number | null;
   response: unknown;
   createdAt: Date;
+  undecidedAt: Date | null;
 }
 
 @Injectable()
@@ -26,7 +27,7 @@ export class IdempotencyRepository {
   find(clientId: number, key: string): Promise<IdempotencyRecordRow | null> {
     return this.db.idempotencyRecord.findUnique({
       where: { clientId_key: { clientId, key } },
-      select: { requestHash: true, statusCode: true, response: true, createdAt: true },
+      select: { requestHash: true, statusCode: true, response: true, createdAt: true, undecidedAt: true },
     });
   }
 
@@ -37,6 +38,10 @@ export class IdempotencyRepository {
     });
   }
 
+  /** This request's own record, still in progress, is one whose gateway gave up without learning its outcome. */
+  async markUndecided(clientId: number, key: string, createdAt: Date): Promise<void> {
+    await this.db.idempotencyRecord.updateMany({ where: { clientId, key, createdAt, statusCode: null }, data: { undecidedAt: new Date() } });
+  }
 
   /** Drops an expired record so its key can start afresh; false if someone else already replaced it. */
   async removeIfCreatedAt(clientId: number, key: string, createdAt: Date): Promise<boolean> {

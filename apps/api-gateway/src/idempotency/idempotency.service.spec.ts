@@ -11,7 +11,7 @@ class RecordsInMemory {
   async tryInsert(clientId: number, key: string, requestHash: string): Promise<Date | undefined> {
     if (this.rows.has(`${clientId}/${key}`)) return undefined;
     const createdAt = new Date();
-    this.rows.set(`${clientId}/${key}`, { requestHash, statusCode: null, response: null, createdAt });
+    this.rows.set(`${clientId}/${key}`, { requestHash, statusCode: null, response: null, createdAt, undecidedAt: null });
     return createdAt;
   }
 
@@ -24,6 +24,11 @@ class RecordsInMemory {
     if (row) this.rows.set(`${clientId}/${key}`, { ...row, statusCode, response });
   }
 
+  async markUndecided(clientId: number, key: string, createdAt: Date): Promise<void> {
+    const row = this.rows.get(`${clientId}/${key}`);
+    if (row?.createdAt.getTime() === createdAt.getTime() && row.statusCode === null) this.rows.set(`${clientId}/${key}`, { ...row, undecidedAt: new Date() });
+  }
+
   async removeIfCreatedAt(clientId: number, key: string, createdAt: Date): Promise<boolean> {
     if (this.rows.get(`${clientId}/${key}`)?.createdAt.getTime() !== createdAt.getTime()) return false;
     return this.rows.delete(`${clientId}/${key}`);
@@ -32,7 +37,7 @@ class RecordsInMemory {
   /** A record a gateway started and never finished because it died, this long ago. */
   leftInProgress(clientId: number, key: string, body: unknown, ageMs: number): Date {
     const createdAt = new Date(Date.now() - ageMs);
-    this.rows.set(`${clientId}/${key}`, { requestHash: hashBody(body), statusCode: null, response: null, createdAt });
+    this.rows.set(`${clientId}/${key}`, { requestHash: hashBody(body), statusCode: null, response: null, createdAt, undecidedAt: null });
     return createdAt;
   }
 }
@@ -99,14 +104,29 @@ describe(IdempotencyService.name, () => {
     expect(records.rows.get('7/k1')?.statusCode).toBeNull();
   });
 
-  it('keeps the record in progress when the work cannot tell whether it took effect, so a repeat does not queue a second task', async () => {
-    const { sut } = setUp();
+  it('keeps the record in progress when the work cannot tell whether it took effect, and a repeat settles it at once rather than queue a second task', async () => {
+    const { records, sut } = setUp();
     const undecided = { run: async () => Promise.reject(new UndecidedOutcomeError('dispatch did not answer')), recover: vi.fn() };
     await expect(sut.run(7, 'k1', BODY, undecided)).rejects.toThrow(UndecidedOutcomeError);
+    const createdAt = records.rows.get('7/k1')!.createdAt;
 
-    const run = vi.fn();
-    await expect(sut.run(7, 'k1', BODY, { run, recover: vi.fn() })).rejects.toThrow(ConflictError);
+    // While what became of it cannot be learnt, the repeat is "retry later" and the record stays.
+    const run = vi.fn(async () => ({ ok: true, id: 6 }));
+    await expect(sut.run(7, 'k1', BODY, { run, recover: async () => Promise.reject(new UnavailableError()) })).rejects.toThrow(UnavailableError);
     expect(run).not.toHaveBeenCalled();
+    expect(records.rows.get('7/k1')).toMatchObject({ statusCode: null, createdAt });
+
+    // Stored after all: that task is the answer, kept for the repeats after.
+    const recover = vi.fn(async (attemptKey: string) => ({ ok: true, id: 5, attemptKey }));
+    expect(await sut.run(7, 'k1', BODY, { run, recover })).toEqual({ ok: true, id: 5, attemptKey: attemptKeyOf(7, 'k1', createdAt) });
+    expect(await sut.run(7, 'k1', BODY, { run, recover })).toEqual({ ok: true, id: 5, attemptKey: attemptKeyOf(7, 'k1', createdAt) });
+    expect(run).not.toHaveBeenCalled();
+    expect(recover).toHaveBeenCalledTimes(1);
+
+    // Certainly never stored: the repeat runs afresh.
+    await expect(sut.run(7, 'k2', BODY, undecided)).rejects.toThrow(UndecidedOutcomeError);
+    expect(await sut.run(7, 'k2', BODY, { run, recover: async () => undefined })).toEqual({ ok: true, id: 6 });
+    expect(run).toHaveBeenCalledTimes(1);
   });
 
   it('drops the record when the work failed with nothing done, so a repeat runs afresh', async () => {

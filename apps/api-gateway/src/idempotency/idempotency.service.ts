@@ -6,8 +6,8 @@ import { IdempotencyRepository } from './idempotency.repository.js';
 
 /**
  * The work failed without learning whether it took effect (its answer never came). The record
- * stays in progress, so a repeat waits and then learns the outcome through `recover` instead of
- * doing the work a second time.
+ * stays in progress, marked undecided, so a repeat learns the outcome through `recover` instead
+ * of doing the work a second time.
  */
 export class UndecidedOutcomeError extends UnavailableError {}
 
@@ -103,8 +103,9 @@ export class IdempotencyService {
       }
       // Before any recovery: what an abandoned attempt did is read through this request's body, which must be the same.
       if (existing.requestHash !== requestHash) throw new ConflictError('this Idempotency-Key was used with a different body');
-      if (existing.statusCode === null && age > this.abandonedAfterMs) {
-        // Its gateway died mid-request: whatever that request did must become this record's answer, never a second task.
+      if (existing.statusCode === null && (existing.undecidedAt !== null || age > this.abandonedAfterMs)) {
+        // Its gateway gave up on it, or died mid-request: whatever that request did must become this record's answer, never a second task.
+        // Settling needs no wait for a gateway that gave up: a create of its that arrives late finds its key voided.
         await this.recoverAbandoned(clientId, key, existing.createdAt, successStatus, work);
         continue;
       }
@@ -128,7 +129,10 @@ export class IdempotencyService {
 
   private async settleFailure(clientId: number, key: string, createdAt: Date, error: unknown): Promise<void> {
     try {
-      if (error instanceof UndecidedOutcomeError) this.logger.warn(`idempotency key ${key} of client ${clientId}: outcome unknown, left for a repeat to settle`);
+      if (error instanceof UndecidedOutcomeError) {
+        this.logger.warn(`idempotency key ${key} of client ${clientId}: outcome unknown, left for a repeat to settle`);
+        await this.records.markUndecided(clientId, key, createdAt);
+      }
       else if (error instanceof DomainError && error.status < 500) await this.records.complete(clientId, key, error.status, error.toBody());
       // Only this request's own record: another may have replaced it meanwhile.
       else await this.records.removeIfCreatedAt(clientId, key, createdAt);

@@ -175,7 +175,7 @@ describe('claims and reports in batches through the HTTP API, Profile A', () => 
     stack.startWorker(registered.body.worker_token);
     const burst = await stack.http('POST', '/smsapi/create-tasks', { headers: { 'x-api-key': client.apiKey }, body: { tasks: Array.from({ length: 60 }, (_, i) => ({ ...SMS, message: `burst ${i}` })) } });
     expect(burst.status).toBe(200);
-    const ids = (burst.body.results as Array<{ id: number }>).map((result) => result.id);
+    const ids = (burst.body.results as Array<{ id: number }>).map((result) => result.id).sort((a, b) => a - b);
 
     await eventually(
       async () => {

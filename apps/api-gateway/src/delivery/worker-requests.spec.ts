@@ -3,14 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { UNPARSABLE_BODY } from '../http/json-body.js';
 import { parseClaimLimit, parseStatusReport, parseStatusReports, parseWait } from './worker-requests.js';
 
-function codeOf(run: () => unknown): string | undefined {
+function thrownBy(run: () => unknown): DomainError | undefined {
   try {
     run();
     return undefined;
   } catch (error) {
-    return (error as DomainError).code;
+    return error as DomainError;
   }
 }
+
+const codeOf = (run: () => unknown): string | undefined => thrownBy(run)?.code;
+const errorOf = (run: () => unknown): string | undefined => thrownBy(run)?.detail;
 
 describe(parseWait.name, () => {
   it('reads whole seconds and counts anything above 30 as 30', () => {
@@ -136,12 +139,3 @@ describe(parseStatusReports.name, () => {
     expect(parseStatusReports({ reports: Array.from({ length: 100 }, (_, i) => ({ id: i + 1, status: 'sent' })), next: 100 }).reports).toHaveLength(100);
   });
 });
-
-function errorOf(run: () => unknown): string | undefined {
-  try {
-    run();
-    return undefined;
-  } catch (error) {
-    return (error as DomainError).detail;
-  }
-}

@@ -3,8 +3,13 @@ export interface BenchSettings {
   mode: 'full' | 'quick';
   clients: number;
   queue: { connections: number; warmUpS: number; durationS: number; baselineClients: number };
+  /** Scenario 1d: `create-tasks` of `itemsPerRequest` items from `connections` connections; its baseline is scenario 1's pgbench script. */
+  bulk: { connections: number; itemsPerRequest: number; warmUpS: number; durationS: number };
   normalLoad: { durationS: number; maxConnections: number };
-  deliver: { workers: number; backlog: number; timeoutS: number };
+  /** Scenario 4c: `requests` lone create-tasks, `pauseMs` apart, after `warmUp` unmeasured ones, against smsq and the one-process implementation. */
+  rest: { warmUp: number; requests: number; pauseMs: number };
+  /** Scenarios 2 and 2c; `batchSize`: what each worker of 2c claims at most per request. */
+  deliver: { workers: number; backlog: number; timeoutS: number; batchSize: number };
   growth: { small: number; large: number; claims: number };
   /**
    * Scenario 2b: `rounds` pairs of Deliver rounds of `backlog` tasks each, one plain and one while
@@ -22,8 +27,10 @@ export function benchSettings(quick: boolean): BenchSettings {
         mode: 'quick',
         clients: 8,
         queue: { connections: 64, warmUpS: 2, durationS: 8, baselineClients: 16 },
+        bulk: { connections: 8, itemsPerRequest: 100, warmUpS: 2, durationS: 8 },
         normalLoad: { durationS: 8, maxConnections: 256 },
-        deliver: { workers: 32, backlog: 5_000, timeoutS: 300 },
+        rest: { warmUp: 20, requests: 100, pauseMs: 20 },
+        deliver: { workers: 32, backlog: 5_000, timeoutS: 300, batchSize: 50 },
         growth: { small: 1_000, large: 100_000, claims: 200 },
         failover: { rounds: 2, backlog: 4_000, moving: 2, atLimit: 1, movablePerGateway: 3_000, pinned: 2, pinnedPerGateway: 2_000, timeoutS: 300 },
         memorySampleMs: 500,
@@ -32,28 +39,43 @@ export function benchSettings(quick: boolean): BenchSettings {
         mode: 'full',
         clients: 20,
         queue: { connections: 64, warmUpS: 5, durationS: 30, baselineClients: 16 },
+        bulk: { connections: 8, itemsPerRequest: 100, warmUpS: 5, durationS: 30 },
         normalLoad: { durationS: 30, maxConnections: 256 },
-        deliver: { workers: 32, backlog: 100_000, timeoutS: 1_800 },
+        rest: { warmUp: 50, requests: 400, pauseMs: 20 },
+        deliver: { workers: 32, backlog: 100_000, timeoutS: 1_800, batchSize: 50 },
         growth: { small: 1_000, large: 1_000_000, claims: 400 },
         failover: { rounds: 3, backlog: 15_000, moving: 4, atLimit: 2, movablePerGateway: 10_000, pinned: 4, pinnedPerGateway: 5_000, timeoutS: 900 },
         memorySampleMs: 500,
       };
 }
 
-/** Issue 11's targets on the 2-core machine. */
+/**
+ * Issue 20's targets on the 2-core machine, every one a ratio to a baseline taken in the same run
+ * (and issue 11's and 18's that it kept). Retired by issue 20: Queue one task a request against
+ * pgbench (the one-process implementation itself reaches about half of it), the services' memory
+ * apart (≤ 500 MB together, ≤ 200 MB each; one process is the default for small installs, and
+ * still measured), and the absolute p99s (≤ 50 ms at half load, ≤ 20 ms at 100 a second), which
+ * the ratio against the one-process implementation's p99 replaces.
+ */
 export const TARGETS = {
-  /** smsq / pgbench, and smsq / the one-process implementation (scenario 1b). */
-  queueRatio: 1.0,
-  queueOneProcessRatio: 0.5,
+  /** Scenario 1b: create-tasks per second, smsq / the one-process implementation. */
+  queueOneProcessRatio: 1.0,
+  /** Scenario 1d: tasks per second through create-tasks / pgbench's one transaction per task. */
+  bulkRatio: 1.0,
+  /** Scenario 2c: tasks delivered per second with batched claims and reports / pgbench's claim and report per task. */
   deliverRatio: 0.8,
   /** Scenario 2b (issue 18): Deliver while the failover sweep works / Deliver alone, in the same run. */
   failoverRatio: 0.95,
+  /** Scenario 3: claim p50 at the large backlog / at the small one. */
   claimGrowth: 1.5,
-  halfLoadP99Ms: 50,
-  /** Scenario 4b: p99 of create-task at this fixed rate. */
+  /** Scenario 3: claim p99 through the API, one worker, the small backlog / the claim statement's p99 alone. */
+  claimOverSql: 3,
+  /** Scenario 4: p99 of create-task at half load, smsq / the one-process implementation at the same rate. */
+  halfLoadP99Ratio: 2.0,
+  /** Scenario 4b: create-task at this fixed rate (measured; its absolute p99 target is retired). */
   fixedRatePerS: 100,
-  fixedRateP99Ms: 20,
-  /** Resident memory under scenario 1: the largest service, and the four together. */
-  residentMb: 200,
-  residentTotalMb: 500,
+  /** Scenario 4c: p50 of a lone create-task at rest, smsq / the one-process implementation. */
+  restP50Ratio: 3,
+  /** Scenario 1c: the four services in one process under scenario 1's load. */
+  residentTogetherMb: 500,
 } as const;

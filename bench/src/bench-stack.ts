@@ -59,6 +59,9 @@ export class BenchStack {
     readonly baseUrl: string,
   ) {
     this.sql = new pg.Pool({ connectionString: databaseUrl, max: 2, application_name: 'smsq-bench' });
+    // pg-pool's end() does not wait for its idle connections to close, so the drop's FORCE can end one
+    // first; an idle connection's error must not crash the run (a query still reports its own).
+    this.sql.on('error', () => undefined);
   }
 
   static async start(options: StackOptions): Promise<BenchStack> {

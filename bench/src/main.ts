@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --profile] [-- --only=queue,deliver,failover]`: starts the built services
+// `npm run bench [-- --quick] [-- --profile] [-- --only=queue,bulk,normal,rest,deliver,batched,failover,growth]`: starts the built services
 // under a database and broker namespace of its own, runs the scenarios of docs/performance.md
 // against them, against pgbench on the same Postgres and (create-task) against a one-process
 // implementation of its own, writes bench/results/<timestamp>.json
@@ -14,10 +14,21 @@ import { BenchStack } from './bench-stack.js';
 import { formatProfile, summariseProfileDir } from './cpu-profile.js';
 import { failoverScenario } from './failover-scenario.js';
 import { checkTargets, printSummary, updatePerformanceDoc, writeResults, type BenchResults } from './report.js';
-import { deliverScenario, fixedRateScenario, growthScenario, normalLoadScenario, prepareFixture, queueScenario, togetherScenario, type QueueResult } from './scenarios.js';
+import {
+  bulkScenario,
+  deliverScenario,
+  fixedRateScenario,
+  growthScenario,
+  normalLoadScenario,
+  prepareFixture,
+  queueScenario,
+  restScenario,
+  togetherScenario,
+  type QueueResult,
+} from './scenarios.js';
 
-type Scenario = 'queue' | 'normal' | 'deliver' | 'failover' | 'growth';
-const ALL: Scenario[] = ['queue', 'normal', 'deliver', 'failover', 'growth'];
+type Scenario = 'queue' | 'bulk' | 'normal' | 'rest' | 'deliver' | 'batched' | 'failover' | 'growth';
+const ALL: Scenario[] = ['queue', 'bulk', 'normal', 'rest', 'deliver', 'batched', 'failover', 'growth'];
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
@@ -64,10 +75,14 @@ try {
   const fixture = await prepareFixture(stack, settings);
   log(`${settings.clients} clients, ${fixture.workerTokens.length} worker tokens ready`);
   let queue: QueueResult | undefined;
+  // Half load is half of what the one-process implementation reached in scenario 1b, so `normal` runs `queue` first.
   if (scenarios.has('queue') || scenarios.has('normal')) partial.queue = queue = await queueScenario(stack, settings, fixture);
-  if (scenarios.has('normal') && queue) partial.normalLoad = await normalLoadScenario(stack, settings, fixture, queue.smsq.perSecond);
+  if (scenarios.has('bulk')) partial.bulk = await bulkScenario(stack, settings, fixture);
+  if (scenarios.has('normal') && queue) partial.normalLoad = await normalLoadScenario(stack, settings, fixture, queue.oneProcess.implementation.perSecond);
   if (scenarios.has('normal')) partial.fixedRateLoad = await fixedRateScenario(stack, settings, fixture, TARGETS.fixedRatePerS);
+  if (scenarios.has('rest')) partial.rest = await restScenario(stack, settings, fixture);
   if (scenarios.has('deliver')) partial.deliver = await deliverScenario(stack, settings, fixture);
+  if (scenarios.has('batched')) partial.deliverBatched = await deliverScenario(stack, settings, fixture, 'batch');
   if (scenarios.has('failover')) partial.failover = await failoverScenario(stack, settings, fixture);
   if (scenarios.has('growth')) partial.growth = await growthScenario(stack, settings, fixture);
 } catch (error) {
@@ -98,21 +113,24 @@ const machine = {
   postgres,
   loadAverageAtStart,
 };
-const { queue, normalLoad, fixedRateLoad, deliver, failover, growth, together } = partial;
-if (!failed && queue && normalLoad && fixedRateLoad && deliver && failover && growth && together) {
+const { queue, bulk, normalLoad, fixedRateLoad, rest, deliver, deliverBatched, failover, growth, together } = partial;
+if (!failed && queue && bulk && normalLoad && fixedRateLoad && rest && deliver && deliverBatched && failover && growth && together) {
   const results: BenchResults = {
     startedAt,
     finishedAt: new Date().toISOString(),
     settings,
     machine,
     queue,
+    bulk,
     normalLoad,
     fixedRateLoad,
+    rest,
     deliver,
+    deliverBatched,
     failover,
     growth,
     together,
-    targets: checkTargets(queue, deliver, failover, growth, normalLoad, fixedRateLoad, together),
+    targets: checkTargets({ settings, queue, bulk, deliver, deliverBatched, failover, growth, normalLoad, rest, together }),
     profiles,
   };
   const file = writeResults(ROOT, results);

@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { percentile } from './percentile.js';
 
 const run = promisify(execFile);
 
@@ -14,6 +15,8 @@ export interface PgbenchRun {
   durationS?: number;
   transactionsPerClient?: number;
   variables?: Record<string, string | number>;
+  /** Log every transaction's latency (`--log`) and answer their percentiles too. */
+  logLatencies?: boolean;
 }
 
 export interface PgbenchResult {
@@ -22,6 +25,8 @@ export interface PgbenchResult {
   failed: number;
   tps: number;
   latencyAverageMs: number;
+  /** With `logLatencies`: percentiles of the transactions' latencies, in ms. */
+  latency?: { count: number; p50Ms: number; p99Ms: number };
 }
 
 /** The pgbench command: PGBENCH names another binary; Debian's postgresql-client puts it here. */
@@ -40,16 +45,32 @@ export async function pgbench(options: PgbenchRun): Promise<PgbenchResult> {
   if (options.durationS !== undefined) args.push(`--time=${options.durationS}`);
   if (options.transactionsPerClient !== undefined) args.push(`--transactions=${options.transactionsPerClient}`);
   for (const [name, value] of Object.entries(options.variables ?? {})) args.push(`--define=${name}=${value}`);
+  if (options.logLatencies) args.push('--log', `--log-prefix=${join(dir, 'transactions')}`);
   args.push(options.databaseUrl);
   try {
-    const { stdout } = await run(PGBENCH, args, { maxBuffer: 16 * 1024 * 1024, timeout: 30 * 60_000 });
-    return parse(stdout, options.clients);
+    const { stdout } = await run(PGBENCH, args, { maxBuffer: 16 * 1024 * 1024, timeout: 30 * 60_000, cwd: dir });
+    const result = parse(stdout, options.clients);
+    return options.logLatencies ? { ...result, latency: loggedLatencies(dir) } : result;
   } catch (error) {
     const failure = error as { stdout?: string; stderr?: string; message: string };
     throw new Error(`pgbench failed: ${failure.message}\n${failure.stdout ?? ''}\n${failure.stderr ?? ''}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Percentiles of the latencies in pgbench's transaction logs (`transactions.<pid>[.<thread>]`,
+ * one line per transaction: client, transaction number, latency in µs, …).
+ */
+function loggedLatencies(dir: string): { count: number; p50Ms: number; p99Ms: number } {
+  const micros = readdirSync(dir)
+    .filter((name) => name.startsWith('transactions.'))
+    .flatMap((name) => readFileSync(join(dir, name), 'utf8').split('\n'))
+    .filter((line) => line.trim() !== '')
+    .map((line) => Number(line.split(' ')[2]));
+  const ms = (value: number) => Math.round(value / 10) / 100;
+  return { count: micros.length, p50Ms: ms(percentile(micros, 50)), p99Ms: ms(percentile(micros, 99)) };
 }
 
 function parse(stdout: string, clients: number): PgbenchResult {
@@ -88,11 +109,8 @@ INSERT INTO "dispatch"."tasks" (task_key, client_id, phone_id, recipient, messag
 COMMIT;
 `;
 
-/**
- * One delivery as dispatch does it for an unbound worker token: the claim (one statement, SKIP
- * LOCKED) and the report under the task's row lock.
- */
-export const CLAIM_AND_REPORT_SQL = `
+/** The claim statement dispatch runs for an unbound worker token (`FOR UPDATE SKIP LOCKED`), alone: scenario 3's baseline. */
+const CLAIM_SQL = `
 WITH next AS (
   SELECT t.id FROM "dispatch"."tasks" t JOIN "dispatch"."phones" p ON p.id = t.phone_id
    WHERE t.status = 'pending' AND t.scheduled_at <= now() AND p.active AND p.kind = 'gateway'
@@ -101,7 +119,15 @@ UPDATE "dispatch"."tasks" t
    SET status = 'claimed', attempts = t.attempts + 1, claimed_by_token_id = 1, claim_expires_at = now() + 300 * interval '1 second'
   FROM next, "dispatch"."phones" p
  WHERE t.id = next.id AND p.id = t.phone_id
-RETURNING t.id AS task \\gset
+RETURNING t.id AS task`;
+
+export const CLAIM_ALONE_SQL = `${CLAIM_SQL};\n`;
+
+/**
+ * One delivery as dispatch does it for an unbound worker token: the claim (one statement, SKIP
+ * LOCKED) and the report under the task's row lock.
+ */
+export const CLAIM_AND_REPORT_SQL = `${CLAIM_SQL} \\gset
 BEGIN;
 SELECT id, task_key, status::text, claimed_by_token_id FROM "dispatch"."tasks" WHERE id = :task FOR UPDATE;
 UPDATE "dispatch"."tasks" SET status = 'sent', sent_at = now(), claim_expires_at = NULL WHERE id = :task;

@@ -3,8 +3,8 @@ import { BenchStack, type MeasuredService, type StackOptions } from './bench-sta
 import type { BenchSettings } from './bench-settings.js';
 import type { LatencySummary, LoadResult } from './load/load-plan.js';
 import { runLoad } from './load/run-load.js';
-import { oneProcessScenario, type OneProcessClients, type OneProcessResult } from './one-process/one-process-scenario.js';
-import { CLAIM_AND_REPORT_SQL, CREATE_TASK_SQL, pgbench, type PgbenchResult } from './pgbench.js';
+import { oneProcessScenario, withOneProcess, type OneProcessClients, type OneProcessResult } from './one-process/one-process-scenario.js';
+import { CLAIM_ALONE_SQL, CLAIM_AND_REPORT_SQL, CREATE_TASK_SQL, pgbench, type PgbenchResult } from './pgbench.js';
 
 export interface Fixture {
   apiKeys: string[];
@@ -36,19 +36,26 @@ export interface QueueResult {
 }
 
 export interface DeliverResult {
+  /** How the workers claimed: one task a request (2), or up to `batchSize` a request with batched reports (2c). */
+  claim: 'next' | 'batch';
+  batchSize?: number;
   backlog: number;
   smsq: LoadResult;
-  cpuMsPerTask: CpuPerRequest;
-  leftPending: number;
-  claimedTwiceInDatabase: number;
-  baseline: PgbenchResult;
-  ratio: number;
+  /** Set when the server answered batched claims as one without them: nothing below was measured. */
+  unavailable?: string;
+  cpuMsPerTask?: CpuPerRequest;
+  leftPending?: number;
+  claimedTwiceInDatabase?: number;
+  baseline?: PgbenchResult;
+  ratio?: number;
 }
 
 export interface GrowthPoint {
   pending: number;
+  /** Latency of the claim request alone, one worker claiming each task with its own request and reporting it. */
   api: LatencySummary;
-  sqlLatencyAverageMs: number;
+  /** The claim statement alone in pgbench, one connection, as many claims. */
+  sql: { p50Ms: number; p99Ms: number; averageMs: number };
 }
 
 export interface GrowthResult {
@@ -56,11 +63,39 @@ export interface GrowthResult {
   large: GrowthPoint;
   /** Median claim latency through the API at the large backlog over that at the small one. */
   ratio: number;
+  /** p99 of the claim through the API over the claim statement's p99 alone, at the small backlog (issue 20). */
+  overSqlRatio: number;
 }
 
 export interface NormalLoadResult {
   ratePerS: number;
   smsq: LoadResult;
+  /** Scenario 4: the one-process implementation at the same rate, right after, and smsq's p99 over its p99. */
+  oneProcess?: LoadResult;
+  p99Ratio?: number;
+}
+
+/** Scenario 1d: create-tasks of many items a request, against pgbench's one transaction per task. */
+export interface BulkResult {
+  connections: number;
+  itemsPerRequest: number;
+  smsq: LoadResult;
+  /** Tasks queued per second (items answered with a task). */
+  tasksPerSecond: number;
+  cpuMsPerTask: CpuPerRequest;
+  baseline: PgbenchResult;
+  ratio: number;
+}
+
+/** Scenario 4c: lone create-tasks at rest, smsq and the one-process implementation. */
+export interface RestResult {
+  requests: number;
+  pauseMs: number;
+  smsq: LatencySummary;
+  oneProcess: LatencySummary;
+  errors: number;
+  /** smsq's p50 over the one-process implementation's. */
+  ratio: number;
 }
 
 const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
@@ -180,9 +215,68 @@ async function batchCounts(stack: BenchStack): Promise<{ batches: number; create
   return { batches: sample('smsq_task_create_batch_size_count'), creates: sample('smsq_task_create_batch_size_sum') };
 }
 
-/** Scenario 4: create-task at half the rate scenario 1 reached, started on a fixed schedule. */
-export function normalLoadScenario(stack: BenchStack, settings: BenchSettings, fixture: Fixture, maxPerS: number): Promise<NormalLoadResult> {
-  return createTasksAtRate(stack, settings, fixture, Math.max(1, Math.round(maxPerS / 2)), 'normal load');
+/**
+ * Scenario 4: create-task at half load, started on a fixed schedule (open loop), against smsq and
+ * then, at the same rate, against the one-process implementation. Half load is half the rate the
+ * one-process implementation reached in scenario 1b: the same offered load for both, set by the
+ * yardstick rather than by smsq, so a slower smsq is not given an easier test.
+ */
+export async function normalLoadScenario(stack: BenchStack, settings: BenchSettings, fixture: Fixture, oneProcessMaxPerS: number): Promise<NormalLoadResult> {
+  const ratePerS = Math.max(1, Math.round(oneProcessMaxPerS / 2));
+  const smsq = await createTasksAtRate(stack, settings, fixture, ratePerS, 'half load');
+  const oneProcess = await withOneProcess(stack, fixture.oneProcess, (implementation) =>
+    runLoad({
+      kind: 'create-tasks',
+      mode: 'open',
+      baseUrl: implementation.baseUrl,
+      connections: settings.normalLoad.maxConnections,
+      durationMs: settings.normalLoad.durationS * 1000,
+      apiKeys: fixture.oneProcess.apiKeys,
+      ratePerS,
+    }),
+  );
+  const p99Ratio = round2(smsq.smsq.latency.p99Ms / oneProcess.latency.p99Ms);
+  log(`half load, one-process implementation: p50 ${oneProcess.latency.p50Ms} ms, p99 ${oneProcess.latency.p99Ms} ms, ${oneProcess.errors} errors; smsq's p99 / its p99 ${p99Ratio}`);
+  return { ...smsq, oneProcess, p99Ratio };
+}
+
+/**
+ * Scenario 4c: lone create-tasks, one at a time with a pause between them, so each finds the
+ * services at rest; the same against the one-process implementation, right after.
+ */
+export async function restScenario(stack: BenchStack, settings: BenchSettings, fixture: Fixture): Promise<RestResult> {
+  const { warmUp, requests, pauseMs } = settings.rest;
+  const lone = async (baseUrl: string, apiKeys: string[]) => {
+    await runLoad({ kind: 'create-tasks', mode: 'sequential', baseUrl, apiKeys, requests: warmUp, pauseMs });
+    return runLoad({ kind: 'create-tasks', mode: 'sequential', baseUrl, apiKeys, requests, pauseMs });
+  };
+  log(`at rest: ${requests} lone create-tasks, ${pauseMs} ms apart`);
+  const smsq = await lone(stack.baseUrl, fixture.apiKeys);
+  const oneProcess = await withOneProcess(stack, fixture.oneProcess, (implementation) => lone(implementation.baseUrl, fixture.oneProcess.apiKeys));
+  const ratio = round2(smsq.latency.p50Ms / oneProcess.latency.p50Ms);
+  log(`at rest: p50 ${smsq.latency.p50Ms} ms (p99 ${smsq.latency.p99Ms}), one-process implementation p50 ${oneProcess.latency.p50Ms} ms (p99 ${oneProcess.latency.p99Ms}): ${ratio}`);
+  return { requests, pauseMs, smsq: smsq.latency, oneProcess: oneProcess.latency, errors: smsq.errors + oneProcess.errors, ratio };
+}
+
+/** Scenario 1d: create-tasks of many items a request at full speed, against pgbench doing each task's database work in a transaction of its own. */
+export async function bulkScenario(stack: BenchStack, settings: BenchSettings, fixture: Fixture): Promise<BulkResult> {
+  const { connections, itemsPerRequest, warmUpS, durationS } = settings.bulk;
+  const plan = { kind: 'create-tasks' as const, mode: 'closed' as const, baseUrl: stack.baseUrl, connections, apiKeys: fixture.apiKeys, itemsPerRequest };
+  log(`bulk: warm-up ${warmUpS} s`);
+  await runLoad({ ...plan, durationMs: warmUpS * 1000 });
+  log(`bulk: create-tasks of ${itemsPerRequest} items from ${connections} connections for ${durationS} s`);
+  const { result: smsq, cpu: cpuMsPerTask } = await cpuPer(stack, () => runLoad({ ...plan, durationMs: durationS * 1000 }), (load) => load.items ?? 0);
+  const tasksPerSecond = smsq.itemsPerSecond ?? 0;
+  log(`bulk: ${tasksPerSecond} tasks/s (${smsq.perSecond} requests/s, p99 ${smsq.latency.p99Ms} ms, ${smsq.errors} errors); baseline pgbench ${durationS} s`);
+  const baseline = await pgbench({
+    databaseUrl: stack.databaseUrl,
+    script: CREATE_TASK_SQL,
+    clients: settings.queue.baselineClients,
+    durationS,
+    variables: { first_client: Math.min(...fixture.clientIds), last_client: Math.max(...fixture.clientIds) },
+  });
+  log(`bulk: baseline ${baseline.tps} tps; the services used ${cpuMsPerTask.all} ms of CPU per task`);
+  return { connections, itemsPerRequest, smsq, tasksPerSecond, cpuMsPerTask, baseline, ratio: round2(tasksPerSecond / baseline.tps) };
 }
 
 /** Scenario 4b: create-task at a fixed rate (the issue's 100 a second), as scenario 4 does. */
@@ -206,13 +300,20 @@ async function createTasksAtRate(stack: BenchStack, settings: BenchSettings, fix
   return { ratePerS, smsq };
 }
 
-/** Scenario 2: workers drain a backlog through the worker API, against pgbench doing each claim and report in SQL. */
-export async function deliverScenario(stack: BenchStack, settings: BenchSettings, fixture: Fixture): Promise<DeliverResult> {
+/**
+ * Scenario 2 (`claim: 'next'`, one task a claim) and 2c (`claim: 'batch'`, up to `batchSize` a
+ * claim, reported together): workers drain a backlog through the worker API, against pgbench
+ * doing each claim and report in SQL. 2c against a server without batched claims is answered
+ * `unavailable` and measures nothing.
+ */
+export async function deliverScenario(stack: BenchStack, settings: BenchSettings, fixture: Fixture, claim: 'next' | 'batch' = 'next'): Promise<DeliverResult> {
   const backlog = new Backlog(stack.sql, fixture.gatewayIds);
-  const { workers } = settings.deliver;
+  const { workers, batchSize } = settings.deliver;
+  const name = claim === 'batch' ? 'deliver in batches' : 'deliver';
+  const shape = claim === 'batch' ? { claim, batchSize } : { claim };
   await backlog.retireAll();
   await backlog.add(settings.deliver.backlog);
-  log(`deliver: ${workers} workers drain ${settings.deliver.backlog} tasks`);
+  log(`${name}: ${workers} workers drain ${settings.deliver.backlog} tasks${claim === 'batch' ? `, claiming up to ${batchSize} each` : ''}`);
   const { result: smsq, cpu: cpuMsPerTask } = await cpuPer(
     stack,
     () =>
@@ -223,23 +324,34 @@ export async function deliverScenario(stack: BenchStack, settings: BenchSettings
         workerTokens: fixture.workerTokens,
         expectedTasks: settings.deliver.backlog,
         timeoutMs: settings.deliver.timeoutS * 1000,
+        ...shape,
       }),
     (load) => load.delivered ?? 0,
   );
+  if (smsq.unsupported !== undefined) {
+    log(`${name}: not available, the server has no batched claims (${smsq.unsupported})`);
+    await backlog.retireAll();
+    return { ...shape, backlog: settings.deliver.backlog, smsq, unavailable: smsq.unsupported };
+  }
   const leftPending = await backlog.pending();
   const claimedTwiceInDatabase = await backlog.claimedTwice();
-  log(`deliver: ${smsq.perSecond} tasks/s, ${smsq.doubleClaims} double claims, ${leftPending} left; baseline pgbench`);
+  log(`${name}: ${smsq.perSecond} tasks/s, ${smsq.doubleClaims} double claims, ${leftPending} left; baseline pgbench`);
 
   await backlog.retireAll();
   const perWorker = Math.ceil(settings.deliver.backlog / workers);
   // A few more than are claimed, so the last claims of the run still find a task however they interleave.
   await backlog.add(perWorker * workers + workers);
   const baseline = await pgbench({ databaseUrl: stack.databaseUrl, script: CLAIM_AND_REPORT_SQL, clients: workers, transactionsPerClient: perWorker });
-  log(`deliver: baseline ${baseline.tps} tps; the services used ${cpuMsPerTask.all} ms of CPU per delivered task`);
-  return { backlog: settings.deliver.backlog, smsq, cpuMsPerTask, leftPending, claimedTwiceInDatabase, baseline, ratio: round2(smsq.perSecond / baseline.tps) };
+  log(`${name}: baseline ${baseline.tps} tps; the services used ${cpuMsPerTask.all} ms of CPU per delivered task`);
+  return { ...shape, backlog: settings.deliver.backlog, smsq, cpuMsPerTask, leftPending, claimedTwiceInDatabase, baseline, ratio: round2(smsq.perSecond / baseline.tps) };
 }
 
-/** Scenario 3: one worker's claim latency with a small and with a large backlog waiting. */
+/**
+ * Scenario 3: one worker's claim latency with a small and with a large backlog waiting, nothing
+ * else running. The worker claims every task with a request of its own and reports it (no
+ * `"next"`), so each claim is measured; the baseline is the claim statement alone in pgbench, one
+ * connection, as many claims, on the same backlog right after.
+ */
 export async function growthScenario(stack: BenchStack, settings: BenchSettings, fixture: Fixture): Promise<GrowthResult> {
   const backlog = new Backlog(stack.sql, fixture.gatewayIds);
   const measure = async (pending: number): Promise<GrowthPoint> => {
@@ -247,14 +359,16 @@ export async function growthScenario(stack: BenchStack, settings: BenchSettings,
     log(`backlog growth: filling ${pending} pending tasks`);
     await backlog.add(pending, (added) => pending > 200_000 && log(`backlog growth: ${added} / ${pending}`));
     const claims = settings.growth.claims;
-    const api = await runLoad({ kind: 'deliver', baseUrl: stack.baseUrl, workers: 1, workerTokens: fixture.workerTokens, expectedTasks: claims, timeoutMs: 600_000 });
-    const sql = await pgbench({ databaseUrl: stack.databaseUrl, script: CLAIM_AND_REPORT_SQL, clients: 1, transactionsPerClient: claims });
-    log(`backlog growth: ${pending} pending: claim p50 ${api.claimLatency!.p50Ms} ms, p99 ${api.claimLatency!.p99Ms} ms; SQL ${sql.latencyAverageMs} ms`);
-    return { pending, api: api.claimLatency!, sqlLatencyAverageMs: sql.latencyAverageMs };
+    const load = await runLoad({ kind: 'deliver', baseUrl: stack.baseUrl, workers: 1, workerTokens: fixture.workerTokens, expectedTasks: claims, timeoutMs: 600_000, claim: 'each' });
+    const run = await pgbench({ databaseUrl: stack.databaseUrl, script: CLAIM_ALONE_SQL, clients: 1, transactionsPerClient: claims, logLatencies: true });
+    const api = load.claimLatency!;
+    const sql = { p50Ms: run.latency!.p50Ms, p99Ms: run.latency!.p99Ms, averageMs: run.latencyAverageMs };
+    log(`backlog growth: ${pending} pending: claim p50 ${api.p50Ms} ms, p99 ${api.p99Ms} ms (${api.count} claims); SQL alone p50 ${sql.p50Ms} ms, p99 ${sql.p99Ms} ms`);
+    return { pending, api, sql };
   };
   const small = await measure(settings.growth.small);
   const large = await measure(settings.growth.large);
-  return { small, large, ratio: round2(large.api.p50Ms / small.api.p50Ms) };
+  return { small, large, ratio: round2(large.api.p50Ms / small.api.p50Ms), overSqlRatio: round2(small.api.p99Ms / small.sql.p99Ms) };
 }
 
 /** Scenario 1c: scenario 1's load against smsq's four services in one process, as `npm start` runs them. */

@@ -13,9 +13,27 @@ export interface PlannedRequest {
  * hidden (coordinated omission).
  */
 export type LoadPlan =
-  | { kind: 'create-tasks'; mode: 'closed'; baseUrl: string; connections: number; durationMs: number; apiKeys: string[] }
+  /** `itemsPerRequest`: each request is one `create-tasks` of that many items instead of one `create-task`. */
+  | { kind: 'create-tasks'; mode: 'closed'; baseUrl: string; connections: number; durationMs: number; apiKeys: string[]; itemsPerRequest?: number }
   | { kind: 'create-tasks'; mode: 'open'; baseUrl: string; connections: number; durationMs: number; apiKeys: string[]; ratePerS: number }
-  | { kind: 'deliver'; baseUrl: string; workers: number; workerTokens: string[]; expectedTasks: number; timeoutMs: number };
+  /** One request at a time on one connection, `pauseMs` apart: each create-task finds the services at rest. */
+  | { kind: 'create-tasks'; mode: 'sequential'; baseUrl: string; requests: number; pauseMs: number; apiKeys: string[] }
+  | {
+      kind: 'deliver';
+      baseUrl: string;
+      workers: number;
+      workerTokens: string[];
+      expectedTasks: number;
+      timeoutMs: number;
+      /**
+       * How a worker claims. `next` (the default): one task per claim, the report asking for the next
+       * (`"next": true`). `each`: a claim request for every task and a report without `next`, so every
+       * claim's latency is measured. `batch`: claims of up to `batchSize` (`?limit=`) reported together
+       * through `task-statuses`, which asks for up to `batchSize` more (`"next"`).
+       */
+      claim?: 'next' | 'each' | 'batch';
+      batchSize?: number;
+    };
 
 export interface LatencySummary {
   count: number;
@@ -39,9 +57,19 @@ export interface LoadResult {
   doubleClaims?: number;
   /** Deliver only: latency of the claim request alone. */
   claimLatency?: LatencySummary;
+  /** `create-tasks` only: items answered with a task, and those per second. */
+  items?: number;
+  itemsPerSecond?: number;
+  /** Batched deliver only: why the server was found not to offer batched claims and reports (the run stopped there). */
+  unsupported?: string;
 }
 
 /** A create-task body; recipients vary so the work is not one cached answer repeated. */
 export function createTaskBody(sequence: number): { recipient: string; message: string } {
   return { recipient: `+38164${String(1_000_000 + (sequence % 8_999_999)).padStart(7, '0')}`, message: `bench message ${sequence}` };
+}
+
+/** A create-tasks body of `count` create-task bodies, numbered on from `sequence`. */
+export function createTasksBody(sequence: number, count: number): { tasks: Array<{ recipient: string; message: string }> } {
+  return { tasks: Array.from({ length: count }, (_, n) => createTaskBody(sequence + n)) };
 }

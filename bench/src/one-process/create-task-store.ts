@@ -9,6 +9,7 @@ export interface StoredTask {
 }
 
 /**
+ * Written apart from the services' repositories on purpose (one-process-server.ts says why).
  * The statements of the pgbench baseline (`CREATE_TASK_SQL`), prepared, with the request's values
  * and the real balances. The charge is written kept: task and charge commit together, so there is
  * nothing for billing's settlement sweeper to ask dispatch about later in the bench.

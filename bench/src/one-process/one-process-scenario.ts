@@ -25,13 +25,26 @@ const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
 /**
- * Scenario 1b: the one-process implementation of create-task under the load and settings of
- * scenario 1, on clients of its own so that smsq's accounts, gateways and pgbench's range of
- * clients are untouched; its tasks are marked sent afterwards, so none is left pending.
+ * Runs `work` against the one-process implementation, started for the given clients and stopped
+ * afterwards; its tasks are then marked sent, so no later scenario finds them pending.
  */
-export async function oneProcessScenario(stack: BenchStack, settings: BenchSettings, clients: OneProcessClients, smsq: LoadResult): Promise<OneProcessResult> {
+export async function withOneProcess<T>(stack: BenchStack, clients: OneProcessClients, work: (implementation: OneProcessImplementation) => Promise<T>): Promise<T> {
   const implementation = await OneProcessImplementation.start(stack.databaseUrl, clients.clientIds);
   try {
+    return await work(implementation);
+  } finally {
+    await implementation.stop();
+    await stack.sql.query(`UPDATE "dispatch"."tasks" SET status = 'sent', sent_at = now() WHERE client_id = ANY($1::int[]) AND status = 'pending'`, [clients.clientIds]);
+  }
+}
+
+/**
+ * Scenario 1b: the one-process implementation of create-task under the load and settings of
+ * scenario 1, on clients of its own so that smsq's accounts, gateways and pgbench's range of
+ * clients are untouched.
+ */
+export function oneProcessScenario(stack: BenchStack, settings: BenchSettings, clients: OneProcessClients, smsq: LoadResult): Promise<OneProcessResult> {
+  return withOneProcess(stack, clients, async (implementation) => {
     const plan = { kind: 'create-tasks' as const, mode: 'closed' as const, baseUrl: implementation.baseUrl, connections: settings.queue.connections, apiKeys: clients.apiKeys };
     log(`queue, one-process implementation: warm-up ${settings.queue.warmUpS} s`);
     await runLoad({ ...plan, durationMs: settings.queue.warmUpS * 1000 });
@@ -45,8 +58,5 @@ export async function oneProcessScenario(stack: BenchStack, settings: BenchSetti
     log(`queue, one-process implementation: ${measured.perSecond} requests/s, p99 ${measured.latency.p99Ms} ms, ${measured.errors} errors, ${cpuMsPerRequest} ms of CPU per create-task`);
     if (measured.errors > 0) log(`queue, one-process implementation: errors ${JSON.stringify(measured.errorsByStatus)}\n${implementation.recentOutput()}`);
     return { implementation: measured, cpuMsPerRequest, memoryAtRestMb, memoryUnderLoadMb, ratio: round2(smsq.perSecond / measured.perSecond) };
-  } finally {
-    await implementation.stop();
-    await stack.sql.query(`UPDATE "dispatch"."tasks" SET status = 'sent', sent_at = now() WHERE client_id = ANY($1::int[]) AND status = 'pending'`, [clients.clientIds]);
-  }
+  });
 }

@@ -2,6 +2,11 @@
 // key hashes in memory, the gateway's body rules and one transaction per request. Never shipped;
 // started by the bench as a child process (one-process-implementation.ts), which it tells its
 // port over IPC once it listens.
+//
+// It repeats the gateway's validation (create-task-rules.ts) and the services' SQL
+// (create-task-store.ts) on purpose instead of importing them: a baseline built from smsq's own
+// code would inherit smsq's mistakes and slowness, and a change to smsq would move the yardstick
+// it is measured by. Keep it independent; when smsq's rules change, change these to match by hand.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pg from 'pg';

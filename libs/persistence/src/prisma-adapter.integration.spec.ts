@@ -38,4 +38,29 @@ describe(createPgAdapter.name, () => {
       await dropTestDatabase(databaseUrl);
     }
   });
+
+  it('runs its transactions read committed on a server whose default isolation is another, so no transaction has to ask for it', async () => {
+    const databaseUrl = uniqueTestDatabaseUrl('adapter_isolation');
+    const name = quoteIdentifier(databaseNameOf(databaseUrl));
+    await withClient(serverUrl, async (client) => {
+      await client.query(`CREATE DATABASE ${name}`);
+      await client.query(`ALTER DATABASE ${name} SET default_transaction_isolation TO 'serializable'`);
+    });
+    const adapter = await createPgAdapter(databaseUrl).connect();
+    try {
+      const driver = adapter.underlyingDriver();
+      const session = await driver.connect();
+      try {
+        await session.query('BEGIN');
+        const { rows } = await session.query<{ isolation: string }>("SELECT current_setting('transaction_isolation') AS isolation");
+        await session.query('COMMIT');
+        expect(rows).toEqual([{ isolation: 'read committed' }]);
+      } finally {
+        session.release();
+      }
+    } finally {
+      await adapter.dispose();
+      await dropTestDatabase(databaseUrl);
+    }
+  });
 });

@@ -26,7 +26,7 @@ const steps = [
   // Node project together (tsconfig.all.json: their settings are one and the same), so the
   // libraries and the declarations they all read are checked once, not once per project. The
   // dashboard's web app and the e2e specs have settings of their own.
-  ['lint and typecheck', [[bin('eslint', 'bin/eslint.js'), 'apps', 'libs', 'deploy', 'e2e'], tsc('tsconfig.all.json'), tsc('apps/dashboard-web/tsconfig.json'), tsc('e2e/tsconfig.json')]],
+  ['lint and typecheck', [[bin('eslint', 'bin/eslint.js'), 'apps', 'libs', 'deploy', 'e2e', 'bench'], tsc('tsconfig.all.json'), tsc('apps/dashboard-web/tsconfig.json'), tsc('e2e/tsconfig.json')]],
   // Every project's tests in one vitest run (vitest.config.ts): the same tests as each project's
   // `test` target, their files sharing the workers.
   ['unit and integration tests', [[bin('vitest', 'vitest.mjs'), 'run']]],

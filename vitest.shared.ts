@@ -15,6 +15,11 @@ const libraryAliases = readdirSync(join(root, 'libs')).flatMap((name) => {
   }));
 });
 
+/** Where `npm test` finds a run's counts and adds them up: test-results/<name>.json. */
+export function testReporters(name: string): ['default', ['json', { outputFile: string }]] {
+  return ['default', ['json', { outputFile: join(root, 'test-results', `${name}.json`) }]];
+}
+
 export function projectTestConfig(options: { testTimeout?: number; include?: string[]; maxWorkers?: number } = {}) {
   return defineConfig({
     // Nest's dependency injection needs decorator metadata, which only SWC emits here.
@@ -26,8 +31,8 @@ export function projectTestConfig(options: { testTimeout?: number; include?: str
       hookTimeout: 60_000,
       pool: 'forks',
       ...(options.maxWorkers ? { maxWorkers: options.maxWorkers } : {}),
-      // Each project also leaves its counts where `npm test` adds them up.
-      reporters: ['default', ['json', { outputFile: join(root, 'test-results', `${relative(root, process.cwd()).replace(/[\\/]/g, '-') || 'root'}.json`) }]],
+      // Each project run alone (`nx run <project>:test`) also leaves its counts where `npm test` adds them up.
+      reporters: testReporters(relative(root, process.cwd()).replace(/[\\/]/g, '-') || 'root'),
     },
   });
 }

@@ -1,8 +1,6 @@
 import type { EnvReader } from '@smsq/platform/env';
+import { MAX_CLAIM_LIMIT } from '../delivery/claim-sizer.js';
 import { defaultStateDir, DRIVERS, type DriverName, type PairedPhone } from '../pairing/paired-phone.js';
-
-/** smsq's cap on one claim (`pending-tasks?limit=`, `task-statuses`' `next`): the worker ships with the server. */
-export const MAX_CLAIM_LIMIT = 100;
 
 /** Backoff between retries: the first delay, doubled each time up to the cap. */
 export interface BackoffRange {

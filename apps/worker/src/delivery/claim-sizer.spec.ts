@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_CLAIM_LIMIT } from '../config/worker-config.js';
-import { CLAIM_WINDOW_MS, ClaimSizer } from './claim-sizer.js';
+import { CLAIM_WINDOW_MS, ClaimSizer, MAX_CLAIM_LIMIT } from './claim-sizer.js';
 
 const LEASE = { perMinute: null, claimDeadline: Date.now() + 300_000 };
 

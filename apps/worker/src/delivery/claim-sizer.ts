@@ -1,5 +1,7 @@
-import { MAX_CLAIM_LIMIT } from '../config/worker-config.js';
 import { effectivePace } from './send-pacer.js';
+
+/** smsq's cap on one claim (`pending-tasks?limit=`, `task-statuses`' `next`): the worker ships with the server. */
+export const MAX_CLAIM_LIMIT = 100;
 
 /**
  * How long one claim's tasks may wait in the worker before they are sent. A claimed task is out of

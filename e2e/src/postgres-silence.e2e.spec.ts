@@ -151,8 +151,10 @@ describe.concurrent(createPgAdapter.name, () => {
       const silenced = await backendPid(transaction);
       // Given up by its client in the end (released, so that the pool can end), whatever the outcome.
       test.onTestFinished(() => transaction.rollback());
-      await transaction.queryRaw(sql('SELECT balance FROM account WHERE id = 1 FOR UPDATE'));
+      // Taken before the lock is asked for: the server's idle clock starts once it has answered,
+      // which on a busy machine can be well before this process hears the answer.
       const idleSince = performance.now();
+      await transaction.queryRaw(sql('SELECT balance FROM account WHERE id = 1 FOR UPDATE'));
       await proxy.silence();
 
       await withClient(databaseUrl, async (direct) => {

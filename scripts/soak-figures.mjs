@@ -31,9 +31,9 @@ const lines = [
     `Violations of the chaos invariants: **${figures.chaos.violations.length}**.`,
   '',
   `Create-task probe: one every ${figures.probe.everyMs} ms, ${count(figures.probe.answers)} answers (${figures.probe.notCreated} not 201); ` +
-    `quiet p99 **${figures.quiet.p99Ms ?? '—'} ms** over ${count(figures.quiet.answers)} answers.`,
+    `quiet p99 ${figures.quiet.p99Ms ?? '—'} ms over ${count(figures.quiet.answers)} answers; its rolling p99 kept to at most **${figures.quiet.rollingP99MaxMs ?? '—'} ms** while quiet.`,
   '',
-  '| fault | from – to (UTC) | every service ready after | p99 back under quiet after |',
+  '| fault | from – to (UTC) | every service ready after | rolling p99 back within its quiet range after |',
   '|---|---|---|---|',
   ...figures.faults.map((fault) => `| ${fault.fault} | ${clock(fault.startedAt)} – ${clock(fault.endedAt)} | ${seconds(fault.readyInMs)} | ${fault.p99BackInMs === null ? '**not within 30 s**' : `${seconds(fault.p99BackInMs)} (${fault.p99AtBackMs} ms)`} |`),
   '',

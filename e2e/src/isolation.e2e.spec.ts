@@ -208,6 +208,16 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
       },
       own: async () => expect((await workerApi(stack, b.workerToken).report(b.claimedTaskId, 'sent')).status).toBe(200),
     },
+    'POST /smsapi/task-statuses': {
+      // Each report is task-status: A's task is not found for B's token, in its place.
+      intrude: async () => {
+        const answer = await workerApi(stack, b.workerToken).reportMany({ reports: [{ id: a.claimedTaskId, status: 'failed', error: 'not mine' }] });
+        expect(answer.status).toBe(200);
+        expect(answer.body.results, "A's claimed task reported by B's token in a batch").toEqual([expect.objectContaining({ ok: false, error: 'not_found', http_status: 404 })]);
+        expect((await taskOfA()).status).toBe('claimed');
+      },
+      own: async () => expect((await workerApi(stack, b.workerToken).reportMany({ reports: [{ id: b.claimedTaskId, status: 'sent' }] })).body.results).toEqual([{ ok: true, id: b.claimedTaskId, status: 'sent' }]),
+    },
     'POST /smsapi/create-task': {
       // DESIGN.md §3: another client's phone_id is ignored as if omitted; the Idempotency-Key is scoped to the client.
       intrude: async () => {
@@ -543,6 +553,13 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
         expect((await taskOfA()).status).toBe('claimed');
       },
     },
+    [Patterns.dispatch.taskReportBatch]: {
+      intrude: async () => {
+        const answer = await rpc(services().dispatch, Patterns.dispatch.taskReportBatch, { tokenId: b.tokenId, reports: [{ id: a.claimedTaskId, status: 'sent' }] });
+        expect(answer.body, "A's task reported by B's token in a batch").toEqual({ results: [{ ok: false, error: expect.objectContaining({ error: 'not_found' }) }] });
+        expect((await taskOfA()).status).toBe('claimed');
+      },
+    },
     [Patterns.dispatch.taskRelease]: {
       intrude: async () => {
         await rpc(services().dispatch, Patterns.dispatch.taskRelease, { tokenId: b.tokenId, id: a.claimedTaskId });
@@ -618,6 +635,7 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
     [Patterns.dispatch.phoneGet]: 'internal: the gateway checks a worker token\'s phone',
     [Patterns.dispatch.gatewayCreate]: 'admin command',
     [Patterns.dispatch.taskClaim]: 'internal: the token comes from the authenticated worker; GET /smsapi/pending-tasks case above',
+    [Patterns.dispatch.taskClaimBatch]: 'internal: the token comes from the authenticated worker; GET /smsapi/pending-tasks?limit= in batched-delivery.e2e.spec.ts',
     [Patterns.dispatch.replyOwner]: 'internal: finds the owner of a reply for the gateway',
     [Patterns.dispatch.phoneHealthReport]: 'internal: the phone comes from the authenticated worker token; POST /smsapi/phone-health case above',
     [Patterns.dispatch.systemStats]: 'admin only (GET /api/admin/system)',

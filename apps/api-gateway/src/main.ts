@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { prepareSchema } from '@smsq/persistence';
 import { createHttpAdapter, createLogger, loadConfigOrExit, raiseBodyLimit, readBodiesAsJson, startService } from '@smsq/platform';
-import { CREATE_TASKS_BODY_LIMIT_BYTES } from '@smsq/contracts';
+import { CREATE_TASKS_BODY_LIMIT_BYTES, TASK_STATUSES_BODY_LIMIT_BYTES } from '@smsq/contracts';
 import { AppModule } from './app.module.js';
 import { readGatewayConfig } from './config/gateway-config.js';
 import { answerWrongMethodWith405 } from './http/method-not-allowed.js';
@@ -18,4 +18,5 @@ readBodiesAsJson(fastify.getInstance(), { bodyLimit: BODY_LIMIT_BYTES, notJson: 
 answerWrongMethodWith405(fastify.getInstance());
 requireDocumentedRoutes(fastify.getInstance());
 raiseBodyLimit(fastify.getInstance(), ['/smsapi/create-tasks'], CREATE_TASKS_BODY_LIMIT_BYTES);
+raiseBodyLimit(fastify.getInstance(), ['/smsapi/task-statuses'], TASK_STATUSES_BODY_LIMIT_BYTES);
 await startService({ name: 'gateway', module: AppModule.register(config), config, port: config.port, consumes: 'gateway', fastify, bodyParser: false });

@@ -7,6 +7,7 @@ import type { WorkerLog } from './logging/worker-log.js';
 import { ReplyForwarder } from './replies/reply-forwarder.js';
 import { SmsqClient } from './smsq/smsq-client.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
+import { ClaimSizer } from './delivery/claim-sizer.js';
 import { SendPacer } from './delivery/send-pacer.js';
 import { TaskReporter } from './delivery/task-reporter.js';
 
@@ -31,6 +32,7 @@ export class Worker {
       concurrency: config.concurrency,
       timings: config.timings,
       pacer: new SendPacer(config.pacing, random),
+      sizer: new ClaimSizer({ fixed: config.claimLimit, pacing: config.pacing, concurrency: config.concurrency }),
       stopGraceMs: config.stopGraceMs,
       random,
     });
@@ -55,6 +57,6 @@ export class Worker {
 
   /** For logs: what this worker drives, never its secrets. */
   describe(): Record<string, string | number> {
-    return { smsq: this.config.baseUrl, driver: this.driver.name, wait_s: this.config.waitS, concurrency: this.config.concurrency, sends_per_minute: this.config.pacing.perMinute };
+    return { smsq: this.config.baseUrl, driver: this.driver.name, wait_s: this.config.waitS, concurrency: this.config.concurrency, sends_per_minute: this.config.pacing.perMinute, claim_limit: this.config.claimLimit ?? 'from the pace' };
   }
 }

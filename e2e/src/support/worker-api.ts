@@ -7,6 +7,10 @@ export function workerApi(stack: Stack, token: string) {
     poll: async (wait?: number): Promise<HttpAnswer> => answerOf(await smsq.GET('/smsapi/pending-tasks', { params: { query: wait === undefined ? {} : { wait } } })),
     report: async (id: number, status: string, error?: string): Promise<HttpAnswer> =>
       answerOf(await smsq.POST('/smsapi/task-status', { body: { id, status: status as 'sent', ...(error === undefined ? {} : { error }) } })),
+    /** `pending-tasks?limit=N`: up to N tasks, `{"tasks": [...]}`. */
+    pollMany: async (limit: number, wait?: number): Promise<HttpAnswer> => answerOf(await smsq.GET('/smsapi/pending-tasks', { params: { query: { limit, ...(wait === undefined ? {} : { wait }) } } })),
+    /** `task-statuses`: the body as given, so a test can send what a broken worker would. */
+    reportMany: async (body: unknown): Promise<HttpAnswer> => answerOf(await smsq.POST('/smsapi/task-statuses', { body: body as never })),
     inbound: async (body: unknown): Promise<HttpAnswer> => answerOf(await smsq.POST('/smsapi/inbound', { body: body as never })),
     health: async (body: unknown): Promise<HttpAnswer> => answerOf(await smsq.POST('/smsapi/phone-health', { body: body as never })),
   };
@@ -22,5 +26,5 @@ export async function clientWithPairedPhone(stack: Stack, options: { bonusCredit
   const phone = await registerPhone(stack, client.apiKey, { name: 'pixel', device_id: `paired-${client.clientId}` });
   if (phone.status !== 201) throw new Error(`register-phone answered ${phone.status}: ${JSON.stringify(phone.body)}`);
   if (options.bonusCredits) await stack.adminOk('credits', 'grant', '--client', String(client.clientId), '--amount', String(options.bonusCredits));
-  return { ...client, phoneId: phone.body.phone_id as number, worker: workerApi(stack, phone.body.worker_token) };
+  return { ...client, phoneId: phone.body.phone_id as number, workerToken: phone.body.worker_token as string, worker: workerApi(stack, phone.body.worker_token) };
 }

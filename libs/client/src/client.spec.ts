@@ -73,6 +73,25 @@ describe('createSmsqClient', () => {
     expect(await requests[0]!.json()).toEqual({ id: 42, status: 'failed', error: 'radio off', retry: true });
   });
 
+  it('claims tasks in a batch and reports many at once, claiming the next ones in the same request', async () => {
+    const task = { id: 42, recipient: '+381641234567', message: 'hi', phone_id: 3, client_id: 7, scheduled_at: '2026-05-01 09:30:00', gateway_url: null, attempt: 1, claim_expires_at: '2026-05-01T07:35:00.000Z' } as const;
+    const claimed = answering(200, { tasks: [task] });
+    const phone = createSmsqClient({ baseUrl: 'http://127.0.0.1:3000', workerToken: 'smsq_wt_x', fetch: claimed.fetch });
+    const { data: batch } = await phone.GET('/smsapi/pending-tasks', { params: { query: { wait: 25, limit: 50 } } });
+    expect(batch !== undefined && 'tasks' in batch ? batch.tasks.map((claim) => claim.id) : []).toEqual([42]);
+    expect(claimed.requests[0]!.url).toBe('http://127.0.0.1:3000/smsapi/pending-tasks?wait=25&limit=50');
+
+    const reported = answering(200, { results: [{ ok: true, id: 42, status: 'sent' }, { ok: false, error: 'not_found', detail: 'task not found', http_status: 404 }], tasks: [] });
+    const reporter = createSmsqClient({ baseUrl: 'http://127.0.0.1:3000', workerToken: 'smsq_wt_x', fetch: reported.fetch });
+    const { data } = await reporter.POST('/smsapi/task-statuses', { body: { reports: [{ id: 42, status: 'sent' }, { id: 43, status: 'failed', error: 'no signal' }], next: 50 } });
+
+    const [first, second] = data?.results ?? [];
+    expect(first?.ok && first.status).toBe('sent');
+    expect(second && !second.ok ? second.http_status : undefined).toBe(404);
+    expect(data?.tasks).toEqual([]);
+    expect(await reported.requests[0]!.json()).toEqual({ reports: [{ id: 42, status: 'sent' }, { id: 43, status: 'failed', error: 'no signal' }], next: 50 });
+  });
+
   it('answers an error body as `error`, with the response for its status and Retry-After', async () => {
     const { fetch } = answering(429, { error: 'rate_limited', detail: 'slow down' }, { 'retry-after': '3' });
     const smsq = createSmsqClient({ baseUrl: 'http://127.0.0.1:3000', apiKey: 'k', fetch });

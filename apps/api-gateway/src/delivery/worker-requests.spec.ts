@@ -1,16 +1,19 @@
 import { DomainError } from '@smsq/contracts';
 import { describe, expect, it } from 'vitest';
 import { UNPARSABLE_BODY } from '../http/json-body.js';
-import { parseStatusReport, parseWait } from './worker-requests.js';
+import { parseClaimLimit, parseStatusReport, parseStatusReports, parseWait } from './worker-requests.js';
 
-function codeOf(run: () => unknown): string | undefined {
+function thrownBy(run: () => unknown): DomainError | undefined {
   try {
     run();
     return undefined;
   } catch (error) {
-    return (error as DomainError).code;
+    return error as DomainError;
   }
 }
+
+const codeOf = (run: () => unknown): string | undefined => thrownBy(run)?.code;
+const errorOf = (run: () => unknown): string | undefined => thrownBy(run)?.detail;
 
 describe(parseWait.name, () => {
   it('reads whole seconds and counts anything above 30 as 30', () => {
@@ -72,5 +75,67 @@ describe(parseStatusReport.name, () => {
     [{ id: 4, status: 'sent', retry: true }, 'invalid_request'],
   ])('answers %j with %s', (body, code) => {
     expect(codeOf(() => parseStatusReport(body))).toBe(code);
+  });
+});
+
+describe(parseClaimLimit.name, () => {
+  it('reads 1 to 100, and nothing (the single claim of §3) when absent or empty, as wait', () => {
+    expect(parseClaimLimit(undefined)).toBeUndefined();
+    expect(parseClaimLimit('')).toBeUndefined();
+    expect(parseClaimLimit('1')).toBe(1);
+    expect(parseClaimLimit('50')).toBe(50);
+    expect(parseClaimLimit('100')).toBe(100);
+  });
+
+  it.each(['0', '101', '1000', '-1', '1.5', 'all', '1e2', ['5', '6']])('refuses %j as invalid_request', (value) => {
+    expect(codeOf(() => parseClaimLimit(value))).toBe('invalid_request');
+  });
+});
+
+describe(parseStatusReports.name, () => {
+  it('reads each report as task-status reads its body, in order, and next', () => {
+    const parsed = parseStatusReports({ reports: [{ id: 4, status: 'sent' }, { id: 5, status: 'failed', error: 'x'.repeat(5000), retry: true }, { id: 6, status: 'delivered', error: '' }], next: 50 });
+
+    expect(parsed.next).toBe(50);
+    expect(parsed.reports).toEqual([
+      { id: 4, status: 'sent', error: undefined },
+      { id: 5, status: 'failed', error: 'x'.repeat(1000), retry: true },
+      { id: 6, status: 'delivered', error: undefined },
+    ]);
+    expect(parseStatusReports({ reports: [{ id: 4, status: 'sent' }] }).next).toBeUndefined();
+  });
+
+  it('answers a report task-status would refuse in its place, with task-status’ own error, and keeps the others', () => {
+    const bodies: unknown[] = [{ id: 4, status: 'read' }, { id: 4, status: 'sent', retry: true }, 'sent', null, { id: '4', status: 'sent' }, { id: 7, status: 'sent' }];
+    const { reports } = parseStatusReports({ reports: [...bodies, { id: 8, status: 'sent', next: true }] });
+
+    expect(reports.slice(0, 5).map((report) => (report instanceof DomainError ? report.toBody() : report))).toEqual([
+      ...bodies.slice(0, 2).map((body) => ({ error: 'invalid_request', detail: errorOf(() => parseStatusReport(body)) })),
+      { error: 'invalid_request', detail: 'a report must be a JSON object with id and status' },
+      { error: 'invalid_request', detail: 'a report must be a JSON object with id and status' },
+      { error: 'invalid_request', detail: errorOf(() => parseStatusReport(bodies[4])) },
+    ]);
+    expect(reports[5]).toEqual({ id: 7, status: 'sent', error: undefined });
+    expect(reports[6]).toMatchObject({ code: 'invalid_request', detail: 'next belongs to the request, not to a report' });
+  });
+
+  it.each([
+    [UNPARSABLE_BODY, 'invalid_json'],
+    [[{ id: 4, status: 'sent' }], 'invalid_request'],
+    [{}, 'invalid_request'],
+    [{ reports: [] }, 'invalid_request'],
+    [{ reports: {} }, 'invalid_request'],
+    [{ reports: Array.from({ length: 101 }, (_, i) => ({ id: i + 1, status: 'sent' })) }, 'invalid_request'],
+    [{ reports: [{ id: 4, status: 'sent' }], next: 0 }, 'invalid_request'],
+    [{ reports: [{ id: 4, status: 'sent' }], next: 101 }, 'invalid_request'],
+    [{ reports: [{ id: 4, status: 'sent' }], next: true }, 'invalid_request'],
+    [{ reports: [{ id: 4, status: 'sent' }], next: '5' }, 'invalid_request'],
+    [{ reports: [{ id: 4, status: 'sent' }], next: 2.5 }, 'invalid_request'],
+  ])('refuses the whole request %j with %s', (body, code) => {
+    expect(codeOf(() => parseStatusReports(body))).toBe(code);
+  });
+
+  it('takes 100 reports', () => {
+    expect(parseStatusReports({ reports: Array.from({ length: 100 }, (_, i) => ({ id: i + 1, status: 'sent' })), next: 100 }).reports).toHaveLength(100);
   });
 });

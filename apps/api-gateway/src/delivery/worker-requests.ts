@@ -1,4 +1,4 @@
-import { InvalidRequestError, MAX_WAIT_S, REPORTED_STATUSES, type ReportedStatus } from '@smsq/contracts';
+import { DomainError, InvalidRequestError, MAX_CLAIM_BATCH, MAX_REPORT_BATCH, MAX_WAIT_S, REPORTED_STATUSES, type ReportedStatus } from '@smsq/contracts';
 import { jsonObjectOf } from '../http/json-body.js';
 
 /** `?wait=N`: whole seconds, above 30 counts as 30; absent means answer at once. */
@@ -18,16 +18,73 @@ export interface StatusReport {
   retry?: boolean;
 }
 
+/**
+ * `?limit=N`: claim up to N tasks at once, a whole number from 1 to 100; absent (or empty, as
+ * `wait`) means the single claim of DESIGN §3.
+ */
+export function parseClaimLimit(value: unknown): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string' || !/^\d{1,3}$/.test(value.trim()) || Number(value) < 1 || Number(value) > MAX_CLAIM_BATCH) {
+    throw new InvalidRequestError(`limit must be a whole number from 1 to ${MAX_CLAIM_BATCH}`);
+  }
+  return Number(value);
+}
+
 /** The task-status body: `{"id": n, "status": "sent" | "failed" | "delivered", "error": "<optional text>", "retry": <optional, with failed>}`. */
 export function parseStatusReport(body: unknown): StatusReport {
-  const { id, status, error, next, retry } = jsonObjectOf(body, 'a JSON object with id and status');
+  const fields = jsonObjectOf(body, 'a JSON object with id and status');
+  const { next } = fields;
+  const report = reportOf(fields, () => {
+    if (next !== undefined && next !== null && typeof next !== 'boolean') throw new InvalidRequestError('next must be true or false');
+  });
+  return { ...report, next: next === true };
+}
+
+/** One report of task-statuses: task-status' body without `next`, which belongs to the request. */
+export type StatusReportItem = Omit<StatusReport, 'next'>;
+
+export interface StatusReports {
+  /** In the request's order: a report to apply, or the error task-status would have answered for it. */
+  reports: (StatusReportItem | DomainError)[];
+  /** Claim up to this many tasks once the reports are in; undefined for none. */
+  next: number | undefined;
+}
+
+/**
+ * The task-statuses body: `{"reports": [<task-status bodies>], "next": <optional, 1–100>}`. Only the
+ * envelope refuses the request (not an object, `reports` not a list of 1–100, a bad `next`); a report
+ * task-status would refuse is refused in its place, and the others stand.
+ */
+export function parseStatusReports(body: unknown): StatusReports {
+  const { reports, next } = jsonObjectOf(body, 'a JSON object with reports');
+  if (!Array.isArray(reports) || reports.length < 1 || reports.length > MAX_REPORT_BATCH) throw new InvalidRequestError(`reports must be a list of 1 to ${MAX_REPORT_BATCH} reports`);
+  if (next !== undefined && (typeof next !== 'number' || !Number.isSafeInteger(next) || next < 1 || next > MAX_CLAIM_BATCH)) {
+    throw new InvalidRequestError(`next must be a whole number from 1 to ${MAX_CLAIM_BATCH}`);
+  }
+  return { reports: reports.map(reportItemOf), next };
+}
+
+function reportItemOf(item: unknown): StatusReportItem | DomainError {
+  try {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new InvalidRequestError('a report must be a JSON object with id and status');
+    const fields = item as Record<string, unknown>;
+    if (fields['next'] !== undefined) throw new InvalidRequestError('next belongs to the request, not to a report');
+    return reportOf(fields);
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+}
+
+/** A report's own fields, checked in task-status' order; `checkNext` runs where task-status checks its `next`. */
+function reportOf({ id, status, error, retry }: Record<string, unknown>, checkNext: () => void = () => undefined): StatusReportItem {
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) throw new InvalidRequestError('id must be a positive integer');
   if (typeof status !== 'string' || !(REPORTED_STATUSES as readonly string[]).includes(status)) throw new InvalidRequestError(`status must be one of ${REPORTED_STATUSES.map((name) => `"${name}"`).join(', ')}`);
   if (error !== undefined && error !== null && typeof error !== 'string') throw new InvalidRequestError('error must be a string');
-  if (next !== undefined && next !== null && typeof next !== 'boolean') throw new InvalidRequestError('next must be true or false');
+  checkNext();
   if (retry !== undefined && typeof retry !== 'boolean') throw new InvalidRequestError('retry must be true or false');
   // Only a failure can be retried: a sent or delivered SMS has left the phone.
   if (retry !== undefined && status !== 'failed') throw new InvalidRequestError(`retry is allowed only with status "failed", not "${status}"`);
   const text = typeof error === 'string' ? error.replace(/\u0000/g, '').slice(0, 1000) : undefined;
-  return { id, status: status as ReportedStatus, error: text === '' ? undefined : text, next: next === true, ...(retry === undefined ? {} : { retry }) };
+  return { id, status: status as ReportedStatus, error: text === '' ? undefined : text, ...(retry === undefined ? {} : { retry }) };
 }

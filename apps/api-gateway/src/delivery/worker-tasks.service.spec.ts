@@ -1,4 +1,4 @@
-import { Patterns, type ClaimedTask, type TaskClaim, type TaskReportCommand, type TaskReported } from '@smsq/contracts';
+import { InvalidRequestError, Patterns, type BatchAnswer, type ClaimedTask, type TaskClaim, type TaskClaimBatch, type TaskReportBatchCommand, type TaskReportCommand, type TaskReported } from '@smsq/contracts';
 import type { ServiceClient } from '@smsq/platform';
 import { describe, expect, it, vi } from 'vitest';
 import type { DueSignals } from './due-signals.js';
@@ -54,6 +54,118 @@ describe(WorkerTasksService.name, () => {
 
     expect(body).toEqual(claimedTaskBody(TASK));
     expect(body).toMatchObject({ id: 7, per_minute: 12 });
+  });
+});
+
+describe(`${WorkerTasksService.name} in batches`, () => {
+  function setUpBatches(answers: { reports?: BatchAnswer<TaskReported>; claims?: (TaskClaimBatch | Error)[] }) {
+    const claims = [...(answers.claims ?? [])];
+    const dispatch = {
+      send: vi.fn(async (pattern: string, _payload: object): Promise<unknown> => {
+        if (pattern === Patterns.dispatch.taskReportBatch) return answers.reports;
+        if (pattern === Patterns.dispatch.taskClaimBatch) {
+          const claim = claims.shift() ?? { tasks: [], nextDueAt: null };
+          if (claim instanceof Error) throw claim;
+          return claim;
+        }
+        return { ok: true };
+      }),
+    };
+    const signals = { register: () => ({ wait: async () => undefined, dispose: () => undefined }) };
+    const sut = new WorkerTasksService(signals as unknown as DueSignals, dispatch as unknown as ServiceClient);
+    const sent = (pattern: string) => dispatch.send.mock.calls.filter(([sentPattern]) => sentPattern === pattern).map(([, command]) => command);
+    return { sut, sent };
+  }
+
+  it('answers each report in order: dispatch’s answer, or the error task-status would have given with its HTTP status', async () => {
+    const { sut, sent } = setUpBatches({
+      reports: {
+        results: [
+          { ok: true, value: { id: 4, status: 'sent' } },
+          { ok: false, error: { error: 'not_found', detail: 'task not found' } },
+          { ok: true, value: { id: 6, status: 'pending' } },
+          { ok: false, error: { error: 'conflict', detail: 'task 7 is already sent' } },
+        ],
+      },
+    });
+
+    const answer = await sut.reportMany(
+      { tokenId: 5, phoneId: 3 },
+      {
+        reports: [
+          { id: 4, status: 'sent', error: undefined },
+          new InvalidRequestError('id must be a positive integer'),
+          { id: 5, status: 'sent', error: undefined },
+          { id: 6, status: 'failed', error: 'radio off', retry: true },
+          { id: 7, status: 'failed', error: undefined },
+        ],
+        next: undefined,
+      },
+      never,
+      never,
+    );
+
+    expect(answer).toEqual({
+      results: [
+        { ok: true, id: 4, status: 'sent' },
+        { ok: false, error: 'invalid_request', detail: 'id must be a positive integer', http_status: 400 },
+        { ok: false, error: 'not_found', detail: 'task not found', http_status: 404 },
+        { ok: true, id: 6, status: 'pending' },
+        { ok: false, error: 'conflict', detail: 'task 7 is already sent', http_status: 409 },
+      ],
+    });
+    expect(sent(Patterns.dispatch.taskReportBatch)).toEqual([
+      {
+        tokenId: 5,
+        phoneId: 3,
+        reports: [
+          { id: 4, status: 'sent' },
+          { id: 5, status: 'sent' },
+          { id: 6, status: 'failed', error: 'radio off', retry: true },
+          { id: 7, status: 'failed' },
+        ],
+      } satisfies TaskReportBatchCommand,
+    ]);
+    expect(sent(Patterns.dispatch.taskClaimBatch)).toEqual([]);
+  });
+
+  it('asks dispatch nothing when every report is refused, and claims the next tasks without waiting', async () => {
+    const { sut, sent } = setUpBatches({ claims: [{ tasks: [TASK, { ...TASK, id: 8, perMinute: null }], nextDueAt: null }] });
+
+    const answer = await sut.reportMany({ tokenId: 5, phoneId: null }, { reports: [new InvalidRequestError('status must be one of "sent"')], next: 20 }, never, never);
+
+    expect(answer.results).toEqual([{ ok: false, error: 'invalid_request', detail: 'status must be one of "sent"', http_status: 400 }]);
+    expect(answer.tasks).toEqual([claimedTaskBody(TASK), claimedTaskBody({ ...TASK, id: 8, perMinute: null })]);
+    expect(answer.tasks![1]).not.toHaveProperty('per_minute');
+    expect(sent(Patterns.dispatch.taskReportBatch)).toEqual([]);
+    expect(sent(Patterns.dispatch.taskClaimBatch)).toEqual([{ tokenId: 5, phoneId: undefined, limit: 20 }]);
+  });
+
+  it('keeps the reports when the claim of the next tasks fails: no tasks', async () => {
+    const { sut } = setUpBatches({ reports: { results: [{ ok: true, value: { id: 4, status: 'failed' } }] }, claims: [new InvalidRequestError('phone disabled')] });
+
+    const answer = await sut.reportMany({ tokenId: 5, phoneId: 3 }, { reports: [{ id: 4, status: 'failed', error: undefined }], next: 3 }, never, never);
+
+    expect(answer).toEqual({ results: [{ ok: true, id: 4, status: 'failed' }], tasks: [] });
+  });
+
+  it('claims a batch after waiting for the first task, and answers it as {"tasks": [...]}', async () => {
+    const { sut, sent } = setUpBatches({ claims: [{ tasks: [], nextDueAt: null }, { tasks: [TASK], nextDueAt: null }] });
+
+    await expect(sut.claimMany({ tokenId: 5, phoneId: 3 }, 50, 1, never, never)).resolves.toEqual({ tasks: [claimedTaskBody(TASK)] });
+    expect(sent(Patterns.dispatch.taskClaimBatch)).toEqual([{ tokenId: 5, phoneId: 3, limit: 50 }, { tokenId: 5, phoneId: 3, limit: 50 }]);
+  });
+
+  it('puts back every task of a batch claimed for a poller that is gone', async () => {
+    const { sut, sent } = setUpBatches({ claims: [{ tasks: [TASK, { ...TASK, id: 8 }], nextDueAt: null }] });
+    const gone = new AbortController();
+    gone.abort();
+
+    await expect(sut.claimMany({ tokenId: 5, phoneId: 3 }, 2, 0, gone.signal, never)).resolves.toEqual({ tasks: [] });
+    expect(sent(Patterns.dispatch.taskRelease)).toEqual([
+      { tokenId: 5, id: 7 },
+      { tokenId: 5, id: 8 },
+    ]);
   });
 });
 

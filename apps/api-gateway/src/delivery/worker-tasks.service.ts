@@ -1,20 +1,48 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
+  ERROR_STATUS,
   Patterns,
+  type BatchAnswer,
   type ClaimedTask,
+  type ErrorBody,
   type TaskClaim,
+  type TaskClaimBatch,
+  type TaskClaimBatchCommand,
   type TaskClaimCommand,
   type TaskReleaseCommand,
+  type TaskReportBatchCommand,
   type TaskReportCommand,
   type TaskReported,
 } from '@smsq/contracts';
 import { ServiceClient, serviceClientToken } from '@smsq/platform';
 import type { WorkerTokenHolder } from '../identity/worker-tokens.repository.js';
 import { DueSignals } from './due-signals.js';
-import type { StatusReport } from './worker-requests.js';
+import type { StatusReport, StatusReportItem, StatusReports } from './worker-requests.js';
+
+/** A task as pending-tasks hands it over. */
+export type ClaimedTaskBody = ReturnType<typeof claimedTaskBody>;
 
 /** The body of pending-tasks: a task to deliver, or `{}` when nothing is due. */
-export type PendingTaskBody = Record<string, never> | ReturnType<typeof claimedTaskBody>;
+export type PendingTaskBody = Record<string, never> | ClaimedTaskBody;
+
+/** task-status' 200 body. */
+export interface ReportedBody {
+  ok: true;
+  id: number;
+  status: TaskReported['status'];
+}
+
+/** A report task-status would have refused: its error body, and the HTTP status it would have come with. */
+export interface RefusedReportBody extends ErrorBody {
+  ok: false;
+  http_status: number;
+}
+
+/** The body of task-statuses: one result per report in order; `tasks` when the request asked for `next`. */
+export interface StatusReportsBody {
+  results: (ReportedBody | RefusedReportBody)[];
+  tasks?: ClaimedTaskBody[];
+}
 
 @Injectable()
 export class WorkerTasksService {
@@ -32,21 +60,36 @@ export class WorkerTasksService {
    * `stopWaiting` (the gateway shutting down) ends the wait early with `{}`, so polls never hold a shutdown.
    */
   async claim(holder: WorkerTokenHolder, waitS: number, gone: AbortSignal, stopWaiting: AbortSignal): Promise<PendingTaskBody> {
-    const deadline = Date.now() + waitS * 1000;
     const command: TaskClaimCommand = { tokenId: holder.tokenId, phoneId: holder.phoneId ?? undefined };
+    const [task] = await this.claimWaiting(holder, waitS, gone, stopWaiting, async () => {
+      const claim = await this.dispatch.send<TaskClaim>(Patterns.dispatch.taskClaim, command);
+      return claim.claimed ? { tasks: [claim.task], nextDueAt: null } : { tasks: [], nextDueAt: claim.nextDueAt };
+    });
+    return task ? claimedTaskBody(task) : {};
+  }
+
+  /** Claims up to `limit` due tasks at once (`pending-tasks?limit=N`), waiting for the first as `claim` does; `[]` when none came. */
+  async claimMany(holder: WorkerTokenHolder, limit: number, waitS: number, gone: AbortSignal, stopWaiting: AbortSignal): Promise<{ tasks: ClaimedTaskBody[] }> {
+    const command: TaskClaimBatchCommand = { tokenId: holder.tokenId, phoneId: holder.phoneId ?? undefined, limit };
+    const tasks = await this.claimWaiting(holder, waitS, gone, stopWaiting, () => this.dispatch.send<TaskClaimBatch>(Patterns.dispatch.taskClaimBatch, command));
+    return { tasks: tasks.map(claimedTaskBody) };
+  }
+
+  private async claimWaiting(holder: WorkerTokenHolder, waitS: number, gone: AbortSignal, stopWaiting: AbortSignal, claimNow: () => Promise<TaskClaimBatch>): Promise<ClaimedTask[]> {
+    const deadline = Date.now() + waitS * 1000;
     for (;;) {
       const waiter = this.signals.register(holder.phoneId);
       try {
-        const claim = await this.dispatch.send<TaskClaim>(Patterns.dispatch.taskClaim, command);
-        if (claim.claimed) {
-          if (gone.aborted) return this.release(holder, claim.task);
-          return claimedTaskBody(claim.task);
+        const claim = await claimNow();
+        if (claim.tasks.length > 0) {
+          if (gone.aborted) return this.release(holder, claim.tasks);
+          return claim.tasks;
         }
         const remaining = deadline - Date.now();
-        if (remaining <= 0 || gone.aborted || stopWaiting.aborted) return {};
+        if (remaining <= 0 || gone.aborted || stopWaiting.aborted) return [];
         const untilDue = claim.nextDueAt === null ? remaining : Date.parse(claim.nextDueAt) - Date.now();
         await waiter.wait(Math.min(remaining, Math.max(0, untilDue)), AbortSignal.any([gone, stopWaiting]));
-        if (stopWaiting.aborted) return {};
+        if (stopWaiting.aborted) return [];
       } finally {
         waiter.dispose();
       }
@@ -78,11 +121,45 @@ export class WorkerTasksService {
     return { ...answer, next };
   }
 
-  private async release(holder: WorkerTokenHolder, task: ClaimedTask): Promise<PendingTaskBody> {
-    const command: TaskReleaseCommand = { tokenId: holder.tokenId, id: task.id };
-    // If this is lost the lease brings the task back anyway, one attempt poorer.
-    await this.dispatch.send(Patterns.dispatch.taskRelease, command).catch((error: Error) => this.logger.warn(`claim of task ${task.id} not released: ${error.message}`));
-    return {};
+  /**
+   * Records many outcomes of one worker in one message to dispatch, each answered as task-status
+   * would answer it alone (a report the gateway refuses is answered in place, with the status it
+   * would have had). With `next`, it then claims up to that many tasks for the same token, without
+   * waiting, as `report` claims its next one: whatever the claim meets, the reports stand (`[]`).
+   */
+  async reportMany(holder: WorkerTokenHolder, request: StatusReports, gone: AbortSignal, stopWaiting: AbortSignal): Promise<StatusReportsBody> {
+    const valid = request.reports.filter((report): report is StatusReportItem => !(report instanceof Error));
+    const command: TaskReportBatchCommand = {
+      tokenId: holder.tokenId,
+      // A report is contact from the phone the token is bound to (it keeps the phone online).
+      ...(holder.phoneId === null ? {} : { phoneId: holder.phoneId }),
+      reports: valid.map((report) => ({ id: report.id, status: report.status, ...(report.error === undefined ? {} : { error: report.error }), ...(report.retry === undefined ? {} : { retry: report.retry }) })),
+    };
+    const answered = valid.length === 0 ? [] : (await this.dispatch.send<BatchAnswer<TaskReported>>(Patterns.dispatch.taskReportBatch, command)).results;
+    let next = 0;
+    const results = request.reports.map((report): ReportedBody | RefusedReportBody => {
+      if (report instanceof Error) return refusedReport(report.toBody());
+      const outcome = answered[next++];
+      if (!outcome) return refusedReport({ error: 'internal_error', detail: 'the report was not answered' });
+      return outcome.ok ? { ok: true, id: outcome.value.id, status: outcome.value.status } : refusedReport(outcome.error);
+    });
+    if (request.next === undefined) return { results };
+    const claimed = await this.claimMany(holder, request.next, 0, gone, stopWaiting).catch((error: Error) => {
+      this.logger.warn(`next tasks after ${results.length} reports not claimed: ${error.message}`);
+      return { tasks: [] };
+    });
+    return { results, tasks: claimed.tasks };
+  }
+
+  private async release(holder: WorkerTokenHolder, tasks: ClaimedTask[]): Promise<[]> {
+    await Promise.all(
+      tasks.map(async (task) => {
+        const command: TaskReleaseCommand = { tokenId: holder.tokenId, id: task.id };
+        // If this is lost the lease brings the task back anyway, one attempt poorer.
+        await this.dispatch.send(Patterns.dispatch.taskRelease, command).catch((error: Error) => this.logger.warn(`claim of task ${task.id} not released: ${error.message}`));
+      }),
+    );
+    return [];
   }
 }
 
@@ -105,3 +182,7 @@ export function claimedTaskBody(task: ClaimedTask) {
   };
 }
 
+
+function refusedReport(error: ErrorBody): RefusedReportBody {
+  return { ok: false, error: error.error, detail: error.detail, http_status: ERROR_STATUS[error.error] };
+}

@@ -2,11 +2,15 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   Patterns,
+  TaskClaimBatchCommand,
   TaskClaimCommand,
   TaskReleaseCommand,
+  TaskReportBatchCommand,
   TaskReportCommand,
+  type BatchAnswer,
   type Ok,
   type TaskClaim,
+  type TaskClaimBatch,
   type TaskReported,
 } from '@smsq/contracts';
 import { TaskClaimsService } from './task-claims.service.js';
@@ -25,6 +29,11 @@ export class ClaimsController {
     return this.claims.claim(command);
   }
 
+  @MessagePattern(Patterns.dispatch.taskClaimBatch)
+  claimMany(@Payload() command: TaskClaimBatchCommand): Promise<TaskClaimBatch> {
+    return this.claims.claimMany(command);
+  }
+
   @MessagePattern(Patterns.dispatch.taskRelease)
   release(@Payload() command: TaskReleaseCommand): Promise<Ok> {
     return this.claims.release(command);
@@ -33,5 +42,10 @@ export class ClaimsController {
   @MessagePattern(Patterns.dispatch.taskReport)
   report(@Payload() command: TaskReportCommand): Promise<TaskReported> {
     return this.reports.report(command);
+  }
+
+  @MessagePattern(Patterns.dispatch.taskReportBatch)
+  reportMany(@Payload() command: TaskReportBatchCommand): Promise<BatchAnswer<TaskReported>> {
+    return this.reports.reportMany(command);
   }
 }

@@ -12,8 +12,8 @@ interface ClaimedRow extends Omit<ClaimedTask, 'claimExpiresAt'> {
 }
 
 /**
- * Claims are single statements: the due task is found and locked with `FOR UPDATE SKIP LOCKED`
- * and updated in the same statement, so concurrent pollers each get a different task and none
+ * Claims are single statements: the due tasks are found and locked with `FOR UPDATE SKIP LOCKED`
+ * and updated in the same statement, so concurrent pollers each get different tasks and none
  * waits for another. A claim lapses at the task's expiry at the latest, so a worker that keeps
  * to its claim never sends a task after it expired. Both scopes read the due tasks straight off an index in (scheduled_at, id)
  * order: (phone_id, status, scheduled_at, id) for a bound token, (status, scheduled_at, id) otherwise.
@@ -48,34 +48,52 @@ export class ClaimsRepository {
   }
 
   /**
-   * A phone with a daily limit counts what it is handed in the same statement, on its own row: the
-   * count is the gate, re-checked under the row's lock, so concurrent claims never hand out more
-   * than the limit. A phone without a limit is not written.
+   * Claims up to `limit` due tasks in one statement, oldest scheduled first. A phone with a daily
+   * limit counts what it is handed on its own row, locked (phones in id order, so batches over many
+   * gateways never deadlock) and read as it is once locked: the room it has left is the gate,
+   * re-checked under the lock, so concurrent claims never hand out more than the limit. Of a
+   * phone's tasks only as many as it has room for are claimed; the rest stay pending. A phone
+   * without a limit is not written. A single claim is the case `limit` 1.
    */
-  async claimNext(scope: ClaimScope, tokenId: number, claimTimeoutS: number): Promise<ClaimedTask | null> {
+  async claimDue(scope: ClaimScope, tokenId: number, claimTimeoutS: number, limit: number): Promise<ClaimedTask[]> {
     const today = this.conditions.localToday('p');
     const rows = await this.db.$queryRaw<ClaimedRow[]>`
-      WITH next AS (${this.nextDueTask(scope)}),
+      WITH next AS (${this.nextDueTasks(scope, limit)}),
+      wanted AS (SELECT phone_id, count(*)::int AS n FROM next GROUP BY phone_id),
+      room AS (
+        SELECT p.id, CASE WHEN p.day_of = ${today} THEN p.day_sends ELSE 0 END AS sends,
+               LEAST(w.n, GREATEST(p.daily_limit - CASE WHEN p.day_of = ${today} THEN p.day_sends ELSE 0 END, 0)) AS granted
+          FROM "dispatch"."phones" p JOIN wanted w ON w.phone_id = p.id
+         WHERE p.daily_limit IS NOT NULL
+         ORDER BY p.id
+           FOR UPDATE OF p
+      ),
       counted AS (
-        UPDATE "dispatch"."phones" p
-           SET day_sends = CASE WHEN p.day_of = ${today} THEN p.day_sends + 1 ELSE 1 END, day_of = ${today}
+        UPDATE "dispatch"."phones" p SET day_sends = room.sends + room.granted, day_of = ${today}
+          FROM room
+         WHERE p.id = room.id AND room.granted > 0
+      ),
+      ranked AS (
+        SELECT next.id, row_number() OVER (PARTITION BY next.phone_id ORDER BY next.scheduled_at, next.id) AS place,
+               (SELECT room.granted FROM room WHERE room.id = next.phone_id) AS granted
           FROM next
-         WHERE p.id = next.phone_id AND p.daily_limit IS NOT NULL AND NOT ${this.conditions.dayIsFull('p')}
-        RETURNING p.id
+      ),
+      claimed AS (
+        UPDATE "dispatch"."tasks" t
+           SET status = 'claimed',
+               attempts = t.attempts + 1,
+               claimed_by_token_id = ${tokenId},
+               claim_expires_at = LEAST(now() + ${claimTimeoutS}::int * interval '1 second', t.expires_at),
+               retry_after = NULL
+          FROM ranked, "dispatch"."phones" p
+         WHERE t.id = ranked.id AND p.id = t.phone_id AND (ranked.granted IS NULL OR ranked.place <= ranked.granted)
+        RETURNING t.id, t.recipient, t.message, t.phone_id AS "phoneId", t.client_id AS "clientId",
+                  ${LOCAL_SCHEDULE} AS "scheduledAt", p.url AS "gatewayUrl", t.attempts AS "attempt",
+                  t.claim_expires_at AS "claimExpiresAt", p.per_minute AS "perMinute", t.scheduled_at AS due
       )
-      UPDATE "dispatch"."tasks" t
-         SET status = 'claimed',
-             attempts = t.attempts + 1,
-             claimed_by_token_id = ${tokenId},
-             claim_expires_at = LEAST(now() + ${claimTimeoutS}::int * interval '1 second', t.expires_at),
-             retry_after = NULL
-        FROM next, "dispatch"."phones" p
-       WHERE t.id = next.id AND p.id = t.phone_id AND (p.daily_limit IS NULL OR EXISTS (SELECT 1 FROM counted))
-      RETURNING t.id, t.recipient, t.message, t.phone_id AS "phoneId", t.client_id AS "clientId",
-                ${LOCAL_SCHEDULE} AS "scheduledAt", p.url AS "gatewayUrl", t.attempts AS "attempt",
-                t.claim_expires_at AS "claimExpiresAt", p.per_minute AS "perMinute"`;
-    const row = rows[0];
-    return row ? { ...row, claimExpiresAt: row.claimExpiresAt.toISOString() } : null;
+      SELECT id, recipient, message, "phoneId", "clientId", "scheduledAt", "gatewayUrl", attempt, "claimExpiresAt", "perMinute"
+        FROM claimed ORDER BY due, id`;
+    return rows.map((row) => ({ ...row, claimExpiresAt: row.claimExpiresAt.toISOString() }));
   }
 
   /** When the earliest task of the scope that is not due yet will be; null when there is none. */
@@ -119,27 +137,27 @@ export class ClaimsRepository {
   }
 
   /**
-   * The first due task of the scope that no other transaction holds, locked. A task is due when it
+   * The first `limit` due tasks of the scope that no other transaction holds, locked. A task is due when it
    * is pending, its time (and any retry back-off) has come and its phone is active and has not
    * reached its daily limit; the phone row itself is not locked. An unbound token (Profile B)
    * takes from gateways only.
    */
-  private nextDueTask(scope: ClaimScope): Prisma.Sql {
+  private nextDueTasks(scope: ClaimScope, limit: number): Prisma.Sql {
     if (scope.phoneId === null) {
       return Prisma.sql`
-        SELECT t.id, t.phone_id FROM "dispatch"."tasks" t JOIN "dispatch"."phones" p ON p.id = t.phone_id
+        SELECT t.id, t.phone_id, t.scheduled_at FROM "dispatch"."tasks" t JOIN "dispatch"."phones" p ON p.id = t.phone_id
          WHERE t.status = 'pending' AND t.scheduled_at <= now() AND ${NOT_EXPIRED} AND ${NOT_BACKING_OFF}
            AND p.active AND p.kind = 'gateway' AND NOT ${this.conditions.dayIsFull('p')}
          ORDER BY t.scheduled_at, t.id
-         LIMIT 1
+         LIMIT ${limit}
            FOR UPDATE OF t SKIP LOCKED`;
     }
     return Prisma.sql`
-      SELECT t.id, t.phone_id FROM "dispatch"."tasks" t
+      SELECT t.id, t.phone_id, t.scheduled_at FROM "dispatch"."tasks" t
        WHERE t.phone_id = ${scope.phoneId} AND t.status = 'pending' AND t.scheduled_at <= now() AND ${NOT_EXPIRED} AND ${NOT_BACKING_OFF}
          AND EXISTS (SELECT 1 FROM "dispatch"."phones" p WHERE p.id = ${scope.phoneId} AND p.active AND NOT ${this.conditions.dayIsFull('p')})
        ORDER BY t.scheduled_at, t.id
-       LIMIT 1
+       LIMIT ${limit}
          FOR UPDATE SKIP LOCKED`;
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DomainError, type Ok, type TaskClaim, type TaskClaimCommand, type TaskReleaseCommand } from '@smsq/contracts';
+import { DomainError, type Ok, type TaskClaim, type TaskClaimBatch, type TaskClaimBatchCommand, type TaskClaimCommand, type TaskReleaseCommand } from '@smsq/contracts';
 import { DispatchConfig } from '../config/dispatch-config.js';
 import { isStoredId } from '../database/stored-id.js';
 import { DueSignals } from '../due-signals/due-signals.js';
@@ -8,8 +8,8 @@ import { isSeenRecently, LAST_SEEN_RESOLUTION_MS, scopeOfBoundToken, scopeOfUnbo
 import { ClaimsRepository } from './claims.repository.js';
 
 /**
- * The worker side of a task (DESIGN §3 pending-tasks): a token claims one due task at a time, and
- * a claim its worker never received is put back. The claim holds for `claimTimeoutS`; the lease
+ * The worker side of a task (DESIGN §3 pending-tasks): a token claims one due task, or up to a
+ * limit of them at once (`pending-tasks?limit=N`), and a claim its worker never received is put back. The claim holds for `claimTimeoutS`; the lease
  * expiry takes it back after that.
  */
 @Injectable()
@@ -24,19 +24,26 @@ export class TaskClaimsService {
     private readonly signals: DueSignals,
   ) {}
 
+  /** One due task: the batch of one. */
   async claim(command: TaskClaimCommand): Promise<TaskClaim> {
+    const { tasks, nextDueAt } = await this.claimMany({ tokenId: command.tokenId, phoneId: command.phoneId, limit: 1 });
+    return tasks[0] ? { claimed: true, task: tasks[0] } : { claimed: false, nextDueAt };
+  }
+
+  /** Up to `limit` due tasks in one statement; none, and when the next one is due, when nothing is. */
+  async claimMany(command: TaskClaimBatchCommand): Promise<TaskClaimBatch> {
     const scope = await this.scopeOf(command);
-    const task = await this.claims.claimNext(scope, command.tokenId, this.config.claimTimeoutS);
-    if (task) {
-      tasksClaimed.inc();
-      return { claimed: true, task };
+    const tasks = await this.claims.claimDue(scope, command.tokenId, this.config.claimTimeoutS, command.limit);
+    if (tasks.length > 0) {
+      tasksClaimed.inc(tasks.length);
+      return { tasks, nextDueAt: null };
     }
     // Checked only when nothing was claimed: a claimed task proves an active gateway.
     if (scope.phoneId === null && !(await this.claims.anyActiveGateway())) {
       throw new DomainError('no_active_gateway', 'no active gateway is configured');
     }
     const nextDueAt = await this.claims.nextDueAt(scope);
-    return { claimed: false, nextDueAt: nextDueAt?.toISOString() ?? null };
+    return { tasks: [], nextDueAt: nextDueAt?.toISOString() ?? null };
   }
 
   /** A no-op unless the token still holds the claim: by then it may be reported, expired or someone else's. */

@@ -28,32 +28,42 @@ export class TaskReportsRepository {
 
   /**
    * The usual report, `sent` by the token holding the task, as one statement instead of a
-   * transaction of four: the same condition `decideReport` applies (its holder, still claimed or
-   * pending again after its lease), re-checked by Postgres on the row it locks. False when the
-   * condition does not hold, for the locked path to give the contract's answer.
+   * transaction of four, for every task of `ids` at once: the same condition `decideReport`
+   * applies (its holder, still claimed or pending again after its lease), re-checked by Postgres
+   * on each row it locks (in id order, so two batches never deadlock). Answers the tasks it sent; the others are left for the locked path to
+   * give the contract's answer.
    */
-  async markSentIfHeld(id: number, tokenId: number): Promise<boolean> {
-    const rows = await this.db.$queryRaw<{ changed: number }[]>`
-      WITH sent AS (
-        UPDATE "dispatch"."tasks" SET status = 'sent', sent_at = now(), claim_expires_at = NULL
-         WHERE id = ${id} AND claimed_by_token_id = ${tokenId} AND status IN ('claimed', 'pending')
-        RETURNING id, client_id
+  async markSentIfHeld(ids: number[], tokenId: number): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.$queryRaw<{ id: number }[]>`
+      WITH held AS (
+        SELECT id FROM "dispatch"."tasks"
+         WHERE id = ANY(${ids}::int[]) AND claimed_by_token_id = ${tokenId} AND status IN ('claimed', 'pending')
+         ORDER BY id
+           FOR UPDATE
+      ), sent AS (
+        UPDATE "dispatch"."tasks" t SET status = 'sent', sent_at = now(), claim_expires_at = NULL
+          FROM held WHERE t.id = held.id
+        RETURNING t.id, t.client_id
       ), ${queueTaskEvents('task.sent', 'sent')}
-      SELECT count(*)::int AS changed FROM sent`;
-    return rows[0]?.changed === 1;
+      SELECT id FROM sent`;
+    return new Set(rows.map((row) => row.id));
   }
 
   /**
-   * The usual delivery report, as one statement like `markSentIfHeld`: by its holder, on a task
-   * still held (sent now as well) or sent without a delivery report yet. Not applied otherwise.
+   * The usual delivery report, as one statement like `markSentIfHeld`, for every task of `ids`: by
+   * its holder, on a task still held (sent now as well) or sent without a delivery report yet.
+   * Answers the tasks it applied to, and of those the ones it sent now.
    */
-  async markDeliveredIfHeld(id: number, tokenId: number): Promise<{ applied: boolean; newlySent: boolean }> {
-    // The row as it was, read under the lock the update takes: was it sent already?
-    const rows = await this.db.$queryRaw<{ changed: number; newlySent: number }[]>`
+  async markDeliveredIfHeld(ids: number[], tokenId: number): Promise<{ applied: Set<number>; newlySent: Set<number> }> {
+    if (ids.length === 0) return { applied: new Set(), newlySent: new Set() };
+    // The rows as they were, read under the lock the update takes: were they sent already?
+    const rows = await this.db.$queryRaw<{ id: number; newlySent: boolean }[]>`
       WITH held AS (
         SELECT id, status FROM "dispatch"."tasks"
-         WHERE id = ${id} AND claimed_by_token_id = ${tokenId}
+         WHERE id = ANY(${ids}::int[]) AND claimed_by_token_id = ${tokenId}
            AND (status IN ('claimed', 'pending') OR (status = 'sent' AND delivered_at IS NULL))
+         ORDER BY id
            FOR UPDATE
       ), delivered AS (
         UPDATE "dispatch"."tasks" t
@@ -63,8 +73,8 @@ export class TaskReportsRepository {
       ), newly_sent AS (SELECT id, client_id FROM delivered WHERE newly_sent),
       ${queueTaskEvents('task.sent', 'newly_sent', 'sent_events')},
       ${queueTaskEvents('task.delivered', 'delivered', 'delivered_events')}
-      SELECT count(*)::int AS changed, count(*) FILTER (WHERE newly_sent)::int AS "newlySent" FROM delivered`;
-    return { applied: rows[0]?.changed === 1, newlySent: rows[0]?.newlySent === 1 };
+      SELECT id, newly_sent AS "newlySent" FROM delivered`;
+    return { applied: new Set(rows.map((row) => row.id)), newlySent: new Set(rows.filter((row) => row.newlySent).map((row) => row.id)) };
   }
 
   async markSent(id: number, tx: DbTransaction): Promise<void> {

@@ -1,5 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InvalidRequestError, NotFoundError, type TaskReportCommand, type TaskReported } from '@smsq/contracts';
+import {
+  InvalidRequestError,
+  NotFoundError,
+  valueOf,
+  type BatchAnswer,
+  type ItemOutcome,
+  type TaskReportBatchCommand,
+  type TaskReportCommand,
+  type TaskReported,
+  type TaskReportItem,
+} from '@smsq/contracts';
+import { ContractExceptionFilter } from '@smsq/platform';
 import { DispatchConfig } from '../config/dispatch-config.js';
 import type { DbTransaction } from '../database/db-transaction.js';
 import { isStoredId } from '../database/stored-id.js';
@@ -37,6 +48,7 @@ export class TaskReportsService {
   private readonly logger = new Logger(TaskReportsService.name);
   /** When this instance last recorded a report of each phone as its contact. */
   private readonly contactRecordedAt = new Map<number, number>();
+  private readonly errors = new ContractExceptionFilter();
 
   constructor(
     private readonly config: DispatchConfig,
@@ -46,14 +58,74 @@ export class TaskReportsService {
     private readonly signals: DueSignals,
   ) {}
 
+  /** One report: the batch of one. */
   async report(command: TaskReportCommand): Promise<TaskReported> {
+    const { tokenId, phoneId, ...report } = command;
+    const { results } = await this.reportMany({ tokenId, ...(phoneId === undefined ? {} : { phoneId }), reports: [report] });
+    return valueOf(results[0]!);
+  }
+
+  /**
+   * Many reports of one token (`task-statuses`), each answered as `report` alone would answer it,
+   * in order; one that fails fails alone. The usual ones, `sent` and `delivered` by their holder,
+   * are applied together in one statement each; the rest, and any task reported twice in the
+   * batch (so its reports apply in their order), take the single report's path one by one.
+   */
+  async reportMany(command: TaskReportBatchCommand): Promise<BatchAnswer<TaskReported>> {
+    if (command.phoneId !== undefined) await this.recordContact(command.phoneId);
+    const together = await this.appliedTogether(command);
+    const results: ItemOutcome<TaskReported>[] = [];
+    for (const report of command.reports) {
+      if (together.applied.has(report.id)) results.push({ ok: true, value: { id: report.id, status: 'sent' } });
+      else results.push(await this.outcomeOf(this.applyOne(command.tokenId, report, together.tried.has(report.id))));
+    }
+    return { results };
+  }
+
+  /** The error body the contract's filter would answer for this one report. */
+  private async outcomeOf(work: Promise<TaskReported>): Promise<ItemOutcome<TaskReported>> {
+    try {
+      return { ok: true, value: await work };
+    } catch (error) {
+      return { ok: false, error: this.errors.toBody(error) };
+    }
+  }
+
+  /**
+   * The `sent` and `delivered` reports of tasks reported once in the batch, applied in one
+   * statement each where they hold (`markSentIfHeld`, `markDeliveredIfHeld`). `tried`: the tasks
+   * those statements looked at; a task among them not `applied` goes to the locked path.
+   */
+  private async appliedTogether(command: TaskReportBatchCommand): Promise<{ tried: Set<number>; applied: Set<number> }> {
+    const timesReported = new Map<number, number>();
+    for (const report of command.reports) timesReported.set(report.id, (timesReported.get(report.id) ?? 0) + 1);
+    const usual = (status: TaskReportItem['status']) =>
+      isStoredId(command.tokenId) ? command.reports.filter((report) => report.status === status && !report.retry && isStoredId(report.id) && timesReported.get(report.id) === 1).map((report) => report.id) : [];
+    const sentIds = usual('sent');
+    const deliveredIds = usual('delivered');
+    try {
+      const sent = await this.reports.markSentIfHeld(sentIds, command.tokenId);
+      const delivered = await this.reports.markDeliveredIfHeld(deliveredIds, command.tokenId);
+      tasksSent.inc(sent.size + delivered.newlySent.size);
+      return { tried: new Set([...sentIds, ...deliveredIds]), applied: new Set([...sent, ...delivered.applied]) };
+    } catch (error) {
+      // Each report then takes its own path, and answers what it meets there.
+      this.logger.warn(`reports not applied together: ${error instanceof Error ? error.message : String(error)}`);
+      return { tried: new Set(), applied: new Set() };
+    }
+  }
+
+  /** One report, as DESIGN §3 task-status answers it; `triedInOneStatement`: its usual case was already tried and did not hold. */
+  private async applyOne(tokenId: number, report: TaskReportItem, triedInOneStatement: boolean): Promise<TaskReported> {
+    const command = { tokenId, ...report };
     if (command.retry && command.status !== 'failed') throw new InvalidRequestError('retry is only for a failed report');
     if (!isStoredId(command.id) || !isStoredId(command.tokenId)) throw new NotFoundError('task');
-    if (command.phoneId !== undefined) await this.recordContact(command.phoneId);
-    const inOneStatement = await this.appliedInOneStatement(command);
-    if (inOneStatement.applied) {
-      if (inOneStatement.newlySent) tasksSent.inc();
-      return { id: command.id, status: 'sent' };
+    if (!triedInOneStatement) {
+      const inOneStatement = await this.appliedInOneStatement(command);
+      if (inOneStatement.applied) {
+        if (inOneStatement.newlySent) tasksSent.inc();
+        return { id: command.id, status: 'sent' };
+      }
     }
     let change: 'sent' | 'failed' | undefined;
     let requeued: Requeued | undefined;
@@ -133,12 +205,15 @@ export class TaskReportsService {
   }
 
   /** The common reports of the holder, `sent` and `delivered`, without the locked path; false when they do not apply as such. */
-  private async appliedInOneStatement(command: TaskReportCommand): Promise<{ applied: boolean; newlySent: boolean }> {
+  private async appliedInOneStatement(command: TaskReportItem & { tokenId: number }): Promise<{ applied: boolean; newlySent: boolean }> {
     if (command.status === 'sent') {
-      const applied = await this.reports.markSentIfHeld(command.id, command.tokenId);
+      const applied = (await this.reports.markSentIfHeld([command.id], command.tokenId)).has(command.id);
       return { applied, newlySent: applied };
     }
-    if (command.status === 'delivered') return this.reports.markDeliveredIfHeld(command.id, command.tokenId);
+    if (command.status === 'delivered') {
+      const { applied, newlySent } = await this.reports.markDeliveredIfHeld([command.id], command.tokenId);
+      return { applied: applied.has(command.id), newlySent: newlySent.has(command.id) };
+    }
     return { applied: false, newlySent: false };
   }
 }

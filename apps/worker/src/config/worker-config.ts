@@ -1,6 +1,9 @@
 import type { EnvReader } from '@smsq/platform/env';
 import { defaultStateDir, DRIVERS, type DriverName, type PairedPhone } from '../pairing/paired-phone.js';
 
+/** smsq's cap on one claim (`pending-tasks?limit=`, `task-statuses`' `next`): the worker ships with the server. */
+export const MAX_CLAIM_LIMIT = 100;
+
 /** Backoff between retries: the first delay, doubled each time up to the cap. */
 export interface BackoffRange {
   initialMs: number;
@@ -54,6 +57,11 @@ export interface WorkerConfig {
   waitS: number;
   /** Poll loops running side by side, each delivering one task at a time. */
   concurrency: number;
+  /**
+   * The most tasks one claim takes (`WORKER_CLAIM_LIMIT`, 1–100); undefined: what the phone sends
+   * in a claim's window at its pace (claim-sizer.ts). 1 keeps to DESIGN §3's single claims.
+   */
+  claimLimit: number | undefined;
   /** One send to a generic HTTP gateway, or one request to a phone. */
   sendTimeoutMs: number;
   logFormat: 'json' | 'text';
@@ -113,6 +121,7 @@ export function readWorkerConfig(env: EnvReader, paired?: PairedPhone): WorkerCo
     token,
     waitS: env.int('WORKER_WAIT_S', 25, { min: 0, max: 30 }),
     concurrency: env.int('WORKER_CONCURRENCY', 1, { min: 1, max: 32 }),
+    claimLimit: env.optionalString('WORKER_CLAIM_LIMIT') === undefined ? undefined : env.int('WORKER_CLAIM_LIMIT', 1, { min: 1, max: MAX_CLAIM_LIMIT }),
     sendTimeoutMs: env.int('WORKER_SEND_TIMEOUT_MS', 10_000, { min: 100, max: 300_000 }),
     logFormat: env.oneOf('SMSQ_LOG_FORMAT', ['json', 'text'] as const, process.env['NODE_ENV'] === 'production' ? 'json' : 'text'),
     timings: DEFAULT_RETRY_TIMINGS,

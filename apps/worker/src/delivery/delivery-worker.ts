@@ -3,15 +3,18 @@ import type { RetryTimings } from '../config/worker-config.js';
 import type { OutgoingSms, PhoneDriver } from '../drivers/phone-driver.js';
 import type { WorkerLog } from '../logging/worker-log.js';
 import type { ParsedPoll, PendingTask } from '../smsq/pending-task.js';
-import type { PollAnswer, SmsqClient, TaskStatusReport } from '../smsq/smsq-client.js';
+import type { BatchPollAnswer, PollAnswer, SmsqClient, TaskStatusReport } from '../smsq/smsq-client.js';
 import { Backoff, sleep } from './backoff.js';
+import type { ClaimSizer } from './claim-sizer.js';
 import type { SendPacer } from './send-pacer.js';
-import type { TaskReporter } from './task-reporter.js';
+import type { HeldReport, TaskReporter } from './task-reporter.js';
 
 export interface DeliveryWorkerOptions {
   concurrency: number;
   timings: RetryTimings;
   pacer: Pick<SendPacer, 'waitTurn'>;
+  /** The `limit` of each claim: 1 claims and reports one task at a time (DESIGN §3), more in batches. */
+  sizer: Pick<ClaimSizer, 'limit' | 'claimed' | 'sendTook'>;
   /** After `stop()`, how long the phone may still take to settle an SMS in hand before it is left to the lease. */
   stopGraceMs: number;
   random?: () => number;
@@ -23,8 +26,12 @@ const DELIVERY_REPORT_WINDOW_MS = 15 * 60_000;
 /**
  * The delivery loop: each of `concurrency` loops long-polls smsq for one task, waits for its phone's
  * pacing slot, hands it to the phone and reports the outcome, then polls again; a delivery report
- * the phone receives later is reported as it comes. `stop()` ends polling at once (an idle long poll
- * is aborted) while every task already received is still delivered and reported, within the grace.
+ * the phone receives later is reported as it comes. When the phone can send more than one task
+ * within a claim (`ClaimSizer`), a loop claims a batch instead, sends its tasks one after another
+ * as it would single ones (each paced, each given up when its own claim lapsed, each named so a
+ * resend after a crash is refused), and reports them together, claiming the next batch in the same
+ * request. `stop()` ends polling at once (an idle long poll is aborted) while every task already
+ * received is still delivered and reported, within the grace.
  */
 export class DeliveryWorker {
   private readonly stopping = new AbortController();
@@ -33,9 +40,9 @@ export class DeliveryWorker {
   private tasksInHand = 0;
 
   constructor(
-    private readonly smsq: Pick<SmsqClient, 'pollPendingTask'>,
+    private readonly smsq: Pick<SmsqClient, 'pollPendingTask' | 'pollPendingTasks'>,
     private readonly driver: PhoneDriver,
-    private readonly reporter: Pick<TaskReporter, 'report'>,
+    private readonly reporter: Pick<TaskReporter, 'report' | 'reportMany'>,
     private readonly log: WorkerLog,
     private readonly options: DeliveryWorkerOptions,
   ) {}
@@ -65,6 +72,22 @@ export class DeliveryWorker {
     const authBackoff = new Backoff(timings.auth, random);
     while (!this.isStopping) {
       const startedAt = Date.now();
+      const limit = this.options.sizer.limit();
+      if (limit > 1) {
+        const batch = await this.smsq.pollPendingTasks(limit, this.stopping.signal);
+        if (batch.kind === 'cancelled') return;
+        if (batch.kind !== 'tasks') {
+          await this.backOff(batch, loop, pollBackoff, authBackoff);
+          continue;
+        }
+        pollBackoff.reset();
+        authBackoff.reset();
+        // smsq held the request for us; only an answer that came back at once needs a pause.
+        if (batch.items.length === 0) await sleep(timings.minPollIntervalMs - (Date.now() - startedAt), this.stopping.signal);
+        // Each batch's report claims the next batch in the same request; a worker with work keeps going without polling.
+        for (let claimed = batch.items; claimed.length > 0; ) claimed = await this.deliverBatch(claimed, loop);
+        continue;
+      }
       const answer = await this.smsq.pollPendingTask(this.stopping.signal);
       if (answer.kind === 'idle' || answer.kind === 'task' || answer.kind === 'undeliverable') {
         pollBackoff.reset();
@@ -95,7 +118,7 @@ export class DeliveryWorker {
     }
   }
 
-  private async backOff(answer: Exclude<PollAnswer, { kind: 'cancelled' | 'idle' | 'task' | 'undeliverable' }>, loop: number, pollBackoff: Backoff, authBackoff: Backoff): Promise<void> {
+  private async backOff(answer: Exclude<PollAnswer | BatchPollAnswer, { kind: 'cancelled' | 'idle' | 'task' | 'undeliverable' | 'tasks' }>, loop: number, pollBackoff: Backoff, authBackoff: Backoff): Promise<void> {
     const forToken = answer.kind === 'refused' && (answer.status === 401 || answer.status === 403);
     const delayMs = forToken ? authBackoff.next() : pollBackoff.next(answer.kind === 'refused' ? answer.retryAfterMs : undefined);
     const fields = { loop, retry_in_ms: delayMs, ...(answer.kind === 'refused' ? { http_status: answer.status } : {}), reason: answer.kind === 'malformed' ? answer.problem : answer.reason };
@@ -109,6 +132,66 @@ export class DeliveryWorker {
   private async deliver(task: PendingTask, loop: number): Promise<ParsedPoll | undefined> {
     this.tasksInHand++;
     try {
+      this.options.sizer.claimed(task);
+      const done = await this.send(task, loop);
+      if (!done) return undefined;
+      // The next task comes with the report while the phone takes one at a time; a phone that can take more polls for a batch.
+      const reported = await this.reporter.report(done.report, task.claimDeadline, !this.isStopping && this.options.sizer.limit() === 1);
+      if (reported.accepted && done.sms) this.awaitDeliveryReport(done.sms);
+      return reported.next;
+    } finally {
+      this.tasksInHand--;
+    }
+  }
+
+  /**
+   * Delivers a claimed batch one task after another, each exactly as `deliver` does, and reports
+   * what was sent or failed in one request; answers the next batch smsq claimed with it. A task
+   * whose outcome is unknown, or that was not sent before its claim lapsed or the worker stopped,
+   * is not reported: the lease returns it, as a single claim's.
+   */
+  private async deliverBatch(claimed: ParsedPoll[], loop: number): Promise<ParsedPoll[]> {
+    this.tasksInHand += claimed.length;
+    try {
+      const reports: HeldReport[] = [];
+      const following = new Map<number, OutgoingSms>();
+      for (const item of claimed) if (item.kind === 'task') this.options.sizer.claimed(item.task);
+      for (const item of claimed) {
+        switch (item.kind) {
+          case 'task': {
+            const done = await this.send(item.task, loop);
+            if (done) reports.push({ report: done.report, claimDeadline: item.task.claimDeadline });
+            if (done?.sms) following.set(item.task.id, done.sms);
+            break;
+          }
+          case 'undeliverable':
+            this.log.error('claimed task unusable', { loop, task: item.id, problem: item.problem });
+            reports.push({ report: { id: item.id, status: 'failed', error: `the task from smsq is unusable: ${item.problem}` }, claimDeadline: item.claimDeadline });
+            break;
+          case 'malformed':
+            this.log.error('claimed task unusable', { loop, problem: item.problem });
+            break;
+        }
+      }
+      if (reports.length === 0) return [];
+      const reported = await this.reporter.reportMany(reports, this.isStopping ? undefined : this.options.sizer.limit());
+      for (const [id, sms] of following) if (reported.accepted.has(id)) this.awaitDeliveryReport(sms);
+      return reported.next ?? [];
+    } catch (error) {
+      // Nothing above should throw; if something does, the loop lives on and the leases return the tasks.
+      this.log.error('delivery crashed', { loop, reason: reasonOf(error) });
+      return [];
+    } finally {
+      this.tasksInHand -= claimed.length;
+    }
+  }
+
+  /**
+   * Paces one task and hands it to the phone: the report it owes smsq (and the SMS, when its
+   * delivery report is still to come), or undefined when it owes none and the lease returns it.
+   */
+  private async send(task: PendingTask, loop: number): Promise<{ report: TaskStatusReport; sms?: OutgoingSms } | undefined> {
+    try {
       this.log.info('claimed', { loop, task: task.id, attempt: numberOrString(task.attempt), phone: numberOrString(task.phoneId), client: numberOrString(task.clientId), scheduled_at: numberOrString(task.scheduledAt) });
       if (!(await this.options.pacer.waitTurn(task.gatewayUrl ?? 'this phone', this.giveUp.signal, task.perMinute))) {
         this.log.warn('not sent', { loop, task: task.id, reason: 'the worker stopped while the task waited for its pacing slot', note: 'the lease returns the task' });
@@ -120,19 +203,16 @@ export class DeliveryWorker {
         return undefined;
       }
       const sms: OutgoingSms = { taskId: task.id, messageKey: messageKeyOf(task), recipient: task.recipient, message: task.message, gatewayUrl: task.gatewayUrl, claimDeadline: task.claimDeadline };
+      const handedAt = Date.now();
       const outcome = await this.driver.send(sms, this.giveUp.signal);
+      this.options.sizer.sendTook(Date.now() - handedAt);
       switch (outcome.status) {
-        case 'sent': {
+        case 'sent':
           this.log.info('sent', { loop, task: task.id, message_id: outcome.messageId, delivered: outcome.delivered || undefined });
-          const reported = await this.reporter.report({ id: task.id, status: outcome.delivered ? 'delivered' : 'sent' }, task.claimDeadline, !this.isStopping);
-          if (reported.accepted && !outcome.delivered) this.awaitDeliveryReport(sms);
-          return reported.next;
-        }
-        case 'failed': {
+          return { report: { id: task.id, status: outcome.delivered ? 'delivered' : 'sent' }, ...(outcome.delivered ? {} : { sms }) };
+        case 'failed':
           this.log.warn('send failed', { loop, task: task.id, error: outcome.error, retry: outcome.retry });
-          const report: TaskStatusReport = { id: task.id, status: 'failed', error: outcome.error, ...(outcome.retry ? { retry: true } : {}) };
-          return (await this.reporter.report(report, task.claimDeadline, !this.isStopping)).next;
-        }
+          return { report: { id: task.id, status: 'failed', error: outcome.error, ...(outcome.retry ? { retry: true } : {}) } };
         case 'unknown':
           this.log.warn('outcome unknown', { loop, task: task.id, reason: outcome.reason, note: 'not reported: the lease returns the task and its next claim asks the phone again' });
           return undefined;
@@ -141,8 +221,6 @@ export class DeliveryWorker {
       // Nothing above should throw; if something does, the loop lives on and the lease returns the task.
       this.log.error('delivery crashed', { loop, task: task.id, reason: reasonOf(error) });
       return undefined;
-    } finally {
-      this.tasksInHand--;
     }
   }
 

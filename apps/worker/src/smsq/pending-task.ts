@@ -64,6 +64,20 @@ export function parsePendingTask(body: unknown, receivedAt: number, serverDate: 
   };
 }
 
+/**
+ * Reads a batched claim's tasks (`pending-tasks?limit=N`, `task-statuses`' `tasks`): each as
+ * `parsePendingTask` reads a single one; none due is an empty list.
+ */
+export function parsePendingTasks(tasks: unknown, receivedAt: number, serverDate: string | null): ParsedPoll[] | { kind: 'malformed'; problem: string } {
+  if (!Array.isArray(tasks)) return { kind: 'malformed', problem: 'the answer has no list of tasks' };
+  // An empty object in the list would read as "nothing due": it is no task we could deliver.
+  return tasks.map((task) => (isEmptyObject(task) ? { kind: 'malformed' as const, problem: 'a task in the list is empty' } : parsePendingTask(task, receivedAt, serverDate)));
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+}
+
 /** A positive whole number of SMS per minute; anything else sets no pace. */
 function paceOf(perMinute: unknown): number | null {
   return typeof perMinute === 'number' && Number.isSafeInteger(perMinute) && perMinute > 0 ? perMinute : null;

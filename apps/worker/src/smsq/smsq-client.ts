@@ -2,7 +2,7 @@ import { createSmsqClient, type SmsqClient as TypedClient } from '@smsq/client';
 import type { WorkerConfig } from '../config/worker-config.js';
 import type { PhoneHealth, ReceivedSms } from '../drivers/phone-driver.js';
 import { describeErrorBody, describeFetchFailure, retryAfterMs } from '../http/http-answers.js';
-import { parsePendingTask, type ParsedPoll } from './pending-task.js';
+import { parsePendingTask, parsePendingTasks, type ParsedPoll } from './pending-task.js';
 
 /** An HTTP answer that was not a success; `reason` is the error body in a few words. */
 export interface Refusal {
@@ -20,6 +20,9 @@ export interface Unreachable {
 
 export type PollAnswer = ParsedPoll | Refusal | Unreachable | { kind: 'cancelled' };
 
+/** A batched claim's answer: the tasks claimed (none when nothing is due), or why there are none. */
+export type BatchPollAnswer = { kind: 'tasks'; items: ParsedPoll[] } | { kind: 'malformed'; problem: string } | Refusal | Unreachable | { kind: 'cancelled' };
+
 export interface TaskStatusReport {
   id: number;
   /** `delivered`: sent, and the phone has the carrier's delivery report. */
@@ -34,6 +37,12 @@ export interface TaskStatusReport {
  * back to the queue), `next` the task it claimed in the same request when asked to (`idle`: none due).
  */
 export type ReportAnswer = { kind: 'accepted'; taskStatus?: string; next?: ParsedPoll } | Refusal | Unreachable;
+
+/** One report's result inside a batch: what task-status would have answered for it alone. */
+export type ReportResult = { kind: 'accepted'; taskStatus?: string } | Refusal;
+
+/** A batch of reports smsq took: one result per report in order, and the tasks it claimed with them when asked. */
+export type BatchReportAnswer = { kind: 'accepted'; results: ReportResult[]; next?: ParsedPoll[] } | Refusal | Unreachable;
 
 /** A POST's answer: its body and when it came, when it was a success. */
 type PostAnswer<Body> = { kind: 'accepted'; body: Body; receivedAt: number; serverDate: string | null } | Refusal | Unreachable;
@@ -61,7 +70,20 @@ export class SmsqClient {
    * while no answer has started: once smsq answers, a task it claimed for us must reach us, so the
    * body is read to the end (the gateway releases a claim only when its poller vanished).
    */
-  async pollPendingTask(cancel: AbortSignal): Promise<PollAnswer> {
+  pollPendingTask(cancel: AbortSignal): Promise<PollAnswer> {
+    return this.longPoll({}, cancel, parsePendingTask);
+  }
+
+  /** Claims up to `limit` tasks at once (`pending-tasks?limit=N`), holding the request as `pollPendingTask` does. */
+  pollPendingTasks(limit: number, cancel: AbortSignal): Promise<BatchPollAnswer> {
+    return this.longPoll({ limit }, cancel, (body, receivedAt, serverDate) => {
+      const tasks = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['tasks'] : undefined;
+      const items = parsePendingTasks(tasks, receivedAt, serverDate);
+      return Array.isArray(items) ? { kind: 'tasks' as const, items } : items;
+    });
+  }
+
+  private async longPoll<Parsed>(query: { limit?: number }, cancel: AbortSignal, parse: (body: unknown, receivedAt: number, serverDate: string | null) => Parsed): Promise<Parsed | Refusal | Unreachable | { kind: 'cancelled' }> {
     if (cancel.aborted) return { kind: 'cancelled' };
     const timeoutMs = this.config.waitS * 1000 + this.config.timings.pollGraceMs;
     const request = new AbortController();
@@ -79,9 +101,9 @@ export class SmsqClient {
       return response;
     };
     try {
-      const { data, error, response } = await this.api.GET('/smsapi/pending-tasks', { params: { query: { wait: this.config.waitS } }, signal: request.signal, fetch: fetchUntilAnswered });
+      const { data, error, response } = await this.api.GET('/smsapi/pending-tasks', { params: { query: { wait: this.config.waitS, ...query } }, signal: request.signal, fetch: fetchUntilAnswered });
       if (!response.ok) return refusal(response, error);
-      return parsePendingTask(data, Date.now(), response.headers.get('date'));
+      return parse(data, Date.now(), response.headers.get('date'));
     } catch (error) {
       if (cancelled) return { kind: 'cancelled' };
       return { kind: 'unreachable', reason: describeFetchFailure(error, timeoutMs) };
@@ -96,10 +118,7 @@ export class SmsqClient {
    * smsq also claims the next due task in the same request (DESIGN §3 task-status, `next`).
    */
   async reportTaskStatus(report: TaskStatusReport, askNext = false): Promise<ReportAnswer> {
-    const body: TaskStatusReport & { next?: true } = { id: report.id, status: report.status };
-    if (report.error !== undefined) body.error = report.error.slice(0, MAX_ERROR_LENGTH);
-    // smsq refuses `retry` on anything but a failure; a server from before it ignores the field.
-    if (report.retry === true && report.status === 'failed') body.retry = true;
+    const body: TaskStatusReport & { next?: true } = reportBody(report);
     if (askNext) body.next = true;
     const answer = await this.attempt((signal) => this.api.POST('/smsapi/task-status', { body, signal }));
     if (answer.kind !== 'accepted') return answer;
@@ -107,6 +126,23 @@ export class SmsqClient {
     const accepted = typeof taskStatus === 'string' ? { kind: 'accepted' as const, taskStatus } : { kind: 'accepted' as const };
     const next = askNext ? answer.body?.next : undefined;
     return next === undefined ? accepted : { ...accepted, next: parsePendingTask(next, answer.receivedAt, answer.serverDate) };
+  }
+
+  /**
+   * One attempt at reporting many outcomes at once (`task-statuses`); retrying is the caller's
+   * decision. With `next`, smsq also claims up to that many tasks in the same request.
+   */
+  async reportTaskStatuses(reports: TaskStatusReport[], next?: number): Promise<BatchReportAnswer> {
+    const body = { reports: reports.map(reportBody), ...(next === undefined ? {} : { next }) };
+    const answer = await this.attempt((signal) => this.api.POST('/smsapi/task-statuses', { body, signal }));
+    if (answer.kind !== 'accepted') return answer;
+    const results = answer.body?.results;
+    if (!Array.isArray(results) || results.length !== reports.length) return { kind: 'refused', status: 502, reason: 'the answer has no result for each report' };
+    const parsed = results.map((result): ReportResult =>
+      result.ok ? { kind: 'accepted', taskStatus: result.status } : { kind: 'refused', status: result.http_status, reason: describeErrorBody(result) },
+    );
+    const tasks = next === undefined ? undefined : parsePendingTasks(answer.body?.tasks ?? [], answer.receivedAt, answer.serverDate);
+    return Array.isArray(tasks) ? { kind: 'accepted', results: parsed, next: tasks } : { kind: 'accepted', results: parsed };
   }
 
   /** One attempt at storing replies; smsq keeps each `external_id` once, so offering them again is safe. */
@@ -134,6 +170,16 @@ export class SmsqClient {
       return { kind: 'unreachable', reason: describeFetchFailure(error, timeoutMs) };
     }
   }
+}
+
+/** A report as smsq takes it: the error kept short, `retry` only with a failure (smsq refuses it on anything else). */
+function reportBody(report: TaskStatusReport): TaskStatusReport {
+  return {
+    id: report.id,
+    status: report.status,
+    ...(report.error === undefined ? {} : { error: report.error.slice(0, MAX_ERROR_LENGTH) }),
+    ...(report.retry === true && report.status === 'failed' ? { retry: true as const } : {}),
+  };
 }
 
 function refusal(response: Response, body: unknown): Refusal {

@@ -20,6 +20,7 @@ export const FAST_TIMINGS: RetryTimings = {
 
 export const POLL = 'GET /smsapi/pending-tasks';
 export const REPORT = 'POST /smsapi/task-status';
+export const REPORTS = 'POST /smsapi/task-statuses';
 export const SEND = 'POST /send';
 
 /** A task as `pending-tasks` answers it (DESIGN.md §3). */
@@ -53,6 +54,28 @@ export function pollAnswers(...answers: Answer[]): Handler {
   };
 }
 
+/**
+ * Answers batched polls (`?limit=N`) with the given batches of tasks in turn, each cut to the
+ * limit asked, then as an idle smsq does: holds the request for `wait` seconds and answers no tasks.
+ */
+export function batchAnswers(...batches: Record<string, unknown>[][]): Handler {
+  const queue = [...batches];
+  return async (request) => {
+    const next = queue.shift();
+    if (next !== undefined) return { status: 200, body: { tasks: next.slice(0, Number(request.query.get('limit') ?? 1)) } };
+    const waitS = Number(request.query.get('wait') ?? 0);
+    await Promise.race([new Promise((resolve) => setTimeout(resolve, waitS * 1000)), request.abandoned]);
+    return { status: 200, body: { tasks: [] } };
+  };
+}
+
+/** Answers task-statuses as smsq does when every report is taken: each as sent or failed, no next tasks. */
+export const acceptReports: Handler = (request) => {
+  const { reports, next } = request.body as { reports: Array<{ id: number; status: string }>; next?: number };
+  const results = reports.map((report) => ({ ok: true, id: report.id, status: report.status === 'failed' ? 'failed' : 'sent' }));
+  return { status: 200, body: next === undefined ? { results } : { results, tasks: [] } };
+};
+
 export interface Harness {
   smsq: StandInServer;
   gateway: StandInServer;
@@ -70,7 +93,8 @@ export async function harness(options: { env?: Record<string, string>; timings?:
   const smsq = await StandInServer.start({ [POLL]: pollAnswers(), [REPORT]: () => ({ status: 200, body: { ok: true } }) });
   const gateway = await StandInServer.start({ [SEND]: () => ({ status: 200, body: { ok: true, message_id: 'msg-1' } }) });
   const config: WorkerConfig = {
-    ...loadConfig(readWorkerConfig, { WORKER_TOKEN: TOKEN, SMSQ_BASE_URL: smsq.url, WORKER_WAIT_S: '1', ...options.env }),
+    // One task per claim, as DESIGN §3 claims and reports them, unless a spec asks for batches (delivery-worker-batches.spec.ts).
+    ...loadConfig(readWorkerConfig, { WORKER_TOKEN: TOKEN, SMSQ_BASE_URL: smsq.url, WORKER_WAIT_S: '1', WORKER_CLAIM_LIMIT: '1', ...options.env }),
     timings: { ...FAST_TIMINGS, ...options.timings },
   };
   const { log, logger } = recordingLog();

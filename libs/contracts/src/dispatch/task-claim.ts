@@ -1,4 +1,5 @@
-import { IsInt, IsOptional, Min } from 'class-validator';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { MAX_CLAIM_BATCH } from '../gateway/public-limits.js';
 import { IsEntityId } from '../validation.js';
 
 /**
@@ -31,6 +32,23 @@ export interface ClaimedTask {
  * token could take becomes due (null if none), so a long poll can sleep until then.
  */
 export type TaskClaim = { claimed: true; task: ClaimedTask } | { claimed: false; nextDueAt: string | null };
+
+/**
+ * A worker token asks for up to `limit` due tasks at once (`pending-tasks?limit=N`, `task-statuses`'
+ * `next`). The same claim as `TaskClaimCommand`, which is its case of one.
+ */
+export class TaskClaimBatchCommand extends TaskClaimCommand {
+  @IsInt() @Min(1) @Max(MAX_CLAIM_BATCH) limit!: number;
+}
+
+/**
+ * The tasks claimed, oldest scheduled first, at most the limit asked; none when nothing is due, and
+ * then `nextDueAt` as in `TaskClaim`.
+ */
+export interface TaskClaimBatch {
+  tasks: ClaimedTask[];
+  nextDueAt: string | null;
+}
 
 /** A claim the worker never received (it went away mid-poll) goes back to pending, uncounted. */
 export class TaskReleaseCommand {

@@ -1,4 +1,8 @@
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+// class-transformer's @Type reads decorator metadata through the Reflect API this polyfills.
+import 'reflect-metadata';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, Min, ValidateNested } from 'class-validator';
+import { MAX_REPORT_BATCH } from '../gateway/public-limits.js';
 import { IsEntityId } from '../validation.js';
 
 /**
@@ -32,4 +36,22 @@ export class TaskReportCommand {
 export interface TaskReported {
   id: number;
   status: ReportedOutcome;
+}
+
+/** One report of a `TaskReportBatchCommand`: what `TaskReportCommand` carries of its task. */
+export class TaskReportItem {
+  @IsInt() @Min(1) id!: number;
+  @IsIn(REPORTED_STATUSES) status!: ReportedStatus;
+  @IsOptional() @IsString() @MaxLength(1000) error?: string;
+  @IsOptional() @IsBoolean() retry?: boolean;
+}
+
+/**
+ * Many reports of one token at once (`task-statuses`): answered `BatchAnswer<TaskReported>`, one
+ * result per report in order, each what `TaskReportCommand` would have answered for it alone.
+ */
+export class TaskReportBatchCommand {
+  @IsEntityId() tokenId!: number;
+  @IsOptional() @IsEntityId() phoneId?: number;
+  @ValidateNested({ each: true }) @Type(() => TaskReportItem) @ArrayMinSize(1) @ArrayMaxSize(MAX_REPORT_BATCH) reports!: TaskReportItem[];
 }

@@ -15,6 +15,15 @@ export const MAX_TTL_S = 366 * 24 * 60 * 60;
 /** `pending-tasks?wait=`: a longer wait counts as this many seconds. */
 export const MAX_WAIT_S = 30;
 
+/** `pending-tasks?limit=` and `task-statuses`' `next`: the most tasks one claim hands over. */
+export const MAX_CLAIM_BATCH = 100;
+
+/** The most reports one `task-statuses` request carries. */
+export const MAX_REPORT_BATCH = 100;
+
+/** `task-statuses`' body: room for 100 reports with errors of 1000 characters in any script. */
+export const TASK_STATUSES_BODY_LIMIT_BYTES = 512 * 1024;
+
 /** The most replies one `inbound` request stores. */
 export const MAX_MESSAGES_PER_SYNC = 500;
 

@@ -1,5 +1,5 @@
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../dispatch/webhooks.js';
-import { BODY_LIMIT_BYTES } from '../gateway/public-limits.js';
+import { BODY_LIMIT_BYTES, TASK_STATUSES_BODY_LIMIT_BYTES } from '../gateway/public-limits.js';
 import { CREATE_TASKS_BODY_LIMIT_BYTES } from '../gateway/tasks-send.js';
 import type { Profile } from '../profile.js';
 import { OPERATIONS, openApiPath, type RouteKey } from './operations.js';
@@ -26,7 +26,7 @@ task keeps its id and credit, and a \`task.rerouted\` event says so. \`phone.sil
 
 **Errors.** Every error is \`{"error": "<code>", "detail": "<text>"}\`; the code fixes the HTTP
 status. A wrong method on a known path is 405 (with \`Allow\`), an unknown path 404. Bodies are
-JSON up to ${BODY_LIMIT_BYTES / 1024} KiB (create-tasks ${CREATE_TASKS_BODY_LIMIT_BYTES / 1024 / 1024} MiB); larger is 413. Each API key has a
+JSON up to ${BODY_LIMIT_BYTES / 1024} KiB (create-tasks ${CREATE_TASKS_BODY_LIMIT_BYTES / 1024 / 1024} MiB, task-statuses ${TASK_STATUSES_BODY_LIMIT_BYTES / 1024} KiB); larger is 413. Each API key has a
 rate limit: 429 \`rate_limited\` with \`Retry-After\` (seconds).`;
 
 const SIGNATURE_HEADER = {

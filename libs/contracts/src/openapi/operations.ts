@@ -1,7 +1,7 @@
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 import { TASK_STATUSES } from '../dispatch/task-view.js';
 import { MAX_WEBHOOK_ENDPOINTS } from '../dispatch/webhooks.js';
-import { IDEMPOTENCY_KEY_MAX_LENGTH, MAX_WAIT_S, TASK_PAGE_DEFAULT_LIMIT, TASK_PAGE_MAX_LIMIT } from '../gateway/public-limits.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, MAX_CLAIM_BATCH, MAX_REPORT_BATCH, MAX_WAIT_S, TASK_PAGE_DEFAULT_LIMIT, TASK_PAGE_MAX_LIMIT } from '../gateway/public-limits.js';
 import { ref, type JsonSchema } from './schemas.js';
 
 /** A public route as the gateway's router spells it: `GET /smsapi/tasks/:id`. */
@@ -170,9 +170,18 @@ export const OPERATIONS: Record<RouteKey, Operation> = {
       'Two workers never claim the same task. A claim not reported by `claim_expires_at` returns the task to pending (attempt + 1); after the last attempt it fails, refunded. A poll is contact: it keeps the phone `online`. `per_minute` is the pace the phone\'s owner set.',
     tags: ['Delivery'],
     security: WORKER,
-    parameters: [{ name: 'wait', in: 'query', required: false, description: `Long poll: hold the request up to this many seconds until a task is due (above ${MAX_WAIT_S} counts as ${MAX_WAIT_S}).`, schema: { type: 'integer', minimum: 0 } }],
+    parameters: [
+      { name: 'wait', in: 'query', required: false, description: `Long poll: hold the request up to this many seconds until a task is due (above ${MAX_WAIT_S} counts as ${MAX_WAIT_S}).`, schema: { type: 'integer', minimum: 0 } },
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        description: `Claim up to this many due tasks at once (1 to ${MAX_CLAIM_BATCH}; anything else is 400): the answer is then \`{"tasks": [...]}\`, after the same wait, possibly empty. Ask for no more than the phone can send before \`claim_expires_at\`. Without it, one task or \`{}\`.`,
+        schema: { type: 'integer', minimum: 1, maximum: MAX_CLAIM_BATCH },
+      },
+    ],
     responses: {
-      '200': success('A claimed task, or `{}` when nothing is due.', { oneOf: [ref('ClaimedTask'), ref('NothingDue')] }),
+      '200': success('A claimed task, or `{}` when nothing is due; with `limit`, the tasks claimed.', { oneOf: [ref('ClaimedTask'), ref('NothingDue'), ref('ClaimedTasks')] }),
       ...errors('invalid_request', 'unauthorized', 'phone_disabled', 'no_active_gateway'),
       ...ANY_ERROR,
     },
@@ -186,6 +195,25 @@ export const OPERATIONS: Record<RouteKey, Operation> = {
     security: WORKER,
     requestBody: body(ref('TaskStatusRequest')),
     responses: { '200': success('Recorded.', ref('TaskStatusResult'), { ok: true, id: 42, status: 'sent' }), ...errors('invalid_request', 'invalid_json', 'unauthorized', 'not_found', 'conflict'), ...ANY_ERROR },
+  },
+  'POST /smsapi/task-statuses': {
+    operationId: 'reportTaskStatuses',
+    summary: 'Report many claimed tasks at once, and claim the next ones',
+    description: `Up to ${MAX_REPORT_BATCH} task-status bodies in one request. Each is applied exactly as task-status would apply it alone, and answered in place, in order: its 200 body, or \`{"ok": false, "error", "detail", "http_status"}\` with what task-status would have refused it with; one refused report never fails the others. Only a malformed request (not an object, \`reports\` not a list of 1 to ${MAX_REPORT_BATCH}, a bad \`next\`) is refused whole (400), and a request smsq could not take at all (503) is retried whole: each report is idempotent. With \`next: N\` the answer also has \`tasks\`, up to N tasks claimed for this token without waiting (empty when none is due, or when the claim could not be made: the reports stand).`,
+    tags: ['Delivery'],
+    security: WORKER,
+    requestBody: body(ref('TaskStatusesRequest')),
+    responses: {
+      '200': success('One result per report; `tasks` with `next`.', ref('TaskStatusesResult'), {
+        results: [
+          { ok: true, id: 42, status: 'sent' },
+          { ok: false, error: 'not_found', detail: 'task not found', http_status: 404 },
+        ],
+        tasks: [],
+      }),
+      ...errors('invalid_request', 'invalid_json', 'unauthorized'),
+      ...ANY_ERROR,
+    },
   },
   'POST /smsapi/inbound': {
     operationId: 'storeReplies',

@@ -4,7 +4,7 @@ import { REPORTED_STATUSES } from '../dispatch/task-report.js';
 import { WEBHOOK_EVENT_TYPES } from '../dispatch/webhooks.js';
 import { MAX_SIM_LIMIT, PHONE_STATES } from '../dispatch/phone-view.js';
 import { MAX_TASKS_PER_REQUEST } from '../gateway/tasks-send.js';
-import { MAX_MESSAGES_PER_SYNC, MAX_TTL_S, MESSAGE_MAX_CODE_POINTS } from '../gateway/public-limits.js';
+import { MAX_CLAIM_BATCH, MAX_MESSAGES_PER_SYNC, MAX_REPORT_BATCH, MAX_TTL_S, MESSAGE_MAX_CODE_POINTS } from '../gateway/public-limits.js';
 
 /** A JSON Schema (draft 2020-12, as OpenAPI 3.1 takes it). */
 export type JsonSchema = Record<string, unknown>;
@@ -163,6 +163,51 @@ export const SCHEMAS = {
       next: { oneOf: [ref('ClaimedTask'), ref('NothingDue')], description: 'With `next: true` only.' },
     },
     { optional: ['next'] },
+  ),
+  ClaimedTasks: answer({
+    tasks: { type: 'array', maxItems: MAX_CLAIM_BATCH, items: ref('ClaimedTask'), description: 'The tasks claimed for this token, oldest scheduled first, at most the number asked; empty when nothing is due.' },
+  }),
+  TaskStatusReport: request(
+    {
+      id: whole('The task this token holds the claim of.', ENTITY_ID),
+      status: { type: 'string', enum: [...REPORTED_STATUSES], description: 'As in task-status.' },
+      error: orNull(text('Why it failed; kept to 1000 characters.')),
+      retry: { type: 'boolean', description: 'With `failed` only, as in task-status.' },
+    },
+    ['id', 'status'],
+    'One task-status body, without `next` (a report carrying `next` is refused in its place).',
+  ),
+  TaskStatusesRequest: request(
+    {
+      reports: { type: 'array', minItems: 1, maxItems: MAX_REPORT_BATCH, items: ref('TaskStatusReport') },
+      next: whole('Also claim up to this many due tasks for this token once the reports are in, without waiting; answered in `tasks`.', { minimum: 1, maximum: MAX_CLAIM_BATCH }),
+    },
+    ['reports'],
+    `1 to ${MAX_REPORT_BATCH} reports, each applied as task-status would apply it alone.`,
+  ),
+  ReportedItem: answer(
+    {
+      ok: constant(true),
+      id: whole('The task.', ENTITY_ID),
+      status: { type: 'string', enum: ['sent', 'failed', 'pending'], description: 'As task-status answers it.' },
+    },
+    { description: "task-status' 200 body for this report." },
+  ),
+  RefusedReport: answer(
+    {
+      ok: constant(false),
+      error: { type: 'string', enum: Object.keys(ERROR_STATUS) },
+      detail: text('What task-status would have answered.'),
+      http_status: whole('The HTTP status task-status would have answered with (404 not held by this token, 409 already final otherwise, 400 malformed report, 503 retry later…).', { minimum: 400, maximum: 599 }),
+    },
+    { description: 'A report task-status would have refused: its error body, and the status it would have come with. Nothing of it was applied (503/500: it may have been; send it again).' },
+  ),
+  TaskStatusesResult: answer(
+    {
+      results: { type: 'array', description: "One per report, in the request's order.", items: { oneOf: [ref('ReportedItem'), ref('RefusedReport')] } },
+      tasks: { type: 'array', maxItems: MAX_CLAIM_BATCH, items: ref('ClaimedTask'), description: 'With `next` only: the tasks claimed for this token, oldest scheduled first; empty when none is due.' },
+    },
+    { optional: ['tasks'] },
   ),
   InboundMessage: request(
     {

@@ -95,6 +95,28 @@ describe(`${DeliveryWorker.name} in batches`, () => {
     expect(sut.logger.lines.filter((line) => line.startsWith('log reported'))).toEqual(['log reported task=1 status=sent attempt=2', 'log reported task=3 status=sent attempt=3']);
   });
 
+  it('reports the tasks sent so far while a later send of the batch hangs, so their claims never lapse unreported', async () => {
+    sut = await harness({ env: { WORKER_CLAIM_LIMIT: '3' } });
+    sut.smsq.route(POLL, batchAnswers([1, 2, 3].map((id) => pendingTask(sut.gateway.url, { id }))));
+    sut.smsq.route(REPORTS, acceptReports);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    sut.gateway.route(SEND, async (request) => {
+      if ((request.body as { id: number }).id === 2) await released;
+      return { status: 200, body: { ok: true } };
+    });
+    sut.start();
+
+    const early = await sut.smsq.waitForRequest(REPORTS);
+    expect(early.body).toEqual({ reports: [{ id: 1, status: 'sent' }] });
+    expect(ids(sut.gateway.requestsTo(SEND))).toEqual([1, 2]);
+    release();
+    const last = await sut.smsq.waitForRequest(REPORTS, 2);
+
+    expect(last.body).toEqual({ reports: [2, 3].map((id) => ({ id, status: 'sent' })), next: 3 });
+    expect(ids(sut.gateway.requestsTo(SEND))).toEqual([1, 2, 3]);
+  });
+
   it('abandons a report once its claim lapsed, and sends no task of the batch whose claim lapsed first', async () => {
     sut = await harness({ env: { WORKER_CLAIM_LIMIT: '10' } });
     const soon = new Date(Date.now() + 400).toISOString();

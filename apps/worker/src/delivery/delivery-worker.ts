@@ -5,9 +5,10 @@ import type { WorkerLog } from '../logging/worker-log.js';
 import type { ParsedPoll, PendingTask } from '../smsq/pending-task.js';
 import type { BatchPollAnswer, PollAnswer, SmsqClient, TaskStatusReport } from '../smsq/smsq-client.js';
 import { Backoff, sleep } from './backoff.js';
-import type { ClaimSizer } from './claim-sizer.js';
+import { BatchReports } from './batch-reports.js';
+import { CLAIM_WINDOW_MS, type ClaimSizer } from './claim-sizer.js';
 import type { SendPacer } from './send-pacer.js';
-import type { HeldReport, TaskReporter } from './task-reporter.js';
+import type { TaskReporter } from './task-reporter.js';
 
 export interface DeliveryWorkerOptions {
   concurrency: number;
@@ -146,35 +147,35 @@ export class DeliveryWorker {
 
   /**
    * Delivers a claimed batch one task after another, each exactly as `deliver` does, and reports
-   * what was sent or failed in one request; answers the next batch smsq claimed with it. A task
-   * whose outcome is unknown, or that was not sent before its claim lapsed or the worker stopped,
-   * is not reported: the lease returns it, as a single claim's.
+   * what was sent or failed in one request (`BatchReports`: sooner when a send takes long); answers
+   * the next batch smsq claimed with it. A task whose outcome is unknown, or that was not sent
+   * before its claim lapsed or the worker stopped, is not reported: the lease returns it, as a
+   * single claim's.
    */
   private async deliverBatch(claimed: ParsedPoll[], loop: number): Promise<ParsedPoll[]> {
     this.tasksInHand += claimed.length;
+    const reports = new BatchReports(this.reporter, this.log, CLAIM_WINDOW_MS);
     try {
-      const reports: HeldReport[] = [];
       const following = new Map<number, OutgoingSms>();
       for (const item of claimed) if (item.kind === 'task') this.options.sizer.claimed(item.task);
       for (const item of claimed) {
         switch (item.kind) {
           case 'task': {
             const done = await this.send(item.task, loop);
-            if (done) reports.push({ report: done.report, claimDeadline: item.task.claimDeadline });
+            if (done) reports.add({ report: done.report, claimDeadline: item.task.claimDeadline });
             if (done?.sms) following.set(item.task.id, done.sms);
             break;
           }
           case 'undeliverable':
             this.log.error('claimed task unusable', { loop, task: item.id, problem: item.problem });
-            reports.push({ report: { id: item.id, status: 'failed', error: `the task from smsq is unusable: ${item.problem}` }, claimDeadline: item.claimDeadline });
+            reports.add({ report: { id: item.id, status: 'failed', error: `the task from smsq is unusable: ${item.problem}` }, claimDeadline: item.claimDeadline });
             break;
           case 'malformed':
             this.log.error('claimed task unusable', { loop, problem: item.problem });
             break;
         }
       }
-      if (reports.length === 0) return [];
-      const reported = await this.reporter.reportMany(reports, this.isStopping ? undefined : this.options.sizer.limit());
+      const reported = await reports.finish(this.isStopping ? undefined : this.options.sizer.limit());
       for (const [id, sms] of following) if (reported.accepted.has(id)) this.awaitDeliveryReport(sms);
       return reported.next ?? [];
     } catch (error) {

@@ -27,7 +27,12 @@ export class BatchReports {
 
   add(report: HeldReport): void {
     this.held.push(report);
-    this.timer ??= setTimeout(() => this.early.push(this.send()), this.holdMs);
+    this.timer ??= setTimeout(() => this.now(), this.holdMs);
+  }
+
+  /** Reports what is held at once, without waiting for the batch's end. */
+  now(): void {
+    if (this.held.length > 0) this.early.push(this.send());
   }
 
   /** Reports what is still held, asking for `next` tasks with it; resolves once every report of the batch is settled. */

@@ -95,9 +95,9 @@ describe(`${DeliveryWorker.name} in batches`, () => {
     expect(sut.logger.lines.filter((line) => line.startsWith('log reported'))).toEqual(['log reported task=1 status=sent attempt=2', 'log reported task=3 status=sent attempt=3']);
   });
 
-  it('reports the tasks sent so far while a later send of the batch hangs, so their claims never lapse unreported', async () => {
-    sut = await harness({ env: { WORKER_CLAIM_LIMIT: '3' } });
-    sut.smsq.route(POLL, batchAnswers([1, 2, 3].map((id) => pendingTask(sut.gateway.url, { id }))));
+  it('while a send of the batch hangs, reports the tasks sent before it and gives back those after it, untried', async () => {
+    sut = await harness({ env: { WORKER_CLAIM_LIMIT: '4' } });
+    sut.smsq.route(POLL, batchAnswers([1, 2, 3, 4].map((id) => pendingTask(sut.gateway.url, { id }))));
     sut.smsq.route(REPORTS, acceptReports);
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
@@ -107,17 +107,18 @@ describe(`${DeliveryWorker.name} in batches`, () => {
     });
     sut.start();
 
-    const early = await sut.smsq.waitForRequest(REPORTS);
-    expect(early.body).toEqual({ reports: [{ id: 1, status: 'sent' }] });
-    expect(ids(sut.gateway.requestsTo(SEND))).toEqual([1, 2]);
+    await sut.logger.waitForLine(/reported task=4 status=released/);
+    const whileHung = sut.smsq.requestsTo(REPORTS).flatMap((request) => (request.body as { reports: unknown[] }).reports);
+    expect(whileHung).toEqual([{ id: 1, status: 'sent' }, { id: 3, status: 'released' }, { id: 4, status: 'released' }]);
+    expect(sut.logger.lines).toContain('warn giving back loop=1 tasks=3,4 reason="task 2 has been with the phone for over 2000 ms"');
     release();
-    const last = await sut.smsq.waitForRequest(REPORTS, 2);
+    const last = await sut.smsq.waitForRequest(REPORTS, sut.smsq.requestsTo(REPORTS).length + 1);
 
-    expect(last.body).toEqual({ reports: [2, 3].map((id) => ({ id, status: 'sent' })), next: 3 });
-    expect(ids(sut.gateway.requestsTo(SEND))).toEqual([1, 2, 3]);
+    expect(last.body).toEqual({ reports: [{ id: 2, status: 'sent' }], next: 4 });
+    expect(ids(sut.gateway.requestsTo(SEND))).toEqual([1, 2]);
   });
 
-  it('abandons a report once its claim lapsed, and sends no task of the batch whose claim lapsed first', async () => {
+  it('abandons a report once its claim lapsed, and gives back untried a task of the batch whose claim lapsed first', async () => {
     sut = await harness({ env: { WORKER_CLAIM_LIMIT: '10' } });
     const soon = new Date(Date.now() + 400).toISOString();
     sut.smsq.route(POLL, batchAnswers([pendingTask(sut.gateway.url, { id: 1, claim_expires_at: soon }), pendingTask(sut.gateway.url, { id: 2, claim_expires_at: new Date(Date.now() - 5_000).toISOString() })]));
@@ -127,8 +128,12 @@ describe(`${DeliveryWorker.name} in batches`, () => {
     await sut.logger.waitForLine(/report abandoned task=1/);
 
     expect(ids(sut.gateway.requestsTo(SEND))).toEqual([1]);
-    expect(sut.logger.lines).toContain('warn not sent loop=1 task=2 reason="its claim lapsed before it could be sent (a pacing wait, or the task expired)" note="the lease returns the task"');
-    expect(sut.smsq.requestsTo(REPORTS).every((request) => JSON.stringify((request.body as { reports: unknown }).reports) === JSON.stringify([{ id: 1, status: 'sent' }]))).toBe(true);
+    expect(sut.logger.lines).toContain('warn not sent loop=1 task=2 reason="its claim lapsed before it could be sent (a pacing wait, or the task expired)"');
+    const [first, ...retries] = sut.smsq.requestsTo(REPORTS).map((request) => (request.body as { reports: unknown }).reports);
+    expect(first).toEqual([{ id: 1, status: 'sent' }, { id: 2, status: 'released' }]);
+    // Task 2's claim had lapsed already: its report is not retried.
+    expect(retries.length).toBeGreaterThan(0);
+    for (const reports of retries) expect(reports).toEqual([{ id: 1, status: 'sent' }]);
   });
 
   it('sizes its claims from the pace: an unpaced gateway claims one first, then a batch once its sends are measured', async () => {

@@ -135,7 +135,8 @@ export class DeliveryWorker {
     try {
       this.options.sizer.claimed(task);
       const done = await this.send(task, loop);
-      if (!done) return undefined;
+      // A single claim has no way to give a task back: the lease returns it.
+      if (!done || done === 'untried') return undefined;
       // The next task comes with the report while the phone takes one at a time; a phone that can take more polls for a batch.
       const reported = await this.reporter.report(done.report, task.claimDeadline, !this.isStopping && this.options.sizer.limit() === 1);
       if (reported.accepted && done.sms) this.awaitDeliveryReport(done.sms);
@@ -148,22 +149,34 @@ export class DeliveryWorker {
   /**
    * Delivers a claimed batch one task after another, each exactly as `deliver` does, and reports
    * what was sent or failed in one request (`BatchReports`: sooner when a send takes long); answers
-   * the next batch smsq claimed with it. A task whose outcome is unknown, or that was not sent
-   * before its claim lapsed or the worker stopped, is not reported: the lease returns it, as a
-   * single claim's.
+   * the next batch smsq claimed with it. A task whose outcome is unknown is not reported: the lease
+   * returns it, as a single claim's. A task never handed to the phone is given back (`released`)
+   * with its attempt: one whose claim lapsed first, or that the worker stopped before sending, and
+   * every task still waiting once one send has taken longer than the whole batch should (a phone
+   * that hangs), so that they are due again at once instead of waiting out their leases behind it.
    */
   private async deliverBatch(claimed: ParsedPoll[], loop: number): Promise<ParsedPoll[]> {
     this.tasksInHand += claimed.length;
     const reports = new BatchReports(this.reporter, this.log, CLAIM_WINDOW_MS);
+    const waiting = [...claimed];
+    const giveBack = (task: PendingTask) => reports.add({ report: { id: task.id, status: 'released' }, claimDeadline: task.claimDeadline });
     try {
       const following = new Map<number, OutgoingSms>();
       for (const item of claimed) if (item.kind === 'task') this.options.sizer.claimed(item.task);
-      for (const item of claimed) {
+      for (let item = waiting.shift(); item; item = waiting.shift()) {
         switch (item.kind) {
           case 'task': {
-            const done = await this.send(item.task, loop);
-            if (done) reports.add({ report: done.report, claimDeadline: item.task.claimDeadline });
-            if (done?.sms) following.set(item.task.id, done.sms);
+            const slow = setTimeout(() => {
+              const untried = waiting.splice(0).filter((rest) => rest.kind === 'task');
+              if (untried.length === 0) return;
+              this.log.warn('giving back', { loop, tasks: untried.map((rest) => rest.task.id).join(','), reason: `task ${item.task.id} has been with the phone for over ${CLAIM_WINDOW_MS} ms` });
+              for (const rest of untried) giveBack(rest.task);
+              reports.now();
+            }, CLAIM_WINDOW_MS);
+            const done = await this.send(item.task, loop).finally(() => clearTimeout(slow));
+            if (done === 'untried') giveBack(item.task);
+            else if (done) reports.add({ report: done.report, claimDeadline: item.task.claimDeadline });
+            if (done && done !== 'untried' && done.sms) following.set(item.task.id, done.sms);
             break;
           }
           case 'undeliverable':
@@ -189,19 +202,20 @@ export class DeliveryWorker {
 
   /**
    * Paces one task and hands it to the phone: the report it owes smsq (and the SMS, when its
-   * delivery report is still to come), or undefined when it owes none and the lease returns it.
+   * delivery report is still to come); `untried` when it never reached the phone; undefined when
+   * its outcome is unknown and the lease returns it.
    */
-  private async send(task: PendingTask, loop: number): Promise<{ report: TaskStatusReport; sms?: OutgoingSms } | undefined> {
+  private async send(task: PendingTask, loop: number): Promise<{ report: TaskStatusReport; sms?: OutgoingSms } | 'untried' | undefined> {
     try {
       this.log.info('claimed', { loop, task: task.id, attempt: numberOrString(task.attempt), phone: numberOrString(task.phoneId), client: numberOrString(task.clientId), scheduled_at: numberOrString(task.scheduledAt) });
       if (!(await this.options.pacer.waitTurn(task.gatewayUrl ?? 'this phone', this.giveUp.signal, task.perMinute))) {
-        this.log.warn('not sent', { loop, task: task.id, reason: 'the worker stopped while the task waited for its pacing slot', note: 'the lease returns the task' });
-        return undefined;
+        this.log.warn('not sent', { loop, task: task.id, reason: 'the worker stopped while the task waited for its pacing slot' });
+        return 'untried';
       }
       if (Date.now() >= task.claimDeadline) {
         // A claim lapses at the task's expiry at the latest: past it, the SMS is no longer this worker's to send.
-        this.log.warn('not sent', { loop, task: task.id, reason: 'its claim lapsed before it could be sent (a pacing wait, or the task expired)', note: 'the lease returns the task' });
-        return undefined;
+        this.log.warn('not sent', { loop, task: task.id, reason: 'its claim lapsed before it could be sent (a pacing wait, or the task expired)' });
+        return 'untried';
       }
       const sms: OutgoingSms = { taskId: task.id, messageKey: messageKeyOf(task), recipient: task.recipient, message: task.message, gatewayUrl: task.gatewayUrl, claimDeadline: task.claimDeadline };
       const handedAt = Date.now();

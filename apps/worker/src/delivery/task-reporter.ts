@@ -1,7 +1,7 @@
 import type { BackoffRange } from '../config/worker-config.js';
 import type { WorkerLog } from '../logging/worker-log.js';
 import type { ParsedPoll } from '../smsq/pending-task.js';
-import type { Refusal, SmsqClient, TaskStatusReport, Unreachable } from '../smsq/smsq-client.js';
+import type { BatchReport, Refusal, SmsqClient, TaskStatusReport, Unreachable } from '../smsq/smsq-client.js';
 import { Backoff, sleep } from './backoff.js';
 
 /** Statuses that are worth another try: smsq is overloaded or a service behind it is down. */
@@ -11,7 +11,7 @@ function isRetryable(answer: { kind: string; status?: number }): boolean {
 
 /** A report with the claim it reports: retried until the claim lapses. */
 export interface HeldReport {
-  report: TaskStatusReport;
+  report: BatchReport;
   claimDeadline: number;
 }
 
@@ -85,7 +85,7 @@ export class TaskReporter {
           if (result.kind === 'accepted') {
             accepted.add(report.id);
             const requeued = result.taskStatus === 'pending' ? { requeued: true } : {};
-            this.log.info('reported', { task: report.id, status: report.status, retry: report.retry, attempt, ...requeued });
+            this.log.info('reported', { task: report.id, status: report.status, retry: 'retry' in report ? report.retry : undefined, attempt, ...requeued });
           } else if (isRetryable(result)) retry.push({ entry: owed[index]!, problem: result });
           else this.log.error('report refused', { task: report.id, status: report.status, http_status: result.status, reason: result.reason });
         });

@@ -32,6 +32,15 @@ export interface TaskStatusReport {
   retry?: true;
 }
 
+/** A claimed task given back untried (task-statuses only): smsq undoes the claim, attempt and all, and the task is due again at once. */
+export interface ReleaseReport {
+  id: number;
+  status: 'released';
+}
+
+/** What task-statuses takes: an outcome, or a task given back. */
+export type BatchReport = TaskStatusReport | ReleaseReport;
+
 /**
  * A report smsq took; `taskStatus` is the status it answered (`pending` when a retried failure went
  * back to the queue), `next` the task it claimed in the same request when asked to (`idle`: none due).
@@ -132,8 +141,8 @@ export class SmsqClient {
    * One attempt at reporting many outcomes at once (`task-statuses`); retrying is the caller's
    * decision. With `next`, smsq also claims up to that many tasks in the same request.
    */
-  async reportTaskStatuses(reports: TaskStatusReport[], next?: number): Promise<BatchReportAnswer> {
-    const body = { reports: reports.map(reportBody), ...(next === undefined ? {} : { next }) };
+  async reportTaskStatuses(reports: BatchReport[], next?: number): Promise<BatchReportAnswer> {
+    const body = { reports: reports.map((report) => (report.status === 'released' ? { id: report.id, status: report.status } : reportBody(report))), ...(next === undefined ? {} : { next }) };
     const answer = await this.attempt((signal) => this.api.POST('/smsapi/task-statuses', { body, signal }));
     if (answer.kind !== 'accepted') return answer;
     const results = answer.body?.results;

@@ -72,7 +72,7 @@ export function batchAnswers(...batches: Record<string, unknown>[][]): Handler {
 /** Answers task-statuses as smsq does when every report is taken: each as sent or failed, no next tasks. */
 export const acceptReports: Handler = (request) => {
   const { reports, next } = request.body as { reports: Array<{ id: number; status: string }>; next?: number };
-  const results = reports.map((report) => ({ ok: true, id: report.id, status: report.status === 'failed' ? 'failed' : 'sent' }));
+  const results = reports.map((report) => ({ ok: true, id: report.id, status: report.status === 'failed' ? 'failed' : report.status === 'released' ? 'pending' : 'sent' }));
   return { status: 200, body: next === undefined ? { results } : { results, tasks: [] } };
 };
 

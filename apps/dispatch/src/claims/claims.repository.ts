@@ -121,15 +121,17 @@ export class ClaimsRepository {
   }
 
   /**
-   * Puts back a claim its worker never received, as if it had not been made; only while the
-   * token still holds it. Answers the task's phone when something was released.
+   * Puts back a claim its worker never received or never tried, as if it had not been made; only
+   * while the token still holds it, or was its last holder and nobody claimed it since its lease
+   * returned it (that return kept the attempt counted). Answers the task's phone when something
+   * was released.
    */
   async release(id: number, tokenId: number): Promise<number | null> {
     const rows = await this.db.$queryRaw<{ phoneId: number }[]>`
       WITH released AS (
         UPDATE "dispatch"."tasks"
            SET status = 'pending', attempts = GREATEST(attempts - 1, 0), claimed_by_token_id = NULL, claim_expires_at = NULL
-         WHERE id = ${id} AND status = 'claimed' AND claimed_by_token_id = ${tokenId}
+         WHERE id = ${id} AND status IN ('claimed', 'pending') AND claimed_by_token_id = ${tokenId}
         RETURNING phone_id
       ), ${uncountToday(this.conditions, 'released')}
       SELECT phone_id AS "phoneId" FROM released`;

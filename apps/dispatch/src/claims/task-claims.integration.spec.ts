@@ -274,6 +274,22 @@ describe(`${TaskClaimsService.name} on Postgres`, () => {
       expect(claimedTask(await profileA.claims.claim({ tokenId: 2, phoneId: phone })).attempt).toBe(1);
     });
 
+    it('gives back the attempt of a task its lease returned to the queue, unless another token claimed it since', async () => {
+      const phone = await ownPhone(1);
+      const [reclaimed, returned] = await insertTasks(profileA.db, 2, () => ({ phoneId: phone }));
+      await profileA.claims.claim({ tokenId: 1, phoneId: phone });
+      await profileA.claims.claim({ tokenId: 1, phoneId: phone });
+      await profileA.db.task.updateMany({ data: { claimExpiresAt: secondsFromNow(-1) } });
+      await expect(profileA.leases.sweepOnce()).resolves.toEqual({ returned: 2, failed: 0 });
+      expect(claimedTask(await profileA.claims.claim({ tokenId: 2, phoneId: phone }))).toMatchObject({ id: reclaimed!.id, attempt: 2 });
+
+      await expect(profileA.claims.release({ tokenId: 1, id: reclaimed!.id })).resolves.toEqual({ ok: true });
+      await expect(profileA.claims.release({ tokenId: 1, id: returned!.id })).resolves.toEqual({ ok: true });
+
+      await expect(profileA.db.task.findUniqueOrThrow({ where: { id: reclaimed!.id } })).resolves.toMatchObject({ status: 'claimed', attempts: 2, claimedByTokenId: 2 });
+      await expect(profileA.db.task.findUniqueOrThrow({ where: { id: returned!.id } })).resolves.toMatchObject({ status: 'pending', attempts: 0, claimedByTokenId: null, claimExpiresAt: null });
+    });
+
     it('leaves alone a claim the token does not hold, and a task already reported', async () => {
       const phone = await ownPhone(1);
       const [heldByTwo, reported] = await insertTasks(profileA.db, 2, () => ({ phoneId: phone }));

@@ -19,6 +19,7 @@ import {
   type TaskClaim,
   type TaskCreated,
   type TaskPage,
+  type TaskReported,
   type TaskView,
 } from '@smsq/contracts';
 import { AckAfterHandlingInterceptor, deadLetterQueueName, loadConfig, queueName, rmqClientOptions, rmqServerOptions, ServiceClient, startService } from '@smsq/platform';
@@ -164,6 +165,8 @@ describe(AppModule.name, () => {
     ['a claim with a token id that is not a number', Patterns.dispatch.taskClaim, { tokenId: '3', phoneId: 1 }],
     ['a claim with an unknown field', Patterns.dispatch.taskClaim, { tokenId: 3, everything: true }],
     ['a report of a status other than sent or failed', Patterns.dispatch.taskReport, { tokenId: 3, id: 1, status: 'claimed' }],
+    ['a single report of released, which only a batch takes', Patterns.dispatch.taskReport, { tokenId: 3, id: 1, status: 'released' }],
+    ['a batch report of a status no report takes', Patterns.dispatch.taskReportBatch, { tokenId: 3, reports: [{ id: 1, status: 'claimed' }] }],
     ['a report with an error over 1000 characters', Patterns.dispatch.taskReport, { tokenId: 3, id: 1, status: 'failed', error: 'x'.repeat(1001) }],
     ['a release without an id', Patterns.dispatch.taskRelease, { tokenId: 3 }],
     ['a reply owner query for a number that is not E.164', Patterns.dispatch.replyOwner, { from: '0601234567' }],
@@ -248,6 +251,24 @@ describe(AppModule.name, () => {
 
     const view = await taskOf(id);
     expect(view).toMatchObject({ status: 'sent', sentAt: expect.any(String), deliveredAt: expect.any(String), segments: countSegments(view.message) });
+  });
+
+  it('gives back a claim through a batch report over the broker, and refuses the same release again', async () => {
+    await createTask();
+    // The phone's earliest due task, which may be one an earlier case left pending.
+    const claim = await dispatch.send<TaskClaim>(Patterns.dispatch.taskClaim, { tokenId: 6, phoneId });
+    if (!claim.claimed) throw new Error('nothing to claim');
+    const released = { id: claim.task.id, status: 'released' };
+
+    const answer = await dispatch.send<BatchAnswer<TaskReported>>(Patterns.dispatch.taskReportBatch, { tokenId: 6, phoneId, reports: [released, released] });
+
+    expect(answer.results).toEqual([
+      { ok: true, value: { id: claim.task.id, status: 'pending' } },
+      { ok: false, error: { error: 'not_found', detail: 'task not found' } },
+    ]);
+    await expect(taskOf(claim.task.id)).resolves.toMatchObject({ status: 'pending', attempts: 0 });
+    await expect(dispatch.send<TaskClaim>(Patterns.dispatch.taskClaim, { tokenId: 6, phoneId })).resolves.toMatchObject({ claimed: true, task: { id: claim.task.id, attempt: 1 } });
+    await dispatch.send(Patterns.dispatch.taskReport, { tokenId: 6, id: claim.task.id, status: 'sent' });
   });
 
   it('answers the contract’s errors for a worker token that cannot claim', async () => {

@@ -291,6 +291,130 @@ describe(`${TaskClaimsService.name} in batches on Postgres`, () => {
       expect((await refunds()).sort()).toEqual(failedKeys.sort());
     });
 
+    describe('released', () => {
+      const release = (id: number) => ({ id, status: 'released' as const });
+      const daySends = async (phoneId: number) => (await profileA.db.phone.findUniqueOrThrow({ where: { id: phoneId } })).daySends;
+      /** The columns a claim and its release change. */
+      const claimOf = async (id: number) => {
+        const { status, attempts, claimedByTokenId, claimExpiresAt } = await stored(id);
+        return { status, attempts, claimedByTokenId, claimExpiresAt };
+      };
+
+      it('gives back the untried tasks of a batch, attempts and all, due again at once for another token', async () => {
+        const phone = await ownPhone();
+        const tasks = await insertTasks(profileA.db, 3, () => ({ phoneId: phone, clientId: CLIENT }));
+        // Handed out once before, and returned by its lease.
+        await profileA.db.task.update({ where: { id: tasks[1]!.id }, data: { attempts: 1 } });
+        const { tasks: batchOf3 } = await profileA.claims.claimMany({ tokenId: HOLDER, phoneId: phone, limit: 3 });
+        expect(batchOf3.map((task) => [task.id, task.attempt])).toEqual([[tasks[0]!.id, 1], [tasks[1]!.id, 2], [tasks[2]!.id, 1]]);
+        const [sent, untried, untriedToo] = ids(batchOf3) as [number, number, number];
+
+        const { results } = await profileA.reports.reportMany({ tokenId: HOLDER, phoneId: phone, reports: [release(untried), { id: sent, status: 'sent' }, release(untriedToo)] });
+
+        expect(valuesOf(results)).toEqual([
+          { id: untried, status: 'pending' },
+          { id: sent, status: 'sent' },
+          { id: untriedToo, status: 'pending' },
+        ]);
+        expect(await claimOf(untried)).toEqual({ status: 'pending', attempts: 1, claimedByTokenId: null, claimExpiresAt: null });
+        expect(await claimOf(untriedToo)).toEqual({ status: 'pending', attempts: 0, claimedByTokenId: null, claimExpiresAt: null });
+        expect((await stored(sent)).status).toBe('sent');
+        const { tasks: again } = await profileA.claims.claimMany({ tokenId: OTHER, phoneId: phone, limit: 3 });
+        expect(again.map((task) => [task.id, task.attempt])).toEqual([[untried, 2], [untriedToo, 1]]);
+        expect(await stored(untried)).toMatchObject({ status: 'claimed', claimedByTokenId: OTHER });
+      });
+
+      it('gives back the phone’s count towards its daily limit, so the released tasks fit in it again', async () => {
+        const phone = await ownPhone();
+        await dailyLimit(phone, 3);
+        const tasks = await insertTasks(profileA.db, 4, () => ({ phoneId: phone, clientId: CLIENT }));
+        const [sent, untried, untriedToo] = ids((await profileA.claims.claimMany({ tokenId: HOLDER, phoneId: phone, limit: 3 })).tasks) as [number, number, number];
+        expect(await daySends(phone)).toBe(3);
+        expect((await profileA.claims.claimMany({ tokenId: OTHER, phoneId: phone, limit: 3 })).tasks).toEqual([]);
+
+        await profileA.reports.reportMany({ tokenId: HOLDER, reports: [{ id: sent, status: 'sent' }, release(untried), release(untriedToo)] });
+
+        expect(await daySends(phone)).toBe(1);
+        expect(ids((await profileA.claims.claimMany({ tokenId: OTHER, phoneId: phone, limit: 3 })).tasks)).toEqual([untried, untriedToo]);
+        expect(await daySends(phone)).toBe(3);
+        expect((await stored(tasks[3]!.id)).status).toBe('pending');
+      });
+
+      it('refuses as not_found a task the token holds no claim on, changing nothing', async () => {
+        const phone = await ownPhone();
+        await dailyLimit(phone, 10);
+        await insertTasks(profileA.db, 2, () => ({ phoneId: phone, clientId: CLIENT }));
+        const [mine] = ids((await profileA.claims.claimMany({ tokenId: HOLDER, phoneId: phone, limit: 1 })).tasks);
+        const [notMine] = ids((await profileA.claims.claimMany({ tokenId: OTHER, phoneId: phone, limit: 1 })).tasks);
+        const before = await claimOf(notMine!);
+
+        const { results } = await profileA.reports.reportMany({ tokenId: HOLDER, reports: [release(notMine!), release(mine! + 10_000), release(2 ** 40)] });
+
+        expect(valuesOf(results)).toEqual(['not_found', 'not_found', 'not_found']);
+        expect(results[0]).toMatchObject({ ok: false, error: { error: 'not_found', detail: 'task not found' } });
+        expect(await claimOf(notMine!)).toEqual(before);
+        expect(before).toMatchObject({ status: 'claimed', attempts: 1, claimedByTokenId: OTHER });
+        expect(await daySends(phone)).toBe(2);
+      });
+
+      it('refuses as not_found a task already sent or failed, which stays as it is', async () => {
+        const [sent, failed, releasedTwice] = await claimed(3);
+        await profileA.reports.reportMany({ tokenId: HOLDER, reports: [{ id: sent!.id, status: 'sent' }, { id: failed!.id, status: 'failed', error: 'no signal' }] });
+
+        const { results } = await profileA.reports.reportMany({
+          tokenId: HOLDER,
+          reports: [release(sent!.id), release(failed!.id), release(releasedTwice!.id), release(releasedTwice!.id)],
+        });
+
+        expect(valuesOf(results)).toEqual(['not_found', 'not_found', { id: releasedTwice!.id, status: 'pending' }, 'not_found']);
+        expect(await stored(sent!.id)).toMatchObject({ status: 'sent', attempts: 1 });
+        expect(await stored(failed!.id)).toMatchObject({ status: 'failed', attempts: 1, error: 'no signal' });
+        expect(await claimOf(releasedTwice!.id)).toEqual({ status: 'pending', attempts: 0, claimedByTokenId: null, claimExpiresAt: null });
+      });
+
+      it('applies a release and a report of the same task in their order', async () => {
+        const [sentFirst, releasedFirst] = await claimed(2);
+
+        const { results } = await profileA.reports.reportMany({
+          tokenId: HOLDER,
+          reports: [{ id: sentFirst!.id, status: 'sent' }, release(sentFirst!.id), release(releasedFirst!.id), { id: releasedFirst!.id, status: 'sent' }],
+        });
+
+        expect(valuesOf(results)).toEqual([{ id: sentFirst!.id, status: 'sent' }, 'not_found', { id: releasedFirst!.id, status: 'pending' }, 'not_found']);
+        expect((await stored(sentFirst!.id)).status).toBe('sent');
+        expect(await claimOf(releasedFirst!.id)).toMatchObject({ status: 'pending', attempts: 0, claimedByTokenId: null });
+      });
+
+      it('gives the attempt back after the lease returned the task, unless someone claimed it since', async () => {
+        const [reclaimed, lapsed] = await claimed(2);
+        await profileA.db.task.updateMany({ where: { id: { in: [reclaimed!.id, lapsed!.id] } }, data: { claimExpiresAt: secondsFromNow(-1) } });
+        await expect(profileA.leases.sweepOnce()).resolves.toEqual({ returned: 2, failed: 0 });
+        // The lease keeps the attempt counted and the last holder recorded.
+        expect(await claimOf(lapsed!.id)).toEqual({ status: 'pending', attempts: 1, claimedByTokenId: HOLDER, claimExpiresAt: null });
+        const [taken] = (await profileA.claims.claimMany({ tokenId: OTHER, phoneId: reclaimed!.phoneId, limit: 1 })).tasks;
+        expect(taken).toMatchObject({ id: reclaimed!.id, attempt: 2 });
+
+        const { results } = await profileA.reports.reportMany({ tokenId: HOLDER, reports: [release(lapsed!.id), release(reclaimed!.id)] });
+
+        expect(valuesOf(results)).toEqual([{ id: lapsed!.id, status: 'pending' }, 'not_found']);
+        expect(await claimOf(lapsed!.id)).toEqual({ status: 'pending', attempts: 0, claimedByTokenId: null, claimExpiresAt: null });
+        expect(await claimOf(reclaimed!.id)).toMatchObject({ status: 'claimed', attempts: 2, claimedByTokenId: OTHER });
+        expect((await profileA.claims.claimMany({ tokenId: OTHER, phoneId: lapsed!.phoneId, limit: 1 })).tasks).toMatchObject([{ id: lapsed!.id, attempt: 1 }]);
+      });
+
+      it('refuses error or retry with it in place, changing nothing', async () => {
+        const [task] = await claimed(1);
+
+        const { results } = await profileA.reports.reportMany({
+          tokenId: HOLDER,
+          reports: [{ ...release(task!.id), error: 'radio off' }, { ...release(task!.id), retry: true }],
+        });
+
+        expect(valuesOf(results)).toEqual(['invalid_request', 'invalid_request']);
+        expect(await claimOf(task!.id)).toMatchObject({ status: 'claimed', attempts: 1, claimedByTokenId: HOLDER });
+      });
+    });
+
     it('queues one task.sent event per task sent together, as single reports do', async () => {
       await profileA.webhooks.create({ clientId: CLIENT, url: 'https://hooks.example.com/smsq', events: ['task.sent', 'task.delivered'] });
       const tasks = await claimed(4);

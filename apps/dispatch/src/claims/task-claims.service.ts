@@ -9,8 +9,8 @@ import { ClaimsRepository } from './claims.repository.js';
 
 /**
  * The worker side of a task (DESIGN §3 pending-tasks): a token claims one due task, or up to a
- * limit of them at once (`pending-tasks?limit=N`), and a claim its worker never received is put back. The claim holds for `claimTimeoutS`; the lease
- * expiry takes it back after that.
+ * limit of them at once (`pending-tasks?limit=N`), and a claim its worker never received or never
+ * tried is put back. The claim holds for `claimTimeoutS`; the lease expiry takes it back after that.
  */
 @Injectable()
 export class TaskClaimsService {
@@ -46,11 +46,22 @@ export class TaskClaimsService {
     return { tasks: [], nextDueAt: nextDueAt?.toISOString() ?? null };
   }
 
-  /** A no-op unless the token still holds the claim: by then it may be reported, expired or someone else's. */
+  /** A claim its worker never received; a no-op when there is nothing to give back (see `giveBack`). */
   async release(command: TaskReleaseCommand): Promise<Ok> {
-    const phoneId = isStoredId(command.id) && isStoredId(command.tokenId) ? await this.claims.release(command.id, command.tokenId) : null;
-    if (phoneId !== null) void this.signals.announce([phoneId]);
+    await this.giveBack(command.id, command.tokenId);
     return { ok: true };
+  }
+
+  /**
+   * Undoes the token's claim of a task its phone never saw, attempt and the phone's day count
+   * included, and announces the task due again. False when the token has no claim to give back:
+   * it never held the task, the task is reported, or someone claimed it again after its lease.
+   */
+  async giveBack(id: number, tokenId: number): Promise<boolean> {
+    const phoneId = isStoredId(id) && isStoredId(tokenId) ? await this.claims.release(id, tokenId) : null;
+    if (phoneId === null) return false;
+    void this.signals.announce([phoneId]);
+    return true;
   }
 
   private async scopeOf(command: TaskClaimCommand): Promise<ClaimScope> {

@@ -5,6 +5,7 @@ import {
   valueOf,
   type BatchAnswer,
   type ItemOutcome,
+  type ReportedStatus,
   type TaskReportBatchCommand,
   type TaskReportCommand,
   type TaskReported,
@@ -21,6 +22,7 @@ import { LAST_SEEN_RESOLUTION_MS } from './claim-scope.js';
 import { OutboxRepository } from '../outbox/outbox.repository.js';
 import { refundOfFailedTask } from '../outbox/refund-message.js';
 import { decideReport, outcomeOf, type ReportedTask } from './report-decision.js';
+import { TaskClaimsService } from './task-claims.service.js';
 import { TaskReportsRepository } from './task-reports.repository.js';
 
 /** The error of a task its worker reported failed without saying why. */
@@ -42,6 +44,7 @@ interface Requeued {
  * `delivered` records the carrier's delivery report and leaves the task `sent`. `failed` with
  * `retry` (the phone's word that nothing left it) puts the task back in the queue, on another
  * usable phone where there is one, until SMSQ_MAX_ATTEMPTS claims; then it fails as any failure.
+ * `released` (batches only) gives back a claim the phone never saw, attempt and all.
  */
 @Injectable()
 export class TaskReportsService {
@@ -56,6 +59,7 @@ export class TaskReportsService {
     private readonly outbox: OutboxRepository,
     private readonly routing: RoutingService,
     private readonly signals: DueSignals,
+    private readonly claims: TaskClaimsService,
   ) {}
 
   /** One report: the batch of one. */
@@ -69,17 +73,31 @@ export class TaskReportsService {
    * Many reports of one token (`task-statuses`), each answered as `report` alone would answer it,
    * in order; one that fails fails alone. The usual ones, `sent` and `delivered` by their holder,
    * are applied together in one statement each; the rest, and any task reported twice in the
-   * batch (so its reports apply in their order), take the single report's path one by one.
+   * batch (so its reports apply in their order), take the single report's path one by one. A
+   * `released` report, in its place among them, gives the claim back.
    */
   async reportMany(command: TaskReportBatchCommand): Promise<BatchAnswer<TaskReported>> {
     if (command.phoneId !== undefined) await this.recordContact(command.phoneId);
     const together = await this.appliedTogether(command);
     const results: ItemOutcome<TaskReported>[] = [];
     for (const report of command.reports) {
+      const { status } = report;
       if (together.applied.has(report.id)) results.push({ ok: true, value: { id: report.id, status: 'sent' } });
-      else results.push(await this.outcomeOf(this.applyOne(command.tokenId, report, together.tried.has(report.id))));
+      else if (status === 'released') results.push(await this.outcomeOf(this.release(command.tokenId, report)));
+      else results.push(await this.outcomeOf(this.applyOne(command.tokenId, { ...report, status }, together.tried.has(report.id))));
     }
     return { results };
+  }
+
+  /**
+   * A task its worker claimed and never handed to the phone (say, a send before it in its batch hung):
+   * the claim is undone, attempt included, even after its lease returned it, so an untried task
+   * never runs out of attempts. Not found, as any report, unless the token has a claim to give back.
+   */
+  private async release(tokenId: number, report: TaskReportItem): Promise<TaskReported> {
+    if (report.error !== undefined || report.retry !== undefined) throw new InvalidRequestError('error and retry are not allowed with status "released": the task was never tried');
+    if (!(await this.claims.giveBack(report.id, tokenId))) throw new NotFoundError('task');
+    return { id: report.id, status: 'pending' };
   }
 
   /** The error body the contract's filter would answer for this one report. */
@@ -116,7 +134,7 @@ export class TaskReportsService {
   }
 
   /** One report, as DESIGN §3 task-status answers it; `triedInOneStatement`: its usual case was already tried and did not hold. */
-  private async applyOne(tokenId: number, report: TaskReportItem, triedInOneStatement: boolean): Promise<TaskReported> {
+  private async applyOne(tokenId: number, report: TaskReportItem & { status: ReportedStatus }, triedInOneStatement: boolean): Promise<TaskReported> {
     const command = { tokenId, ...report };
     if (command.retry && command.status !== 'failed') throw new InvalidRequestError('retry is only for a failed report');
     if (!isStoredId(command.id) || !isStoredId(command.tokenId)) throw new NotFoundError('task');

@@ -65,6 +65,18 @@ describe(`${DueSignals.name} on Redis`, () => {
     await eventually(() => expect(heard).toEqual([String(phoneId)]));
   });
 
+  it('announces the phone when a batch report gives a claim back, and not when there was nothing to give back', async () => {
+    const task = await insertTask(dispatch.db, { phoneId });
+    await dispatch.claims.claim({ tokenId: 1, phoneId });
+
+    await dispatch.reports.reportMany({ tokenId: 2, reports: [{ id: task.id, status: 'released' }] });
+    expect(await heardSoFar()).toEqual([]);
+    heard = [];
+    await dispatch.reports.reportMany({ tokenId: 1, reports: [{ id: task.id, status: 'released' }] });
+
+    await eventually(() => expect(heard).toEqual([String(phoneId)]));
+  });
+
   it('announces the phone when an expired claim returns its task to pending', async () => {
     await insertTask(dispatch.db, { phoneId });
     await dispatch.claims.claim({ tokenId: 1, phoneId });

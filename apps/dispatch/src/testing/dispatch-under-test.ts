@@ -125,6 +125,7 @@ export async function dispatchUnderTest(databaseUrl: string, profile: Profile, o
   const outbox = new OutboxRepository(db);
   const creation = new TaskCreationService(tasks, routing, standIn(billing), settlement, signals, config);
   const phones = new PhonesRepository(db, conditions);
+  const claims = new TaskClaimsService(config, new ClaimsRepository(db, conditions), signals);
   const failover = new PhoneFailover(db, new FailoverRepository(db, conditions), routing, outbox, signals);
   const deliveries = new WebhookDeliveriesRepository(db);
   return {
@@ -141,8 +142,8 @@ export async function dispatchUnderTest(databaseUrl: string, profile: Profile, o
     stats: new TaskStatsService(new StatsRepository(db)),
     phones: new PhonesService(config, phones, signals, conditions, failover),
     health: new PhoneHealthService(config, phones),
-    claims: new TaskClaimsService(config, new ClaimsRepository(db, conditions), signals),
-    reports: new TaskReportsService(config, new TaskReportsRepository(db, conditions), outbox, routing, signals),
+    claims,
+    reports: new TaskReportsService(config, new TaskReportsRepository(db, conditions), outbox, routing, signals, claims),
     failover,
     phoneWatch: new PhoneStateWatch(phones, deliveries, conditions),
     leases: new LeaseExpiry(db, new LeasesRepository(), outbox, signals, config),

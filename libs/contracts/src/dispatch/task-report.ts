@@ -12,6 +12,13 @@ import { IsEntityId } from '../validation.js';
 export const REPORTED_STATUSES = ['sent', 'failed', 'delivered'] as const;
 export type ReportedStatus = (typeof REPORTED_STATUSES)[number];
 
+/**
+ * What a report of a batch (`task-statuses`) may say besides: `released`, a task its worker
+ * claimed and never handed to the phone, given back with its attempt, due again at once.
+ */
+export const BATCH_REPORTED_STATUSES = [...REPORTED_STATUSES, 'released'] as const;
+export type BatchReportedStatus = (typeof BATCH_REPORTED_STATUSES)[number];
+
 /** The state a report leaves a task in: a delivered task is `sent`; a retried failure `pending` again. */
 export type ReportedOutcome = 'sent' | 'failed' | 'pending';
 
@@ -38,17 +45,18 @@ export interface TaskReported {
   status: ReportedOutcome;
 }
 
-/** One report of a `TaskReportBatchCommand`: what `TaskReportCommand` carries of its task. */
+/** One report of a `TaskReportBatchCommand`: what `TaskReportCommand` carries of its task, or its release (without `error` or `retry`). */
 export class TaskReportItem {
   @IsInt() @Min(1) id!: number;
-  @IsIn(REPORTED_STATUSES) status!: ReportedStatus;
+  @IsIn(BATCH_REPORTED_STATUSES) status!: BatchReportedStatus;
   @IsOptional() @IsString() @MaxLength(1000) error?: string;
   @IsOptional() @IsBoolean() retry?: boolean;
 }
 
 /**
  * Many reports of one token at once (`task-statuses`): answered `BatchAnswer<TaskReported>`, one
- * result per report in order, each what `TaskReportCommand` would have answered for it alone.
+ * result per report in order, each what `TaskReportCommand` would have answered for it alone; a
+ * `released` one answers `pending`, or not found when the token holds no claim on the task.
  */
 export class TaskReportBatchCommand {
   @IsEntityId() tokenId!: number;

@@ -49,6 +49,15 @@ describe(parseStatusReport.name, () => {
     expect(parseStatusReport({ id: 4, status: 'failed' })).not.toHaveProperty('retry');
   });
 
+  it('refuses released, which only task-statuses takes, with the error of any unknown status', () => {
+    const unknown = thrownBy(() => parseStatusReport({ id: 4, status: 'read' }));
+    const released = thrownBy(() => parseStatusReport({ id: 4, status: 'released' }));
+
+    expect(released?.toBody()).toEqual({ error: 'invalid_request', detail: 'status must be one of "sent", "failed", "delivered"' });
+    expect(released?.toBody()).toEqual(unknown?.toBody());
+    expect(thrownBy(() => parseStatusReport({ id: 4, status: 'released', next: true }))?.toBody()).toEqual(unknown?.toBody());
+  });
+
   it.each(['sent', 'delivered'])('refuses retry with status %s, saying it goes only with failed', (status) => {
     expect(() => parseStatusReport({ id: 4, status, retry: true })).toThrow('retry is allowed only with status "failed"');
     expect(() => parseStatusReport({ id: 4, status, retry: false })).toThrow('retry is allowed only with status "failed"');
@@ -110,7 +119,9 @@ describe(parseStatusReports.name, () => {
     const { reports } = parseStatusReports({ reports: [...bodies, { id: 8, status: 'sent', next: true }] });
 
     expect(reports.slice(0, 5).map((report) => (report instanceof DomainError ? report.toBody() : report))).toEqual([
-      ...bodies.slice(0, 2).map((body) => ({ error: 'invalid_request', detail: errorOf(() => parseStatusReport(body)) })),
+      // The statuses this route takes, released among them.
+      { error: 'invalid_request', detail: 'status must be one of "sent", "failed", "delivered", "released"' },
+      { error: 'invalid_request', detail: errorOf(() => parseStatusReport(bodies[1])) },
       { error: 'invalid_request', detail: 'a report must be a JSON object with id and status' },
       { error: 'invalid_request', detail: 'a report must be a JSON object with id and status' },
       { error: 'invalid_request', detail: errorOf(() => parseStatusReport(bodies[4])) },
@@ -133,6 +144,39 @@ describe(parseStatusReports.name, () => {
     [{ reports: [{ id: 4, status: 'sent' }], next: 2.5 }, 'invalid_request'],
   ])('refuses the whole request %j with %s', (body, code) => {
     expect(codeOf(() => parseStatusReports(body))).toBe(code);
+  });
+
+  it('reads a released task, with no error and no retry, beside the usual reports', () => {
+    const { reports } = parseStatusReports({ reports: [{ id: 4, status: 'sent' }, { id: 5, status: 'released' }, { id: 6, status: 'released', error: null }] });
+
+    expect(reports).toEqual([
+      { id: 4, status: 'sent', error: undefined },
+      { id: 5, status: 'released', error: undefined },
+      { id: 6, status: 'released', error: undefined },
+    ]);
+    expect(reports[1]).not.toHaveProperty('retry');
+  });
+
+  it.each([
+    [{ id: 5, status: 'released', error: 'radio off' }],
+    [{ id: 5, status: 'released', error: '' }],
+    [{ id: 5, status: 'released', retry: true }],
+    [{ id: 5, status: 'released', retry: false }],
+  ])('refuses %j in its place, and keeps the other reports', (body) => {
+    const { reports } = parseStatusReports({ reports: [body, { id: 7, status: 'sent' }] });
+
+    expect(reports[0]).toBeInstanceOf(DomainError);
+    expect((reports[0] as DomainError).toBody()).toEqual({ error: 'invalid_request', detail: 'error and retry are not allowed with status "released": the task was never tried' });
+    expect(reports[1]).toEqual({ id: 7, status: 'sent', error: undefined });
+  });
+
+  it('refuses a released report whose error or retry is malformed with task-status’ own error for it', () => {
+    const { reports } = parseStatusReports({ reports: [{ id: 5, status: 'released', error: 42 }, { id: 5, status: 'released', retry: 'yes' }] });
+
+    expect(reports.map((report) => (report as DomainError).toBody())).toEqual([
+      { error: 'invalid_request', detail: 'error must be a string' },
+      { error: 'invalid_request', detail: 'retry must be true or false' },
+    ]);
   });
 
   it('takes 100 reports', () => {

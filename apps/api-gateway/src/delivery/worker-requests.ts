@@ -1,4 +1,14 @@
-import { DomainError, InvalidRequestError, MAX_CLAIM_BATCH, MAX_REPORT_BATCH, MAX_WAIT_S, REPORTED_STATUSES, type ReportedStatus } from '@smsq/contracts';
+import {
+  BATCH_REPORTED_STATUSES,
+  DomainError,
+  InvalidRequestError,
+  MAX_CLAIM_BATCH,
+  MAX_REPORT_BATCH,
+  MAX_WAIT_S,
+  REPORTED_STATUSES,
+  type BatchReportedStatus,
+  type ReportedStatus,
+} from '@smsq/contracts';
 import { jsonObjectOf } from '../http/json-body.js';
 
 /** `?wait=N`: whole seconds, above 30 counts as 30; absent means answer at once. */
@@ -34,14 +44,16 @@ export function parseClaimLimit(value: unknown): number | undefined {
 export function parseStatusReport(body: unknown): StatusReport {
   const fields = jsonObjectOf(body, 'a JSON object with id and status');
   const { next } = fields;
-  const report = reportOf(fields, () => {
+  const report = reportOf(fields, REPORTED_STATUSES, () => {
     if (next !== undefined && next !== null && typeof next !== 'boolean') throw new InvalidRequestError('next must be true or false');
   });
   return { ...report, next: next === true };
 }
 
-/** One report of task-statuses: task-status' body without `next`, which belongs to the request. */
-export type StatusReportItem = Omit<StatusReport, 'next'>;
+/** One report of task-statuses: task-status' body without `next`, which belongs to the request, or a task given back (`released`). */
+export interface StatusReportItem extends Omit<StatusReport, 'next' | 'status'> {
+  status: BatchReportedStatus;
+}
 
 export interface StatusReports {
   /** In the request's order: a report to apply, or the error task-status would have answered for it. */
@@ -53,7 +65,8 @@ export interface StatusReports {
 /**
  * The task-statuses body: `{"reports": [<task-status bodies>], "next": <optional, 1–100>}`. Only the
  * envelope refuses the request (not an object, `reports` not a list of 1–100, a bad `next`); a report
- * task-status would refuse is refused in its place, and the others stand.
+ * task-status would refuse is refused in its place, and the others stand. A report may also be
+ * `{"id": n, "status": "released"}`, which task-status does not take.
  */
 export function parseStatusReports(body: unknown): StatusReports {
   const { reports, next } = jsonObjectOf(body, 'a JSON object with reports');
@@ -69,22 +82,31 @@ function reportItemOf(item: unknown): StatusReportItem | DomainError {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new InvalidRequestError('a report must be a JSON object with id and status');
     const fields = item as Record<string, unknown>;
     if (fields['next'] !== undefined) throw new InvalidRequestError('next belongs to the request, not to a report');
-    return reportOf(fields);
+    return reportOf(fields, BATCH_REPORTED_STATUSES);
   } catch (error) {
     if (error instanceof DomainError) return error;
     throw error;
   }
 }
 
-/** A report's own fields, checked in task-status' order; `checkNext` runs where task-status checks its `next`. */
-function reportOf({ id, status, error, retry }: Record<string, unknown>, checkNext: () => void = () => undefined): StatusReportItem {
+/**
+ * A report's own fields, checked in task-status' order, its status one of `statuses`; `checkNext`
+ * runs where task-status checks its `next`.
+ */
+function reportOf<Status extends BatchReportedStatus>(
+  { id, status, error, retry }: Record<string, unknown>,
+  statuses: readonly Status[],
+  checkNext: () => void = () => undefined,
+): Omit<StatusReportItem, 'status'> & { status: Status } {
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) throw new InvalidRequestError('id must be a positive integer');
-  if (typeof status !== 'string' || !(REPORTED_STATUSES as readonly string[]).includes(status)) throw new InvalidRequestError(`status must be one of ${REPORTED_STATUSES.map((name) => `"${name}"`).join(', ')}`);
+  if (typeof status !== 'string' || !(statuses as readonly string[]).includes(status)) throw new InvalidRequestError(`status must be one of ${statuses.map((name) => `"${name}"`).join(', ')}`);
   if (error !== undefined && error !== null && typeof error !== 'string') throw new InvalidRequestError('error must be a string');
   checkNext();
   if (retry !== undefined && typeof retry !== 'boolean') throw new InvalidRequestError('retry must be true or false');
+  // A released task never reached the phone: there is no failure to tell of, nor to retry.
+  if (status === 'released' && ((error !== undefined && error !== null) || retry !== undefined)) throw new InvalidRequestError('error and retry are not allowed with status "released": the task was never tried');
   // Only a failure can be retried: a sent or delivered SMS has left the phone.
   if (retry !== undefined && status !== 'failed') throw new InvalidRequestError(`retry is allowed only with status "failed", not "${status}"`);
   const text = typeof error === 'string' ? error.replace(/\u0000/g, '').slice(0, 1000) : undefined;
-  return { id, status: status as ReportedStatus, error: text === '' ? undefined : text, ...(retry === undefined ? {} : { retry }) };
+  return { id, status: status as Status, error: text === '' ? undefined : text, ...(retry === undefined ? {} : { retry }) };
 }

@@ -129,6 +129,54 @@ describe(`${WorkerTasksService.name} in batches`, () => {
     expect(sent(Patterns.dispatch.taskClaimBatch)).toEqual([]);
   });
 
+  it('passes a released task to dispatch in its place among the others, and answers what dispatch answers for it', async () => {
+    const { sut, sent } = setUpBatches({
+      reports: {
+        results: [
+          { ok: true, value: { id: 4, status: 'sent' } },
+          { ok: true, value: { id: 5, status: 'pending' } },
+          { ok: false, error: { error: 'not_found', detail: 'task not found' } },
+        ],
+      },
+    });
+
+    const answer = await sut.reportMany(
+      { tokenId: 5, phoneId: 3 },
+      {
+        reports: [
+          { id: 4, status: 'sent', error: undefined },
+          { id: 5, status: 'released', error: undefined },
+          new InvalidRequestError('error and retry are not allowed with status "released": the task was never tried'),
+          { id: 6, status: 'released', error: undefined },
+        ],
+        next: undefined,
+      },
+      never,
+      never,
+    );
+
+    expect(answer).toEqual({
+      results: [
+        { ok: true, id: 4, status: 'sent' },
+        { ok: true, id: 5, status: 'pending' },
+        { ok: false, error: 'invalid_request', detail: 'error and retry are not allowed with status "released": the task was never tried', http_status: 400 },
+        { ok: false, error: 'not_found', detail: 'task not found', http_status: 404 },
+      ],
+    });
+    expect(sent(Patterns.dispatch.taskReportBatch)).toEqual([
+      {
+        tokenId: 5,
+        phoneId: 3,
+        reports: [
+          { id: 4, status: 'sent' },
+          { id: 5, status: 'released' },
+          { id: 6, status: 'released' },
+        ],
+      } satisfies TaskReportBatchCommand,
+    ]);
+    expect(sent(Patterns.dispatch.taskRelease)).toEqual([]);
+  });
+
   it('asks dispatch nothing when every report is refused, and claims the next tasks without waiting', async () => {
     const { sut, sent } = setUpBatches({ claims: [{ tasks: [TASK, { ...TASK, id: 8, perMinute: null }], nextDueAt: null }] });
 

@@ -1,6 +1,6 @@
 import { ERROR_STATUS } from '../errors.js';
 import { TASK_STATUSES } from '../dispatch/task-view.js';
-import { REPORTED_STATUSES } from '../dispatch/task-report.js';
+import { BATCH_REPORTED_STATUSES, REPORTED_STATUSES } from '../dispatch/task-report.js';
 import { WEBHOOK_EVENT_TYPES } from '../dispatch/webhooks.js';
 import { MAX_SIM_LIMIT, PHONE_STATES } from '../dispatch/phone-view.js';
 import { MAX_TASKS_PER_REQUEST } from '../gateway/tasks-send.js';
@@ -170,12 +170,17 @@ export const SCHEMAS = {
   TaskStatusReport: request(
     {
       id: whole('The task this token holds the claim of.', ENTITY_ID),
-      status: { type: 'string', enum: [...REPORTED_STATUSES], description: 'As in task-status.' },
-      error: orNull(text('Why it failed; kept to 1000 characters.')),
+      status: {
+        type: 'string',
+        enum: [...BATCH_REPORTED_STATUSES],
+        description:
+          'As in task-status, and here only `released`: a task this token claimed and never handed to the phone (say, the batch stopped behind a send that hung), given back at once. The claim is undone as if never made, its attempt and the phone\'s daily count given back, also after its lease returned it if nobody claimed it since; the task is due again at once and answered `pending`. When the token has no claim to give back (not its task, already sent or failed, claimed again by another) it is refused 404. Not with `error` or `retry` (400).',
+      },
+      error: orNull(text('Why it failed; kept to 1000 characters. Not with `released`.')),
       retry: { type: 'boolean', description: 'With `failed` only, as in task-status.' },
     },
     ['id', 'status'],
-    'One task-status body, without `next` (a report carrying `next` is refused in its place).',
+    'One task-status body, without `next` (a report carrying `next` is refused in its place), or `{"id", "status": "released"}`.',
   ),
   TaskStatusesRequest: request(
     {
@@ -189,7 +194,7 @@ export const SCHEMAS = {
     {
       ok: constant(true),
       id: whole('The task.', ENTITY_ID),
-      status: { type: 'string', enum: ['sent', 'failed', 'pending'], description: 'As task-status answers it.' },
+      status: { type: 'string', enum: ['sent', 'failed', 'pending'], description: 'As task-status answers it; `pending` for a `released` task given back.' },
     },
     { description: "task-status' 200 body for this report." },
   ),

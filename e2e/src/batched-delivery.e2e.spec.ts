@@ -136,6 +136,34 @@ describe('claims and reports in batches through the HTTP API, Profile A', () => 
     await eventually(async () => expect(await stack.credits(client.clientId)).toBe(before - 6 + 2));
   });
 
+  it('takes back tasks given back untried: due again at once, their attempt and charge untouched, and only from their holder', async () => {
+    const client = await clientWithPairedPhone(stack);
+    const before = await stack.credits(client.clientId);
+    const [sent, untried, alsoUntried] = await createTasks(stack, client.apiKey, 3);
+    expect(idsOf(await client.worker.pollMany(3))).toEqual([sent, untried, alsoUntried]);
+    const other = await clientWithPairedPhone(stack);
+
+    const answer = await client.worker.reportMany({ reports: [{ id: sent, status: 'sent' }, { id: untried, status: 'released' }, { id: alsoUntried, status: 'released' }] });
+    const byOther = await other.worker.reportMany({ reports: [{ id: sent, status: 'released' }] });
+    const again = await client.worker.reportMany({ reports: [{ id: sent, status: 'released' }, { id: untried, status: 'released', error: 'why' }] });
+    const single = await client.worker.report(untried!, 'released');
+    const reclaimed = await client.worker.pollMany(10);
+
+    expect(answer.body).toEqual({ results: [{ ok: true, id: sent, status: 'sent' }, { ok: true, id: untried, status: 'pending' }, { ok: true, id: alsoUntried, status: 'pending' }] });
+    expect(byOther.body.results).toEqual([{ ok: false, error: 'not_found', detail: expect.any(String), http_status: 404 }]);
+    expect(again.body.results).toEqual([
+      { ok: false, error: 'not_found', detail: expect.any(String), http_status: 404 },
+      { ok: false, error: 'invalid_request', detail: expect.any(String), http_status: 400 },
+    ]);
+    expect(single).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    // Claimed again at once, as their first attempt: the claim given back never counted.
+    expect(reclaimed.body.tasks.map((task: { id: number; attempt: number }) => [task.id, task.attempt])).toEqual([
+      [untried, 1],
+      [alsoUntried, 1],
+    ]);
+    expect(await stack.credits(client.clientId)).toBe(before - 3);
+  });
+
   it('refuses a malformed request whole, changing nothing', async () => {
     const client = await clientWithPairedPhone(stack);
     const [id] = await createTasks(stack, client.apiKey, 1);

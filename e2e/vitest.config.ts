@@ -43,5 +43,7 @@ config.test!.sequence = { sequencer: SlowestFirst };
 config.test!.projects = [
   { extends: true, test: { name: 'npm start', include: [START], sequence: { groupOrder: 0 } } },
   { extends: true, test: { name: 'stacks', include: ['src/**/*.e2e.spec.ts'], exclude: [START], sequence: { groupOrder: 1 } } },
+  // The harness's own rules (the soak's verdict), which need no stack.
+  { extends: true, test: { name: 'harness', include: ['src/support/**/*.spec.ts'], sequence: { groupOrder: 1 } } },
 ];
 export default config;

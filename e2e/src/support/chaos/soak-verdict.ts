@@ -100,7 +100,7 @@ export function p99(timings: AnswerTiming[], from: number, to: number, atLeast: 
  * `p99Recovery` reads one. Infinity when a window had more than 1 % not 201; null with no window
  * of answers enough.
  */
-function highestRollingP99(timings: AnswerTiming[], from: number, to: number, rules: SoakRules): number | null {
+export function highestRollingP99(timings: AnswerTiming[], from: number, to: number, rules: SoakRules): number | null {
   let highest: number | null = null;
   for (let at = from + rules.p99WindowMs; at <= to; at += 250) {
     const value = p99(timings, at - rules.p99WindowMs, at, rules.p99AtLeast);
@@ -110,7 +110,7 @@ function highestRollingP99(timings: AnswerTiming[], from: number, to: number, ru
 }
 
 /** After `end`, the first moment the rolling p99 (answers since the end, at most the window's span) is under `quiet`. */
-function p99Recovery(timings: AnswerTiming[], end: number, quiet: number, rules: SoakRules): Pick<FaultRecovery, 'p99BackInMs' | 'p99AtBackMs'> {
+export function p99Recovery(timings: AnswerTiming[], end: number, quiet: number, rules: SoakRules): Pick<FaultRecovery, 'p99BackInMs' | 'p99AtBackMs'> {
   for (let at = end + 500; at <= end + rules.recoveryLimitMs; at += 250) {
     const value = p99(timings, Math.max(end, at - rules.p99WindowMs), at, rules.p99AtLeast);
     if (value !== null && value < quiet) return { p99BackInMs: at - end, p99AtBackMs: value };

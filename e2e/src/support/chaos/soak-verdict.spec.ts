@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { AnswerTiming } from './chaos-http.js';
+import { highestRollingP99, p99Recovery, type SoakRules } from './soak-verdict.js';
+
+const RULES = { recoveryLimitMs: 30_000, p99WindowMs: 20_000, p99AtLeast: 100 } as SoakRules;
+const PROBE_EVERY_MS = 200;
+
+/** A deterministic stream of numbers in [0, 1). */
+function seeded(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state / 2_147_483_648;
+  };
+}
+
+/** The probe's answers from `from` for `forMs`: mostly 100–200 ms, one in `slowOneIn` 250–350 ms (the quiet tail). */
+function answers(from: number, forMs: number, random: () => number, options: { slowOneIn?: number; addMs?: number } = {}): AnswerTiming[] {
+  const timings: AnswerTiming[] = [];
+  for (let at = from; at < from + forMs; at += PROBE_EVERY_MS) {
+    const slow = random() < 1 / (options.slowOneIn ?? 70);
+    const ms = (slow ? 250 + random() * 100 : 100 + random() * 100) + (options.addMs ?? 0);
+    timings.push({ endedAt: at + PROBE_EVERY_MS, ms: Math.round(ms), status: 201 });
+  }
+  return timings;
+}
+
+describe("the soak's recovery rule", () => {
+  const quiet = answers(0, 120_000, seeded(1));
+  const bound = highestRollingP99(quiet, 0, 120_000, RULES)!;
+  const end = 200_000;
+
+  it('holds a recovery to the highest rolling p99 of the quiet phase, which lies in its slow tail', () => {
+    expect(bound).toBeGreaterThanOrEqual(250);
+    expect(bound).toBeLessThan(350);
+  });
+
+  it('finds a service back once its answers are again drawn as in the quiet phase, whatever the seed', () => {
+    for (const seed of [2, 3, 4, 5, 6, 7, 8, 9]) {
+      const after = answers(end, 30_000, seeded(seed));
+      expect({ seed, ...p99Recovery(after, end, bound, RULES) }).toMatchObject({ seed, p99BackInMs: expect.any(Number) });
+    }
+  });
+
+  it('finds a slow spell of 8 s after the end gone once the window has left it, within the 30 s', () => {
+    const after = [...answers(end, 8_000, seeded(10), { addMs: 400 }), ...answers(end + 8_000, 22_000, seeded(11), { slowOneIn: 1_000 })];
+    const recovery = p99Recovery(after, end, bound, RULES);
+    expect(recovery.p99BackInMs).toBeGreaterThanOrEqual(28_000);
+    expect(recovery.p99BackInMs).toBeLessThanOrEqual(30_000);
+  });
+
+  it('does not find back a service slow for 12 s after the end, nor one whose tail stays heavier than quiet', () => {
+    const longSpell = [...answers(end, 12_000, seeded(12), { addMs: 400 }), ...answers(end + 12_000, 18_000, seeded(13), { slowOneIn: 1_000 })];
+    const heavierTail = answers(end, 30_000, seeded(14), { slowOneIn: 15, addMs: 60 });
+    expect(p99Recovery(longSpell, end, bound, RULES).p99BackInMs).toBeNull();
+    expect(p99Recovery(heavierTail, end, bound, RULES).p99BackInMs).toBeNull();
+  });
+
+  it('counts an answer other than 201 as endless: a quiet phase with more than 1 % of them has no finite bound', () => {
+    const failing = answers(0, 120_000, seeded(15)).map((timing, index) => (index % 50 === 0 ? { ...timing, status: 503 } : timing));
+    expect(highestRollingP99(failing, 0, 120_000, RULES)).toBe(Infinity);
+  });
+});

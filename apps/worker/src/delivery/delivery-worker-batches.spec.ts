@@ -95,9 +95,10 @@ describe(`${DeliveryWorker.name} in batches`, () => {
     expect(sut.logger.lines.filter((line) => line.startsWith('log reported'))).toEqual(['log reported task=1 status=sent attempt=2', 'log reported task=3 status=sent attempt=3']);
   });
 
-  it('while a send of the batch hangs, reports the tasks sent before it and gives back those after it, untried', async () => {
-    sut = await harness({ env: { WORKER_CLAIM_LIMIT: '4' } });
-    sut.smsq.route(POLL, batchAnswers([1, 2, 3, 4].map((id) => pendingTask(sut.gateway.url, { id }))));
+  it('while a send of the batch hangs, reports the tasks sent before it and gives back those after it, untried; an unusable one is still reported failed', async () => {
+    sut = await harness({ env: { WORKER_CLAIM_LIMIT: '5' } });
+    const claimed = [...[1, 2, 3, 4].map((id) => pendingTask(sut.gateway.url, { id })), pendingTask(sut.gateway.url, { id: 5, recipient: '' })];
+    sut.smsq.route(POLL, batchAnswers(claimed));
     sut.smsq.route(REPORTS, acceptReports);
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
@@ -114,7 +115,7 @@ describe(`${DeliveryWorker.name} in batches`, () => {
     release();
     const last = await sut.smsq.waitForRequest(REPORTS, sut.smsq.requestsTo(REPORTS).length + 1);
 
-    expect(last.body).toEqual({ reports: [{ id: 2, status: 'sent' }], next: 4 });
+    expect(last.body).toEqual({ reports: [{ id: 2, status: 'sent' }, { id: 5, status: 'failed', error: 'the task from smsq is unusable: the task has no recipient' }], next: 5 });
     expect(ids(sut.gateway.requestsTo(SEND))).toEqual([1, 2]);
   });
 

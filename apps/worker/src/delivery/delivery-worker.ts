@@ -105,13 +105,13 @@ export class DeliveryWorker {
           // Each report asks for the next due task in the same request; a worker with work keeps going without polling.
           let next: ParsedPoll | undefined = answer;
           while (next?.kind === 'task') next = await this.deliver(next.task, loop);
-          if (next?.kind === 'undeliverable') await this.settle(next.id, { status: 'failed', error: `the task from smsq is unusable: ${next.problem}` }, next.claimDeadline);
+          if (next?.kind === 'undeliverable') await this.settle(unusable(next), next.claimDeadline);
           if (next?.kind === 'malformed') this.log.error('next task unusable', { loop, problem: next.problem });
           break;
         }
         case 'undeliverable':
           this.log.error('claimed task unusable', { loop, task: answer.id, problem: answer.problem });
-          await this.settle(answer.id, { status: 'failed', error: `the task from smsq is unusable: ${answer.problem}` }, answer.claimDeadline);
+          await this.settle(unusable(answer), answer.claimDeadline);
           break;
         default:
           await this.backOff(answer, loop, pollBackoff, authBackoff);
@@ -167,21 +167,26 @@ export class DeliveryWorker {
         switch (item.kind) {
           case 'task': {
             const slow = setTimeout(() => {
-              const untried = waiting.splice(0).filter((rest) => rest.kind === 'task');
+              // The tasks still waiting go back; an unusable one stays, to be reported failed in its turn.
+              const untried = waiting.flatMap((rest) => (rest.kind === 'task' ? [rest.task] : []));
               if (untried.length === 0) return;
-              this.log.warn('giving back', { loop, tasks: untried.map((rest) => rest.task.id).join(','), reason: `task ${item.task.id} has been with the phone for over ${CLAIM_WINDOW_MS} ms` });
-              for (const rest of untried) giveBack(rest.task);
+              waiting.splice(0, waiting.length, ...waiting.filter((rest) => rest.kind !== 'task'));
+              this.log.warn('giving back', { loop, tasks: untried.map((task) => task.id).join(','), reason: `task ${item.task.id} has been with the phone for over ${CLAIM_WINDOW_MS} ms` });
+              for (const task of untried) giveBack(task);
               reports.now();
             }, CLAIM_WINDOW_MS);
             const done = await this.send(item.task, loop).finally(() => clearTimeout(slow));
-            if (done === 'untried') giveBack(item.task);
-            else if (done) reports.add({ report: done.report, claimDeadline: item.task.claimDeadline });
-            if (done && done !== 'untried' && done.sms) following.set(item.task.id, done.sms);
+            if (done === 'untried') {
+              giveBack(item.task);
+            } else if (done) {
+              reports.add({ report: done.report, claimDeadline: item.task.claimDeadline });
+              if (done.sms) following.set(item.task.id, done.sms);
+            }
             break;
           }
           case 'undeliverable':
             this.log.error('claimed task unusable', { loop, task: item.id, problem: item.problem });
-            reports.add({ report: { id: item.id, status: 'failed', error: `the task from smsq is unusable: ${item.problem}` }, claimDeadline: item.claimDeadline });
+            reports.add({ report: unusable(item), claimDeadline: item.claimDeadline });
             break;
           case 'malformed':
             this.log.error('claimed task unusable', { loop, problem: item.problem });
@@ -256,14 +261,19 @@ export class DeliveryWorker {
     void following.finally(() => this.deliveryFollows.delete(following));
   }
 
-  private async settle(id: number, report: { status: 'failed'; error: string }, claimDeadline: number): Promise<void> {
+  private async settle(report: TaskStatusReport, claimDeadline: number): Promise<void> {
     this.tasksInHand++;
     try {
-      await this.reporter.report({ id, ...report }, claimDeadline);
+      await this.reporter.report(report, claimDeadline);
     } finally {
       this.tasksInHand--;
     }
   }
+}
+
+/** The failure a task smsq handed over unusable is reported with. */
+function unusable(task: { id: number; problem: string }): TaskStatusReport {
+  return { id: task.id, status: 'failed', error: `the task from smsq is unusable: ${task.problem}` };
 }
 
 /** `smsq-42-20261123130120`: the task id, and its scheduled time, which an earlier database's task 42 hardly shares. */

@@ -1,7 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { PHONE_HANG, runChaos, WORKER_DOWN, type Fault } from './support/chaos/chaos-run.js';
-import { printFigures } from './support/chaos/figures.js';
-import { CLAIM_TIMEOUT_S, SHORT_SILENCE_MS } from './support/chaos/short-runs.js';
+import { describe, it } from 'vitest';
+import { PHONE_HANG, WORKER_DOWN, type Fault } from './support/chaos/chaos-run.js';
+import { expectShortRunHolds, SHORT_SILENCE_MS } from './support/chaos/short-runs.js';
 
 /**
  * The short replica run: each service's first or second copy killed once while the other serves,
@@ -25,15 +24,6 @@ const SHORT_REPLICA_FAULTS: Fault[] = [
 /** chaos.e2e.spec.ts's run with two of every service (the long one is `npm run chaos`), on infrastructure of its own. */
 describe('chaos: faults under load, two of every service', () => {
   it('with two of every service, every background job running twice, survives kills of either copy, a silent and a hung phone, and silent servers with no violation', async () => {
-    const report = await runChaos({ faults: SHORT_REPLICA_FAULTS, quietMs: 2_500, clients: 3, claimTimeoutS: CLAIM_TIMEOUT_S, recoveryTimeoutMs: 120_000, replicas: true, log: (line) => console.log(`[chaos replicas] ${line}`) });
-    console.log(printFigures(report));
-    expect(report.kills).toBe(6);
-    expect(report.restarts).toBe(1);
-    expect(report.networkFaults).toBe(3);
-    expect(report.phoneFaults).toBe(1);
-    expect(report.phones.movedTasks).toBeGreaterThan(0);
-    expect(report.phones.unknownOutcomes).toBeGreaterThan(0);
-    expect(report.creates.created).toBeGreaterThan(50);
-    expect(report.violations).toEqual([]);
+    await expectShortRunHolds(SHORT_REPLICA_FAULTS, { kills: 6, restarts: 1, networkFaults: 3 }, { replicas: true, label: 'chaos replicas' });
   }, 600_000);
 });

@@ -1,3 +1,7 @@
+import { expect } from 'vitest';
+import { runChaos, type Fault } from './chaos-run.js';
+import { printFigures } from './figures.js';
+
 /** What the two short chaos runs of `npm test` (chaos.e2e.spec.ts, chaos-replicas.e2e.spec.ts) share. */
 
 /** Longer than every bound on silence (the broker's heartbeats notice one within 9 s), shorter than the long run's 20 s. */
@@ -5,3 +9,21 @@ export const SHORT_SILENCE_MS = 12_000;
 
 /** Long enough for the real workers to hand an SMSGate phone its 10 s ttl (chaos-phones.ts). */
 export const CLAIM_TIMEOUT_S = 14;
+
+/**
+ * A short run of `faults` under the load of three clients, its figures printed, then its checks:
+ * every fault of each kind happened and was recovered from (`expected`), the phone faults moved
+ * tasks and left outcomes unknown, enough tasks were created, and no invariant was violated.
+ */
+export async function expectShortRunHolds(faults: Fault[], expected: { kills: number; restarts: number; networkFaults: number }, options: { replicas?: boolean; label: string }): Promise<void> {
+  const report = await runChaos({ faults, quietMs: 2_500, clients: 3, claimTimeoutS: CLAIM_TIMEOUT_S, recoveryTimeoutMs: 120_000, replicas: options.replicas, log: (line) => console.log(`[${options.label}] ${line}`) });
+  console.log(printFigures(report));
+  expect(report.kills).toBe(expected.kills);
+  expect(report.restarts).toBe(expected.restarts);
+  expect(report.networkFaults).toBe(expected.networkFaults);
+  expect(report.phoneFaults).toBe(1);
+  expect(report.phones.movedTasks).toBeGreaterThan(0);
+  expect(report.phones.unknownOutcomes).toBeGreaterThan(0);
+  expect(report.creates.created).toBeGreaterThan(50);
+  expect(report.violations).toEqual([]);
+}

@@ -52,7 +52,7 @@ export class PrivateInfra {
     const ports = { postgres: await freePort(), amqp: await freePort(), amqpDist: await freePort(), redis: await freePort() };
     const infra = new PrivateInfra(dir, ports, `smsq_chaos_${randomBytes(3).toString('hex')}@localhost`);
     try {
-      await Promise.all([infra.initPostgres().then(() => infra.startPostgres()), infra.startRabbit(), infra.startRedis()]);
+      await Promise.all([infra.initPostgres().then(() => infra.startPostgresOnAFreePort()), infra.startRabbit(), infra.startRedis()]);
     } catch (error) {
       await infra.stop();
       throw error;
@@ -113,6 +113,31 @@ export class PrivateInfra {
     this.ownedBy('postgres', this.pgData);
     this.ownedBy('postgres', join(this.dir, 'pg-socket'));
     await this.asOwner('postgres', this.pgBin('initdb'), ['-D', this.pgData, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  }
+
+  /**
+   * The first start: a port found free can be taken by another suite's process before Postgres
+   * binds it, so a start that could not bind tries another port. Any other failure is thrown with
+   * the end of the server's log, which `stop` deletes with the folder.
+   */
+  private async startPostgresOnAFreePort(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.startPostgres();
+      } catch (error) {
+        let log = '';
+        try {
+          log = readFileSync(join(this.pgData, 'server.log'), 'utf8').split('\n').slice(-20).join('\n');
+        } catch {
+          // no log written
+        }
+        if (attempt < 3 && /could not bind|Address already in use/i.test(log)) {
+          this.ports.postgres = await freePort();
+          continue;
+        }
+        throw new Error(`${error instanceof Error ? error.message : String(error)}\nserver.log:\n${log}`);
+      }
+    }
   }
 
   private async startPostgres(): Promise<void> {

@@ -12,6 +12,8 @@ import { printSoak, soakFigures, type SoakRules } from './support/chaos/soak-ver
 
 const minutes = Number(process.env['SOAK_MINUTES'] ?? '30');
 const quietS = Number(process.env['SOAK_QUIET_S'] ?? (minutes >= 20 ? '120' : '60'));
+/** No fault in the run's last minutes, so memory is read at its end in the same state as at the window's start, not in a fault's spike. */
+const coolS = Number(process.env['SOAK_COOL_S'] ?? (minutes >= 20 ? '120' : '0'));
 const output = process.env['SOAK_OUTPUT'];
 const FAULT_EVERY_S = 60;
 const SAMPLE_EVERY_MS = 5_000;
@@ -19,8 +21,8 @@ const PROBE_EVERY_MS = 200;
 /** Retention as the soak runs it (the services' SMSQ_RETENTION_*). */
 const RETENTION = { outboxS: 120, webhookS: 120, intervalS: 15, marginS: 30 };
 
-const faultCount = Math.max(1, Math.floor((minutes * 60 - quietS) / FAULT_EVERY_S));
-const scheduleS = quietS + faultCount * FAULT_EVERY_S;
+const faultCount = Math.max(1, Math.floor((minutes * 60 - quietS - coolS) / FAULT_EVERY_S));
+const scheduleS = quietS + faultCount * FAULT_EVERY_S + coolS;
 /** The last 20 minutes of the schedule; in a short check, its last two thirds. */
 const memoryWindowS = Math.min(20 * 60, Math.floor((scheduleS * 2) / 3));
 
@@ -106,12 +108,13 @@ it(`soak: ${minutes} min, two of every service, a fault every ${FAULT_EVERY_S} s
   let ages: RetentionAges | undefined;
   let tally: RequestTally | undefined;
   const faults = schedule();
-  log(`${faults.length} faults after ${quietS} s of quiet; memory judged over the last ${memoryWindowS} s`);
+  log(`${faults.length} faults after ${quietS} s of quiet, then ${coolS} s of quiet; memory judged over the last ${memoryWindowS} s`);
   try {
     const report = await runChaos({
       faults,
       quietMs: quietS * 1000,
       faultEveryMs: FAULT_EVERY_S * 1000,
+      coolDownMs: coolS * 1000,
       clients: 3,
       claimTimeoutS: 14,
       recoveryTimeoutMs: 120_000,

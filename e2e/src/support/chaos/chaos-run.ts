@@ -105,6 +105,8 @@ export interface ChaosOptions {
    * if that one took longer to recover), instead of a quiet spell after each recovery.
    */
   faultEveryMs?: number;
+  /** On a schedule, load with no fault for this long after the last fault's slot, before the load's extras stop (the soak ends as quiet as it began). */
+  coolDownMs?: number;
   /** The load's mix beyond the chaos run's. */
   load?: Partial<LoadOptions>;
   /** A client of its own creating one task every this many ms, timed apart from the load (tally kind `probe-create-task`). */
@@ -311,7 +313,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       if (!isLasting(fault) && options.faultEveryMs === undefined) await sleep(options.quietMs);
     }
     // On a schedule, the last fault gets its whole slot too.
-    if (options.faultEveryMs !== undefined) await sleep(firstFaultAt + options.faults.length * options.faultEveryMs - Date.now());
+    if (options.faultEveryMs !== undefined) await sleep(firstFaultAt + options.faults.length * options.faultEveryMs + (options.coolDownMs ?? 0) - Date.now());
     await Promise.all(lasting);
     await extra?.stop();
     violations.push(...health.stop().map((detail) => ({ invariant: 'heals-without-restart', clientId: null, detail })));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AnswerTiming } from './chaos-http.js';
-import { highestRollingP99, p99Recovery, type SoakRules } from './soak-verdict.js';
+import { floorGrowth, highestRollingP99, p99Recovery, type SoakRules } from './soak-verdict.js';
 
 const RULES = { recoveryLimitMs: 30_000, p99WindowMs: 20_000, p99AtLeast: 100 } as SoakRules;
 const PROBE_EVERY_MS = 200;
@@ -59,5 +59,33 @@ describe("the soak's recovery rule", () => {
   it('counts an answer other than 201 as endless: a quiet phase with more than 1 % of them has no finite bound', () => {
     const failing = answers(0, 120_000, seeded(15)).map((timing, index) => (index % 50 === 0 ? { ...timing, status: 503 } : timing));
     expect(highestRollingP99(failing, 0, 120_000, RULES)).toBe(Infinity);
+  });
+});
+
+describe("the soak's memory rule", () => {
+  const from = 0;
+  const to = 20 * 60_000;
+  /** A sample every 5 s: `level(at)` MB, plus `spike(at)` MB where a fault holds memory. */
+  const rss = (level: (at: number) => number, spike: (at: number) => number = () => 0): Array<[number, number]> => {
+    const points: Array<[number, number]> = [];
+    for (let at = from; at <= to; at += 5_000) points.push([at, level(at) + spike(at)]);
+    return points;
+  };
+  /** A fault each minute from 0:30 holding 35 MB for 20 s, the last one at the window's very end. */
+  const faultSpikes = (at: number) => ((at % 60_000 >= 30_000 && at % 60_000 < 50_000) || at > to - 20_000 ? 35 : 0);
+
+  it("does not read a fault's spike as growth, even one at the window's end", () => {
+    expect(floorGrowth(rss(() => 120, faultSpikes), from, to).pct).toBe(0);
+  });
+
+  it('reads a steady creep of the level between faults as growth, spikes or not', () => {
+    const creep = (at: number) => 120 * (1 + (0.12 * at) / to);
+    expect(floorGrowth(rss(creep), from, to).pct).toBeGreaterThanOrEqual(11);
+    expect(floorGrowth(rss(creep, faultSpikes), from, to).pct).toBeGreaterThanOrEqual(11);
+  });
+
+  it('reads a level that steps up and stays up halfway as growth', () => {
+    const step = (at: number) => (at < to / 2 ? 120 : 140);
+    expect(floorGrowth(rss(step, faultSpikes), from, to).pct).toBeGreaterThanOrEqual(10);
   });
 });

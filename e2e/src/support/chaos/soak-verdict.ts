@@ -122,12 +122,13 @@ export function p99Recovery(timings: AnswerTiming[], end: number, quiet: number,
 const STAND_INS = new Set<string>(['gateway-sim']);
 
 /**
- * Each smsq process running all through the window, with one pid, is judged by the trend of its
- * RSS: a least-squares line through every sample of the window, its value at the window's end
- * against its value at the start. A line, not the first and last minute alone, so the spike of a
- * fault that happens to fall at either edge (a broker's backlog draining) is not read as growth,
- * while a steady creep is. A process killed or restarted in the window is listed, not judged (the
- * schedule kills only second copies there, so every service has one).
+ * Each smsq process running all through the window, with one pid, is judged by the trend of the
+ * level its RSS returns to: the lowest sample of each minute of the window, a least-squares line
+ * through those floors, its value at the window's end against its value at the start. A leak
+ * raises the floor minute after minute; a fault's spike (a broker's backlog drained, requests
+ * held while a peer is silent) is given back within the minute and does not. The line through
+ * every sample read the fourth soak's last spike, at the window's edge, as growth
+ * (docs/decisions.md, "The soak's memory rule").
  */
 function memoryFigures(samples: Sample[], from: number, to: number, everyMs: number): ProcessMemory[] {
   const inWindow = samples.filter((sample) => sample.at >= from && sample.at <= to);
@@ -140,12 +141,27 @@ function memoryFigures(samples: Sample[], from: number, to: number, everyMs: num
       const why = seen.length === 0 ? 'no samples in the window' : pids.size > 1 ? `restarted in the window (pids ${[...pids].filter((pid) => pid !== null).join(' → ')})` : 'not running all through the window';
       return { process, pid: lastPid, firstMb: null, lastMb: null, growthPct: null, notJudged: why };
     }
+    const growth = floorGrowth(inWindow.map((sample) => [sample.at, sample.rss[process]!.kb]), from, to);
     const mb = (kb: number) => Math.round(kb / 102.4) / 10;
-    const line = leastSquares(inWindow.map((sample) => [sample.at - from, sample.rss[process]!.kb]));
-    const first = line.at(0);
-    const last = line.at(to - from);
-    return { process, pid: lastPid, firstMb: mb(first), lastMb: mb(last), growthPct: Math.round((last / first - 1) * 1000) / 10 };
+    return { process, pid: lastPid, firstMb: mb(growth.first), lastMb: mb(growth.last), growthPct: growth.pct };
   });
+}
+
+const MINUTE_MS = 60_000;
+
+/** The line through each minute's lowest sample of `[at, value]` over [from, to]: its value at both ends, and the growth in % (one decimal). */
+export function floorGrowth(points: Array<[number, number]>, from: number, to: number): { first: number; last: number; pct: number } {
+  const floors = new Map<number, [number, number]>();
+  for (const [at, value] of points) {
+    if (at < from || at > to) continue;
+    const minute = Math.min(Math.floor((at - from) / MINUTE_MS), Math.max(0, Math.ceil((to - from) / MINUTE_MS) - 1));
+    const floor = floors.get(minute);
+    if (!floor || value < floor[1]) floors.set(minute, [at - from, value]);
+  }
+  const line = leastSquares([...floors.values()]);
+  const first = line.at(0);
+  const last = line.at(to - from);
+  return { first, last, pct: Math.round((last / first - 1) * 1000) / 10 };
 }
 
 function leastSquares(points: Array<[number, number]>): { at(x: number): number } {

@@ -37,7 +37,7 @@ const lines = [
   '|---|---|---|---|',
   ...figures.faults.map((fault) => `| ${fault.fault} | ${clock(fault.startedAt)} – ${clock(fault.endedAt)} | ${seconds(fault.readyInMs)} | ${fault.p99BackInMs === null ? '**not within 30 s**' : `${seconds(fault.p99BackInMs)} (${fault.p99AtBackMs} ms)`} |`),
   '',
-  `Resident memory over ${clock(figures.memory.from)} – ${clock(figures.memory.to)} UTC (median of the window's first minute → its last):`,
+  `Resident memory over ${clock(figures.memory.from)} – ${clock(figures.memory.to)} UTC (a least-squares line through each minute's lowest sample, at the window's start → its end):`,
   '',
   '| process | MB | growth |',
   '|---|---|---|',

@@ -299,7 +299,7 @@ export function printSoak(figures: SoakFigures): string {
     `  tasks at the end: ${Object.entries(figures.chaos.tasks).map(([status, count]) => `${status} ${count}`).join(', ')}`,
     `  probe: one create-task every ${figures.probe.everyMs} ms, ${figures.probe.answers} answers (${figures.probe.notCreated} not 201); quiet p99 ${figures.quiet.p99Ms ?? '-'} ms over ${figures.quiet.answers} answers, its rolling p99 at most ${figures.quiet.rollingP99MaxMs ?? '-'} ms`,
     ...figures.faults.map((fault) => `    ${time(fault.startedAt)}–${time(fault.endedAt)} ${fault.fault}: ready after ${s(fault.readyInMs)}, p99 back within its quiet range after ${s(fault.p99BackInMs)}${fault.p99AtBackMs === null ? '' : ` (${fault.p99AtBackMs} ms)`}`),
-    `  memory over ${time(figures.memory.from)}–${time(figures.memory.to)} (a least-squares line through its samples, at the start → at the end):`,
+    `  memory over ${time(figures.memory.from)}–${time(figures.memory.to)} (a least-squares line through each minute's lowest sample, at the start → at the end):`,
     ...figures.memory.processes.map((one) => `    ${one.process}: ${one.growthPct === null ? `not judged, ${one.notJudged}` : `${one.firstMb} → ${one.lastMb} MB (${one.growthPct >= 0 ? '+' : ''}${one.growthPct} %)`}`),
     `  tables (oldest row retention should have removed / limit; max rows first half → second half of the window; at the end):`,
     ...figures.tables.map((table) => `    ${table.table}: ${table.oldestS ?? '-'} s / ${table.limitS} s; ${table.firstHalfMax ?? '-'} → ${table.secondHalfMax ?? '-'}; ${table.endCount ?? '-'} rows`),

@@ -47,6 +47,7 @@ const lines = [
   '|---|---|---|---|---|',
   ...figures.tables.map((table) => `| \`${table.table}\` | ${table.oldestS === null ? 'none' : `${table.oldestS} s`} | ${table.limitS} s | ${table.firstHalfMax ?? '—'} → ${table.secondHalfMax ?? '—'} | ${table.endCount ?? '—'} |`),
   '',
+  ...(figures.series.databaseMb?.length ? [`Database size: ${figures.series.databaseMb[0][1]} MB at the first sample, ${figures.series.databaseMb.at(-1)[1]} MB at the last.`, ''] : []),
   ...(figures.verdict.failures.length > 0 ? ['Failures:', '', ...figures.verdict.failures.map((failure) => `- ${failure}`), ''] : []),
   `![memory and p99 of create-task over the soak](${basename(file).replace(/\.json$/, '.svg')})`,
 ];

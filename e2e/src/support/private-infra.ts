@@ -26,6 +26,7 @@ export class PrivateInfra {
     private readonly dir: string,
     private readonly ports: { postgres: number; amqp: number; amqpDist: number; redis: number },
     private readonly rabbitNode: string,
+    private readonly postgresSharedBuffers: string,
   ) {}
 
   get databaseServerUrl(): string {
@@ -45,12 +46,17 @@ export class PrivateInfra {
     return { DATABASE_URL: `${this.databaseServerUrl}/${databaseName}`, AMQP_URL: this.amqpUrl, REDIS_URL: this.redisUrl };
   }
 
-  static async start(): Promise<PrivateInfra> {
+  /**
+   * `postgresSharedBuffers`: 32 MB by default, so that the short chaos runs and the other suites'
+   * servers starting beside them stay small; the soak, whose tables grow for half an hour, runs
+   * Postgres's own default (128 MB), as deploy/ does.
+   */
+  static async start(options: { postgresSharedBuffers?: string } = {}): Promise<PrivateInfra> {
     const dir = mkdtempSync(join(tmpdir(), 'smsq-infra-'));
     // The database and broker run as their own OS users, which must reach their folders inside.
     chmodSync(dir, 0o755);
     const ports = { postgres: await freePort(), amqp: await freePort(), amqpDist: await freePort(), redis: await freePort() };
-    const infra = new PrivateInfra(dir, ports, `smsq_chaos_${randomBytes(3).toString('hex')}@localhost`);
+    const infra = new PrivateInfra(dir, ports, `smsq_chaos_${randomBytes(3).toString('hex')}@localhost`, options.postgresSharedBuffers ?? '32MB');
     try {
       await Promise.all([infra.initPostgres().then(() => infra.startPostgresOnAFreePort()), infra.startRabbit(), infra.startRedis()]);
     } catch (error) {
@@ -145,7 +151,7 @@ export class PrivateInfra {
       `-p ${this.ports.postgres}`,
       '-c listen_addresses=127.0.0.1',
       `-c unix_socket_directories=${join(this.dir, 'pg-socket')}`,
-      '-c shared_buffers=32MB',
+      `-c shared_buffers=${this.postgresSharedBuffers}`,
       '-c max_connections=200',
       '-c fsync=off',
       '-c full_page_writes=off',

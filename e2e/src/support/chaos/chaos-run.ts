@@ -105,6 +105,8 @@ export interface ChaosOptions {
    * if that one took longer to recover), instead of a quiet spell after each recovery.
    */
   faultEveryMs?: number;
+  /** The private Postgres's shared_buffers (PrivateInfra.start). */
+  postgresSharedBuffers?: string;
   /** On a schedule, load with no fault for this long after the last fault's slot, before the load's extras stop (the soak ends as quiet as it began). */
   coolDownMs?: number;
   /** The load's mix beyond the chaos run's. */
@@ -193,7 +195,7 @@ const NETWORK_RECOVERY_MS = 30_000;
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const log = options.log ?? (() => undefined);
   const started = Date.now();
-  const infra = await PrivateInfra.start();
+  const infra = await PrivateInfra.start({ postgresSharedBuffers: options.postgresSharedBuffers });
   const links = await FaultProxies.start();
   let stack: Stack | undefined;
   let proxy: RoundRobinProxy | undefined;

@@ -19,6 +19,8 @@ export interface Sample {
   /** Resident memory (VmRSS) in kB and the pid it was read from, by process. */
   rss: Partial<Record<ProcessName, { pid: number; kb: number }>>;
   rows: Partial<Record<SoakTable, number>>;
+  /** The database's size on disk (pg_database_size), to set beside Postgres's shared_buffers. */
+  databaseMb?: number;
 }
 
 function residentKb(pid: number): number | undefined {
@@ -60,13 +62,13 @@ export class Sampler {
         const kb = pid === undefined ? undefined : residentKb(pid);
         if (pid !== undefined && kb !== undefined) rss[name] = { pid, kb };
       }
-      this.samples.push({ at, rss, rows: await rowCounts(this.databaseUrl) });
+      this.samples.push({ at, rss, ...(await tableFigures(this.databaseUrl)) });
     }
   }
 }
 
-/** The tables' row counts; while the database restarts, none. */
-async function rowCounts(databaseUrl: string): Promise<Sample['rows']> {
+/** The tables' row counts and the database's size; while the database restarts, none. */
+async function tableFigures(databaseUrl: string): Promise<Pick<Sample, 'rows' | 'databaseMb'>> {
   const db = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 3_000, query_timeout: 5_000 });
   // A restart of PostgreSQL drops the connection: its queries fail (no counts this time), and the error event must not end the run.
   db.on('error', () => undefined);
@@ -74,9 +76,10 @@ async function rowCounts(databaseUrl: string): Promise<Sample['rows']> {
     await db.connect();
     const rows: Sample['rows'] = {};
     for (const table of SOAK_TABLES) rows[table] = Number((await db.query<{ count: string }>(`SELECT count(*) FROM ${table}`)).rows[0]!.count);
-    return rows;
+    const size = await db.query<{ bytes: string }>('SELECT pg_database_size(current_database()) AS bytes');
+    return { rows, databaseMb: Math.round(Number(size.rows[0]!.bytes) / 1_048_576) };
   } catch {
-    return {};
+    return { rows: {} };
   } finally {
     await db.end().catch(() => undefined);
   }

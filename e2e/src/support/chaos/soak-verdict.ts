@@ -83,6 +83,8 @@ export interface SoakFigures {
     /** The probe's rolling p99: [epoch ms, ms, or null when more than 1 % of its answers were not 201]. */
     p99Ms: Array<[number, number | null]>;
     rows: Partial<Record<SoakTable, Array<[number, number]>>>;
+    /** The database's size: [epoch ms, MB]. */
+    databaseMb: Array<[number, number]>;
   };
   verdict: { pass: boolean; failures: string[] };
 }
@@ -282,7 +284,7 @@ export function soakFigures(inputs: SoakInputs): SoakFigures {
     tables,
     webhooks: inputs.webhooks,
     chaos,
-    series: { rssMb, p99Ms: p99Series, rows },
+    series: { rssMb, p99Ms: p99Series, rows, databaseMb: samples.filter((sample) => sample.databaseMb !== undefined).map((sample): [number, number] => [sample.at, sample.databaseMb!]) },
     verdict: { pass: failures.length === 0, failures },
   };
 }
@@ -303,6 +305,7 @@ export function printSoak(figures: SoakFigures): string {
     ...figures.memory.processes.map((one) => `    ${one.process}: ${one.growthPct === null ? `not judged, ${one.notJudged}` : `${one.firstMb} → ${one.lastMb} MB (${one.growthPct >= 0 ? '+' : ''}${one.growthPct} %)`}`),
     `  tables (oldest row retention should have removed / limit; max rows first half → second half of the window; at the end):`,
     ...figures.tables.map((table) => `    ${table.table}: ${table.oldestS ?? '-'} s / ${table.limitS} s; ${table.firstHalfMax ?? '-'} → ${table.secondHalfMax ?? '-'}; ${table.endCount ?? '-'} rows`),
+    `  database: ${figures.series.databaseMb.map(([, mb]) => mb).filter((_, index, all) => index === 0 || index === all.length - 1).join(' → ') || '-'} MB from the first sample to the last`,
     `  violations of the chaos invariants: ${figures.chaos.violations.length}`,
     `  verdict: ${figures.verdict.pass ? 'PASS' : 'FAIL'}`,
     ...figures.verdict.failures.map((failure) => `    ${failure}`),

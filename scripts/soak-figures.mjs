@@ -14,6 +14,7 @@ const END = '<!-- soak figures: end -->';
 const seconds = (ms) => (ms === null || ms === undefined ? '—' : `${(ms / 1000).toFixed(1)} s`);
 const clock = (at) => (at === null || at === undefined ? '—' : new Date(at).toISOString().slice(11, 19));
 const count = (n) => n.toLocaleString('en-US');
+const signed = (pct) => `${pct >= 0 ? '+' : ''}${pct}`;
 const answers = (kind) => Object.entries(figures.chaos.answers[kind] ?? {}).map(([status, n]) => `${status}: ${count(n)}`).join(', ');
 
 const lines = [
@@ -37,11 +38,15 @@ const lines = [
   '|---|---|---|---|',
   ...figures.faults.map((fault) => `| ${fault.fault} | ${clock(fault.startedAt)} – ${clock(fault.endedAt)} | ${seconds(fault.readyInMs)} | ${fault.p99BackInMs === null ? '**not within 30 s**' : `${seconds(fault.p99BackInMs)} (${fault.p99AtBackMs} ms)`} |`),
   '',
-  `Resident memory over ${clock(figures.memory.from)} – ${clock(figures.memory.to)} UTC (a least-squares line through each minute's lowest sample, at the window's start → its end):`,
+  `Memory over ${clock(figures.memory.from)} – ${clock(figures.memory.to)} UTC: a least-squares line, at the window's start → its end, through the heap each major GC left (RSS, through each minute's lowest sample, where a process had fewer than 3 major GCs), and the RSS line beside it:`,
   '',
-  '| process | MB | growth |',
-  '|---|---|---|',
-  ...figures.memory.processes.map((one) => (one.growthPct === null ? `| ${one.process} | — | not judged: ${one.notJudged} |` : `| ${one.process} | ${one.firstMb} → ${one.lastMb} | ${one.growthPct >= 0 ? '+' : ''}${one.growthPct} % |`)),
+  '| process | judged on | MB | growth | RSS (MB) | RSS growth |',
+  '|---|---|---|---|---|---|',
+  ...figures.memory.processes.map((one) =>
+    one.growthPct === null
+      ? `| ${one.process} | — | — | not judged: ${one.notJudged} | — | — |`
+      : `| ${one.process} | ${one.judgedOn ?? 'RSS'}${one.majorGcs === undefined ? '' : ` (${one.majorGcs} major GCs)`} | ${one.firstMb} → ${one.lastMb} | ${signed(one.growthPct)} % | ${one.rss ? `${one.rss.firstMb} → ${one.rss.lastMb}` : '—'} | ${one.rss ? `${signed(one.rss.growthPct)} %` : '—'} |`,
+  ),
   '',
   '| table | oldest row retention should have removed | limit | max rows, first → second half of the window | rows at the end |',
   '|---|---|---|---|---|',

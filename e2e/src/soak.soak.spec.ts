@@ -4,10 +4,11 @@ import { expect, it } from 'vitest';
 import type { RequestTally } from './support/chaos/chaos-http.js';
 import { runChaos, type Fault, type Link } from './support/chaos/chaos-run.js';
 import type { InfraName } from './support/private-infra.js';
-import type { ProcessName } from './support/stack.js';
+import type { MajorGc } from './support/major-gc.js';
+import type { ProcessName, Stack } from './support/stack.js';
 import { soakPlot } from './support/chaos/soak-plot.js';
 import { DashboardReader, registerWebhooks, WebhookReceiver } from './support/chaos/soak-load.js';
-import { retentionAges, Sampler, type RetentionAges } from './support/chaos/soak-samples.js';
+import { retentionAges, Sampler, SOAK_PROCESSES, type RetentionAges } from './support/chaos/soak-samples.js';
 import { printSoak, soakFigures, type SoakRules } from './support/chaos/soak-verdict.js';
 
 const minutes = Number(process.env['SOAK_MINUTES'] ?? '30');
@@ -103,6 +104,7 @@ it(`soak: ${minutes} min, two of every service, a fault every ${FAULT_EVERY_S} s
   const log = (line: string) => console.log(`[soak] ${line}`);
   const receiver = await WebhookReceiver.start(0.1);
   let sampler: Sampler | undefined;
+  let stack: Stack | undefined;
   let loadStartedAt = 0;
   let scheduleEndedAt = 0;
   let ages: RetentionAges | undefined;
@@ -117,6 +119,8 @@ it(`soak: ${minutes} min, two of every service, a fault every ${FAULT_EVERY_S} s
       coolDownMs: coolS * 1000,
       // Postgres's default, as deploy/ runs it, not the chaos runs' 32 MB, which half an hour of tasks may outgrow (the fifth run slowed in its second half; the sampled database size tells).
       postgresSharedBuffers: '128MB',
+      // Each major collection's line, with the heap it left: what a leak grows (memory is judged on it).
+      nodeFlags: ['--trace-gc', '--trace-gc-ignore-scavenger'],
       clients: 3,
       claimTimeoutS: 14,
       recoveryTimeoutMs: 120_000,
@@ -136,6 +140,7 @@ it(`soak: ${minutes} min, two of every service, a fault every ${FAULT_EVERY_S} s
       onLoad: async (run) => {
         loadStartedAt = Date.now();
         tally = run.tally;
+        stack = run.stack;
         await registerWebhooks(run.baseUrl, run.clients, receiver.url, run.tally);
         const reader = await DashboardReader.start(run.dashboardUrls, run.tally, 1_000);
         sampler = new Sampler(run.stack, run.databaseUrl, SAMPLE_EVERY_MS);
@@ -159,6 +164,7 @@ it(`soak: ${minutes} min, two of every service, a fault every ${FAULT_EVERY_S} s
       failures: tally!.failures,
       loadStartedAt,
       samples: sampler!.samples,
+      majorGcs: Object.fromEntries(SOAK_PROCESSES.map((name): [string, MajorGc[]] => [name, stack!.majorGcsOf(name)])),
       sampleEveryMs: SAMPLE_EVERY_MS,
       scheduleEndedAt,
       ages: ages!,

@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { assertAnswerMatchesDocument, bodyOf, documentCheckedFetch } from './api-document.js';
+import { majorGcOf, type MajorGc } from './major-gc.js';
 
 const run = promisify(execFile);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -60,13 +61,18 @@ export class Stack {
   /** Environment a process was launched with beyond the stack's, kept for its restarts. */
   private readonly extraEnv = new Map<ProcessName, Record<string, string>>();
 
+  /** Every major garbage collection a process traced (`--trace-gc` among `nodeFlags`), in order. */
+  private readonly majorGcs = new Map<ProcessName, MajorGc[]>();
+
   private constructor(
     readonly env: Record<string, string>,
     readonly baseUrl: string,
     private readonly databaseName: string,
+    /** Node's own flags for every process the stack launches (the soak traces garbage collection). */
+    private readonly nodeFlags: string[],
   ) {}
 
-  static async start(options: { profile: 'A' | 'B'; env?: Record<string, string>; oneProcess?: boolean }): Promise<Stack> {
+  static async start(options: { profile: 'A' | 'B'; env?: Record<string, string>; oneProcess?: boolean; nodeFlags?: string[] }): Promise<Stack> {
     const id = randomBytes(4).toString('hex');
     const databaseName = `smsq_e2e_${options.profile.toLowerCase()}_${id}`;
     const port = await freePort();
@@ -88,7 +94,7 @@ export class Stack {
       ...options.env,
     };
     env['SMSQ_BASE_URL'] = `http://127.0.0.1:${port}`;
-    const stack = new Stack(env, env['SMSQ_BASE_URL'], databaseName);
+    const stack = new Stack(env, env['SMSQ_BASE_URL'], databaseName, options.nodeFlags ?? []);
     if (options.oneProcess) stack.launch('services');
     else for (const service of SERVICES) stack.launch(service);
     await stack.waitUntilReady();
@@ -99,10 +105,19 @@ export class Stack {
     const env = { ...this.env, ...(this.extraEnv.get(service) ?? {}), ...extraEnv };
     this.extraEnv.set(service, { ...(this.extraEnv.get(service) ?? {}), ...extraEnv });
     const entry = ENTRIES[serviceOf(service)] ?? [join(ROOT, 'apps', serviceOf(service), 'dist', 'main.js')];
-    const child = spawn(process.execPath, entry, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...this.nodeFlags, ...entry], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines = this.logs.get(service) ?? [];
     this.logs.set(service, lines);
-    const keep = (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    const gcs = this.majorGcs.get(service) ?? [];
+    this.majorGcs.set(service, gcs);
+    const keep = (chunk: Buffer) => {
+      const received = chunk.toString('utf8').split('\n').filter(Boolean);
+      lines.push(...received);
+      for (const line of received) {
+        const gc = majorGcOf(line);
+        if (gc) gcs.push(gc);
+      }
+    };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     this.processes.set(service, child);
@@ -170,6 +185,11 @@ export class Stack {
   /** The running process of a service, for tests that signal it and watch it exit. */
   processOf(service: ProcessName): ChildProcess | undefined {
     return this.processes.get(service);
+  }
+
+  /** The major garbage collections the process has traced, with the heap each left (only with `--trace-gc` among the stack's `nodeFlags`). */
+  majorGcsOf(service: ProcessName): MajorGc[] {
+    return this.majorGcs.get(service) ?? [];
   }
 
   logsOf(service: ProcessName): string[] {

@@ -105,6 +105,8 @@ export interface ChaosOptions {
    * if that one took longer to recover), instead of a quiet spell after each recovery.
    */
   faultEveryMs?: number;
+  /** Node's own flags for every process of the stack (Stack.start). */
+  nodeFlags?: string[];
   /** The private Postgres's shared_buffers (PrivateInfra.start). */
   postgresSharedBuffers?: string;
   /** On a schedule, load with no fault for this long after the last fault's slot, before the load's extras stop (the soak ends as quiet as it began). */
@@ -209,6 +211,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const proxied = async (name: InfraName, url: string) => throughProxy(url, await links.add(name, upstreamOf(url)));
     stack = await Stack.start({
       profile: 'A',
+      nodeFlags: options.nodeFlags,
       env: {
         DATABASE_URL: await proxied('postgres', direct['DATABASE_URL']!),
         AMQP_URL: await proxied('rabbitmq', direct['AMQP_URL']!),

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AnswerTiming } from './chaos-http.js';
-import { floorGrowth, highestRollingP99, p99Recovery, type SoakRules } from './soak-verdict.js';
+import { majorGcOf, type MajorGc } from '../major-gc.js';
+import type { Sample } from './soak-samples.js';
+import { floorGrowth, highestRollingP99, memoryFigures, p99Recovery, type SoakRules } from './soak-verdict.js';
 
 const RULES = { recoveryLimitMs: 30_000, p99WindowMs: 20_000, p99AtLeast: 100 } as SoakRules;
 const PROBE_EVERY_MS = 200;
@@ -87,5 +89,44 @@ describe("the soak's memory rule", () => {
   it('reads a level that steps up and stays up halfway as growth', () => {
     const step = (at: number) => (at < to / 2 ? 120 : 140);
     expect(floorGrowth(rss(step, faultSpikes), from, to).pct).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe("the soak's memory rule on the heap major collections leave", () => {
+  const from = 0;
+  const to = 20 * 60_000;
+  const pid = 4242;
+  /** RSS every 5 s swinging between 83 and 125 MB a few minutes at a time, ending high (the fifth run's worker). */
+  const swingingRss: Sample[] = [];
+  const rssMb = (at: number) => (at < to - 240_000 && Math.floor(at / 180_000) % 2 === 0 ? 83 : 125);
+  for (let at = from; at <= to; at += 5_000) swingingRss.push({ at, rss: { worker: { pid, kb: rssMb(at) * 1024 } }, rows: {} });
+  /** A major collection every 40 s, leaving `heap(at)` MB. */
+  const collections = (heap: (at: number) => number, count = Infinity): MajorGc[] => {
+    const gcs: MajorGc[] = [];
+    for (let at = from + 20_000; at <= to && gcs.length < count; at += 40_000) gcs.push({ pid, at, heapMb: heap(at) });
+    return gcs;
+  };
+  const worker = (gcs: MajorGc[]) => memoryFigures(swingingRss, { worker: gcs }, from, to, 5_000).find((one) => one.process === 'worker')!;
+
+  it('reads the trace line of a major collection, a reducing one too, and nothing else', () => {
+    expect(majorGcOf('[4242:0x5d1e8f0]     8123 ms: Mark-Compact 99.7 (133.3) -> 45.7 (80.1) MB, 35.00 / 0.00 ms  (average mu = 0.683) finalize incremental marking', 7)).toEqual({ pid: 4242, at: 7, heapMb: 45.7 });
+    expect(majorGcOf('[17:0xabc]   612.5 ms: Mark-Compact (reduce) 40.2 (48.0) -> 38.9 (44.0) MB, 3.1 / 0.0 ms  (average mu = 0.99) memory reducer', 7)?.heapMb).toBe(38.9);
+    expect(majorGcOf('[4242:0x5d1e8f0]     8100 ms: Scavenge 20.1 (25.0) -> 19.0 (26.0) MB, 1.2 / 0.0 ms  (average mu = 0.9) allocation failure;')).toBeUndefined();
+    expect(majorGcOf('{"level":"log","message":"Mark-Compact 99.7 (133.3) -> 45.7 (80.1) MB"}')).toBeUndefined();
+  });
+
+  it('judges the heap, not the swinging RSS, and finds a flat heap flat', () => {
+    const one = worker(collections(() => 40));
+    expect(one).toMatchObject({ judgedOn: 'heap after major GC', growthPct: 0 });
+    expect(one.rss!.growthPct).toBeGreaterThan(10);
+  });
+
+  it('finds a heap that creeps 12 % over the window grown, whatever the RSS does', () => {
+    expect(worker(collections((at) => 40 * (1 + (0.12 * at) / to))).growthPct).toBeGreaterThanOrEqual(10);
+  });
+
+  it("judges the RSS floors of a process with fewer than three major collections, and ignores another pid's", () => {
+    expect(worker(collections(() => 40, 2))).toMatchObject({ judgedOn: 'RSS', majorGcs: 2 });
+    expect(worker(collections(() => 40).map((gc) => ({ ...gc, pid: 1 })))).toMatchObject({ judgedOn: 'RSS', majorGcs: 0 });
   });
 });

@@ -1,5 +1,6 @@
 import type { HttpClient } from 'android-sms-gateway';
 import { describeErrorBody, describeFetchFailure, parseBody } from '../../http/http-answers.js';
+import { requestSignal } from '../../http/request-signal.js';
 
 /** An answer from the app other than 2xx: its status and body, so 400, 401, 404 and 409 can be told apart. */
 export class SmsGateHttpError extends Error {
@@ -54,7 +55,7 @@ export class FetchHttpClient implements HttpClient {
   }
 
   private async request<T>(method: string, url: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
-    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const bounded = requestSignal(this.timeoutMs, this.signal);
     let response: Response;
     let text: string;
     try {
@@ -62,11 +63,13 @@ export class FetchHttpClient implements HttpClient {
         method,
         headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: this.signal ? AbortSignal.any([this.signal, timeout]) : timeout,
+        signal: bounded.signal,
       });
       text = await response.text();
     } catch (error) {
       throw new SmsGateUnreachableError(error, this.timeoutMs);
+    } finally {
+      bounded.release();
     }
     const parsed = text === '' ? undefined : parseBody(text);
     if (!response.ok) throw new SmsGateHttpError(response.status, parsed);

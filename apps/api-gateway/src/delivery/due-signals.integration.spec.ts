@@ -2,6 +2,7 @@ import { dueSignalChannel } from '@smsq/contracts';
 import { eventually, FaultProxies, throughProxy } from '@smsq/testing';
 import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
+import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayConfig } from '../config/gateway-config.js';
 import { DueSignals } from './due-signals.js';
@@ -78,6 +79,25 @@ describe(DueSignals.name, () => {
     const done = waiter.wait(5_000, gone.signal);
     gone.abort();
     await done;
+    expect(Date.now() - started).toBeLessThan(100);
+    waiter.dispose();
+  });
+
+  it('stops waiting when either of its signals aborts, and leaves no listener on the one that lives on (the shutdown)', async () => {
+    const shutdown = new AbortController();
+    const waiter = sut.register(9);
+    for (let poll = 0; poll < 50; poll++) {
+      const gone = new AbortController();
+      const done = waiter.wait(5_000, gone.signal, shutdown.signal);
+      gone.abort();
+      await done;
+    }
+    await waiter.wait(10, new AbortController().signal, shutdown.signal);
+    expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(0);
+    const started = Date.now();
+    const waiting = waiter.wait(5_000, new AbortController().signal, shutdown.signal);
+    shutdown.abort();
+    await waiting;
     expect(Date.now() - started).toBeLessThan(100);
     waiter.dispose();
   });

@@ -7,8 +7,13 @@ import { GatewayConfig } from '../config/gateway-config.js';
 const DEAF_RECHECK_MS = 2_000;
 
 export interface DueWaiter {
-  /** Resolves when a task may have become due for this waiter, after `ms`, or when `signal` aborts. */
-  wait(ms: number, signal: AbortSignal): Promise<void>;
+  /**
+   * Resolves when a task may have become due for this waiter, after `ms`, or when any of
+   * `signals` aborts; its listeners on them go with it. Several signals rather than one made by
+   * `AbortSignal.any`, which Node keeps linked to a source that never aborts (the gateway's own
+   * shutdown), one more for every empty long poll.
+   */
+  wait(ms: number, ...signals: AbortSignal[]): Promise<void>;
   dispose(): void;
 }
 
@@ -41,13 +46,13 @@ export class DueSignals implements OnModuleInit, OnApplicationShutdown {
     const entry = { phoneId, wake: () => wake() };
     this.waiters.add(entry);
     return {
-      wait: (ms, signal) =>
+      wait: (ms, ...signals) =>
         new Promise<void>((resolve) => {
-          if (woken || signal.aborted) return resolve();
+          if (woken || signals.some((signal) => signal.aborted)) return resolve();
           const limit = this.subscription?.hearing ? ms : Math.min(ms, DEAF_RECHECK_MS);
           const finish = () => {
             clearTimeout(timer);
-            signal.removeEventListener('abort', finish);
+            for (const signal of signals) signal.removeEventListener('abort', finish);
             woken = false;
             wake = () => {
               woken = true;
@@ -55,7 +60,7 @@ export class DueSignals implements OnModuleInit, OnApplicationShutdown {
             resolve();
           };
           const timer = setTimeout(finish, Math.max(0, limit));
-          signal.addEventListener('abort', finish, { once: true });
+          for (const signal of signals) signal.addEventListener('abort', finish, { once: true });
           wake = finish;
         }),
       dispose: () => void this.waiters.delete(entry),

@@ -88,7 +88,7 @@ export class WorkerTasksService {
         const remaining = deadline - Date.now();
         if (remaining <= 0 || gone.aborted || stopWaiting.aborted) return [];
         const untilDue = claim.nextDueAt === null ? remaining : Date.parse(claim.nextDueAt) - Date.now();
-        await waiter.wait(Math.min(remaining, Math.max(0, untilDue)), AbortSignal.any([gone, stopWaiting]));
+        await waiter.wait(Math.min(remaining, Math.max(0, untilDue)), gone, stopWaiting);
         if (stopWaiting.aborted) return [];
       } finally {
         waiter.dispose();

@@ -110,9 +110,11 @@ export class Stack {
     this.logs.set(service, lines);
     const gcs = this.majorGcs.get(service) ?? [];
     this.majorGcs.set(service, gcs);
+    const traced = this.nodeFlags.includes('--trace-gc');
     const keep = (chunk: Buffer) => {
       const received = chunk.toString('utf8').split('\n').filter(Boolean);
       lines.push(...received);
+      if (!traced) return;
       for (const line of received) {
         const gc = majorGcOf(line);
         if (gc) gcs.push(gc);

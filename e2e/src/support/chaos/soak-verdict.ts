@@ -8,7 +8,7 @@ import { SOAK_PROCESSES, SOAK_TABLES, type RetentionAges, type Sample, type Soak
 export interface SoakRules {
   /** Memory is judged over the last this many ms of the faults' schedule (20 minutes in the full run). */
   memoryWindowMs: number;
-  /** Median RSS of a process's last minute of the window over that of its first: less than 1 + this. */
+  /** A process's growth over the window (memoryFigures: the heap its major GCs left, else its RSS floors): less than this fraction. */
   memoryGrowthLimit: number;
   /** Each fault's end until create-task's rolling p99 is under its quiet value: at most this. */
   recoveryLimitMs: number;
@@ -326,7 +326,7 @@ export function printSoak(figures: SoakFigures): string {
     `  probe: one create-task every ${figures.probe.everyMs} ms, ${figures.probe.answers} answers (${figures.probe.notCreated} not 201); quiet p99 ${figures.quiet.p99Ms ?? '-'} ms over ${figures.quiet.answers} answers, its rolling p99 at most ${figures.quiet.rollingP99MaxMs ?? '-'} ms`,
     ...figures.faults.map((fault) => `    ${time(fault.startedAt)}–${time(fault.endedAt)} ${fault.fault}: ready after ${s(fault.readyInMs)}, p99 back within its quiet range after ${s(fault.p99BackInMs)}${fault.p99AtBackMs === null ? '' : ` (${fault.p99AtBackMs} ms)`}`),
     `  memory over ${time(figures.memory.from)}–${time(figures.memory.to)} (a least-squares line, at the start → at the end, through the heap each major GC left, else through each minute's lowest RSS sample):`,
-    ...figures.memory.processes.map((one) => `    ${one.process}: ${one.growthPct === null ? `not judged, ${one.notJudged}` : `${one.judgedOn} ${one.firstMb} → ${one.lastMb} MB (${signed(one.growthPct)} %, ${one.majorGcs} major GCs); RSS ${one.rss!.firstMb} → ${one.rss!.lastMb} MB (${signed(one.rss!.growthPct)} %)`}`),
+    ...figures.memory.processes.map((one) => `    ${one.process}: ${one.growthPct === null ? `not judged, ${one.notJudged}` : `${one.judgedOn} ${one.firstMb} → ${one.lastMb} MB (${signed(one.growthPct)} %, ${one.majorGcs} major GCs)${one.judgedOn === 'RSS' ? '' : `; RSS ${one.rss!.firstMb} → ${one.rss!.lastMb} MB (${signed(one.rss!.growthPct)} %)`}`}`),
     `  tables (oldest row retention should have removed / limit; max rows first half → second half of the window; at the end):`,
     ...figures.tables.map((table) => `    ${table.table}: ${table.oldestS ?? '-'} s / ${table.limitS} s; ${table.firstHalfMax ?? '-'} → ${table.secondHalfMax ?? '-'}; ${table.endCount ?? '-'} rows`),
     `  database: ${figures.series.databaseMb.map(([, mb]) => mb).filter((_, index, all) => index === 0 || index === all.length - 1).join(' → ') || '-'} MB from the first sample to the last`,

@@ -16,7 +16,7 @@ export interface SoakRules {
   p99WindowMs: number;
   /** Fewest answers a p99 is computed from. */
   p99AtLeast: number;
-  /** The start of the quiet phase left out of the quiet p99: the services' warm-up (JIT, pools), not their quiet pace. */
+  /** The start of the quiet phase left out of the quiet p99: the services' warm-up (JIT, pools) and, in a full soak, the minutes before retention and webhook retries run at their steady pace. */
   quietWarmUpMs: number;
   /** The services' SMSQ_RETENTION_* settings, in seconds, and the slack beyond retention + 2 intervals. */
   retention: { outboxS: number; webhookS: number; intervalS: number; marginS: number };

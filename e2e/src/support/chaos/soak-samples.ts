@@ -13,12 +13,21 @@ export const SOAK_PROCESSES: ProcessName[] = [
 export const SOAK_TABLES = ['dispatch.outbox_messages', 'dispatch.webhook_deliveries', 'inbox.outbox_events'] as const;
 export type SoakTable = (typeof SOAK_TABLES)[number];
 
+/** The rows of each table retention keeps whatever their age, because they are not done with: a message not yet published, a delivery still to be tried. */
+const NOT_DONE: Record<SoakTable, string> = {
+  'dispatch.outbox_messages': 'published_at IS NULL',
+  'dispatch.webhook_deliveries': "status = 'pending'",
+  'inbox.outbox_events': 'published_at IS NULL',
+};
+
 /** One look at every process and table; a process not running, or a count the database could not give, is left out. */
 export interface Sample {
   at: number;
   /** Resident memory (VmRSS) in kB and the pid it was read from, by process. */
   rss: Partial<Record<ProcessName, { pid: number; kb: number }>>;
   rows: Partial<Record<SoakTable, number>>;
+  /** Of those, the rows not done with, which retention keeps whatever their age. */
+  notDone: Partial<Record<SoakTable, number>>;
   /** The database's size on disk (pg_database_size), to set beside Postgres's shared_buffers. */
   databaseMb?: number;
 }
@@ -68,18 +77,23 @@ export class Sampler {
 }
 
 /** The tables' row counts and the database's size; while the database restarts, none. */
-async function tableFigures(databaseUrl: string): Promise<Pick<Sample, 'rows' | 'databaseMb'>> {
+async function tableFigures(databaseUrl: string): Promise<Pick<Sample, 'rows' | 'notDone' | 'databaseMb'>> {
   const db = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 3_000, query_timeout: 5_000 });
   // A restart of PostgreSQL drops the connection: its queries fail (no counts this time), and the error event must not end the run.
   db.on('error', () => undefined);
   try {
     await db.connect();
     const rows: Sample['rows'] = {};
-    for (const table of SOAK_TABLES) rows[table] = Number((await db.query<{ count: string }>(`SELECT count(*) FROM ${table}`)).rows[0]!.count);
+    const notDone: Sample['notDone'] = {};
+    for (const table of SOAK_TABLES) {
+      const counts = (await db.query<{ all: string; not_done: string }>(`SELECT count(*) AS all, count(*) FILTER (WHERE ${NOT_DONE[table]}) AS not_done FROM ${table}`)).rows[0]!;
+      rows[table] = Number(counts.all);
+      notDone[table] = Number(counts.not_done);
+    }
     const size = await db.query<{ bytes: string }>('SELECT pg_database_size(current_database()) AS bytes');
-    return { rows, databaseMb: Math.round(Number(size.rows[0]!.bytes) / 1_048_576) };
+    return { rows, notDone, databaseMb: Math.round(Number(size.rows[0]!.bytes) / 1_048_576) };
   } catch {
-    return { rows: {} };
+    return { rows: {}, notDone: {} };
   } finally {
     await db.end().catch(() => undefined);
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AnswerTiming } from './chaos-http.js';
 import { majorGcOf, type MajorGc } from '../major-gc.js';
 import type { Sample } from './soak-samples.js';
-import { floorGrowth, highestRollingP99, memoryFigures, p99Recovery, type SoakRules } from './soak-verdict.js';
+import { floorGrowth, highestRollingP99, memoryFigures, p99Recovery, tableBounds, tableFailures, type SoakRules } from './soak-verdict.js';
 
 const RULES = { recoveryLimitMs: 30_000, p99WindowMs: 20_000, p99AtLeast: 100 } as SoakRules;
 const PROBE_EVERY_MS = 200;
@@ -99,7 +99,7 @@ describe("the soak's memory rule on the heap major collections leave", () => {
   /** RSS every 5 s swinging between 83 and 125 MB a few minutes at a time, ending high (the fifth run's worker). */
   const swingingRss: Sample[] = [];
   const rssMb = (at: number) => (at < to - 240_000 && Math.floor(at / 180_000) % 2 === 0 ? 83 : 125);
-  for (let at = from; at <= to; at += 5_000) swingingRss.push({ at, rss: { worker: { pid, kb: rssMb(at) * 1024 } }, rows: {} });
+  for (let at = from; at <= to; at += 5_000) swingingRss.push({ at, rss: { worker: { pid, kb: rssMb(at) * 1024 } }, rows: {}, notDone: {} });
   /** A major collection every 40 s, leaving `heap(at)` MB. */
   const collections = (heap: (at: number) => number, count = Infinity): MajorGc[] => {
     const gcs: MajorGc[] = [];
@@ -128,5 +128,34 @@ describe("the soak's memory rule on the heap major collections leave", () => {
   it("judges the RSS floors of a process with fewer than three major collections, and ignores another pid's", () => {
     expect(worker(collections(() => 40, 2))).toMatchObject({ judgedOn: 'RSS', majorGcs: 2 });
     expect(worker(collections(() => 40).map((gc) => ({ ...gc, pid: 1 })))).toMatchObject({ judgedOn: 'RSS', majorGcs: 0 });
+  });
+});
+
+describe("the soak's table rule", () => {
+  const TABLE_RULES = { plateauFactor: 1.25, plateauSlackRows: 100, retention: { outboxS: 120, webhookS: 120, intervalS: 15, marginS: 30 } } as SoakRules;
+  const from = 0;
+  const to = 20 * 60_000;
+  const AGES = { 'dispatch.outbox_messages': 122, 'dispatch.webhook_deliveries': 122, 'inbox.outbox_events': 125 };
+  /** A sample every 5 s of the outbox: `all(at)` rows, `notDone(at)` of them not yet published. */
+  const outbox = (all: (at: number) => number, notDone: (at: number) => number): Sample[] => {
+    const samples: Sample[] = [];
+    for (let at = from; at <= to; at += 5_000) samples.push({ at, rss: {}, rows: { 'dispatch.outbox_messages': all(at) }, notDone: { 'dispatch.outbox_messages': notDone(at) } });
+    return samples;
+  };
+  const judged = (samples: Sample[], ages = AGES) => tableFailures(tableBounds(samples, ages, from, to, TABLE_RULES)[0]!, TABLE_RULES);
+
+  it("does not read a burst of done rows after a fault, in the window's last minutes, as growth", () => {
+    const burstAtTheEnd = outbox((at) => (at > to - 90_000 ? 1_360 : 900), (at) => (at > to - 90_000 && at < to - 70_000 ? 400 : 3));
+    expect(judged(burstAtTheEnd)).toEqual([]);
+  });
+
+  it('finds rows not done with that pile up, and a done row older than retention allows', () => {
+    const piling = outbox((at) => 900 + at / 1_000, (at) => Math.round(at / 2_000));
+    expect(judged(piling)).toEqual([expect.stringContaining("rows not done with pile up: a median of 450 in the window's second half against 150")]);
+    expect(judged(outbox(() => 900, () => 3), { ...AGES, 'dispatch.outbox_messages': 200 })).toEqual([expect.stringContaining('keeps a row done with 200 s ago')]);
+  });
+
+  it('does not pass a table it could not count', () => {
+    expect(judged([])).toEqual([expect.stringContaining('not counted in both halves')]);
   });
 });

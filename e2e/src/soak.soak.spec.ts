@@ -36,6 +36,9 @@ const rules: SoakRules = {
   // answers) it was the slowest, and under the quiet p99 only half the time with no fault at all.
   p99WindowMs: 20_000,
   p99AtLeast: 100,
+  slowAtMost: 4,
+  beforeFaultMs: 30_000,
+  beforeFaultAtLeast: 50,
   quietWarmUpMs: quietS >= 240 ? 120_000 : 30_000,
   retention: RETENTION,
   plateauFactor: 1.25,

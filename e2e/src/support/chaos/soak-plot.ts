@@ -38,7 +38,7 @@ function ticks(max: number): number[] {
 
 /**
  * The soak's plot, self-contained SVG: resident memory of every process over time (the window
- * memory is judged over shaded), and the probe's rolling p99 of create-task with the top of its quiet range;
+ * memory is judged over shaded), and the probe's rolling p99 of create-task with its quiet p99;
  * each fault a band from its start to its end in both.
  */
 export function soakPlot(figures: SoakFigures): string {
@@ -93,10 +93,10 @@ export function soakPlot(figures: SoakFigures): string {
 
   // The probe's p99.
   const p99Top = rssTop + PANEL + GAP;
-  const quiet = figures.quiet.rollingP99MaxMs;
+  const quiet = figures.quiet.p99Ms;
   const values = figures.series.p99Ms.map(([, ms]) => ms).filter((ms): ms is number => ms !== null);
   const p99Max = Math.min(Math.max(quiet ?? 0, ...values) * 1.1, Math.max((quiet ?? 100) * 10, 100)) || 100;
-  panel(p99Top, `create-task p99 (ms) over the last ${figures.rules.p99WindowMs / 1000} s of the probe; dashed: the top of its quiet range; red ticks: more than 1 % not 201`, p99Max, '');
+  panel(p99Top, `create-task p99 (ms) over the last ${figures.rules.p99WindowMs / 1000} s of the probe; dashed: its quiet p99; red ticks: more than 1 % not 201`, p99Max, '');
   if (quiet !== null) {
     const y = p99Top + PANEL - (quiet / p99Max) * PANEL;
     out.push(`<line x1="${LEFT}" x2="${LEFT + plotWidth}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}" stroke="black" stroke-dasharray="6 4"/>`);

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { AnswerTiming } from './chaos-http.js';
 import { majorGcOf, type MajorGc } from '../major-gc.js';
 import type { Sample } from './soak-samples.js';
-import { floorGrowth, highestRollingP99, memoryFigures, p99Recovery, tableBounds, tableFailures, type SoakRules } from './soak-verdict.js';
+import { faultBound, floorGrowth, highestRollingP99, memoryFigures, p99, p99Recovery, tableBounds, tableFailures, type SoakRules } from './soak-verdict.js';
 
-const RULES = { recoveryLimitMs: 30_000, p99WindowMs: 20_000, p99AtLeast: 100 } as SoakRules;
+const RULES = { recoveryLimitMs: 30_000, p99WindowMs: 20_000, p99AtLeast: 100, slowAtMost: 4 } as SoakRules;
 const PROBE_EVERY_MS = 200;
 
 /** A deterministic stream of numbers in [0, 1). */
@@ -28,39 +28,52 @@ function answers(from: number, forMs: number, random: () => number, options: { s
 }
 
 describe("the soak's recovery rule", () => {
+  const RECOVERY = { ...RULES, beforeFaultMs: 30_000, beforeFaultAtLeast: 50 } as SoakRules;
   const quiet = answers(0, 120_000, seeded(1));
-  const bound = highestRollingP99(quiet, 0, 120_000, RULES)!;
+  const bound = p99(quiet, 0, 120_000, 100)!;
   const end = 200_000;
 
-  it('holds a recovery to the highest rolling p99 of the quiet phase, which lies in its slow tail', () => {
+  it("holds a recovery to the quiet phase's p99, which lies in its slow tail; the top of its rolling p99s is reported beside it", () => {
     expect(bound).toBeGreaterThanOrEqual(250);
     expect(bound).toBeLessThan(350);
+    expect(highestRollingP99(quiet, 0, 120_000, RULES)).toBeGreaterThanOrEqual(bound);
   });
 
-  it('finds a service back once its answers are again drawn as in the quiet phase, whatever the seed', () => {
-    for (const seed of [2, 3, 4, 5, 6, 7, 8, 9]) {
-      const after = answers(end, 30_000, seeded(seed));
-      expect({ seed, ...p99Recovery(after, end, bound, RULES) }).toMatchObject({ seed, p99BackInMs: expect.any(Number) });
-    }
+  it('finds a service back once its answers are again drawn as in the quiet phase, for every one of 200 seeds', () => {
+    // The old rule (the window's own p99 under the top of the quiet phase's rolling p99s) missed 30 of 1,000 such draws: a run of 24 faults failed about every second time with no fault's effect left at all.
+    const missed = Array.from({ length: 200 }, (_, index) => index + 2).filter((seed) => p99Recovery(answers(end, 30_000, seeded(seed)), end, bound, RULES).p99BackInMs === null);
+    expect(missed).toEqual([]);
   });
 
-  it('finds a slow spell of 8 s after the end gone once the window has left it, within the 30 s', () => {
+  it('finds a slow spell of 8 s after the end gone once the window holds no more than 4 of its answers, within the 30 s', () => {
     const after = [...answers(end, 8_000, seeded(10), { addMs: 400 }), ...answers(end + 8_000, 22_000, seeded(11), { slowOneIn: 1_000 })];
     const recovery = p99Recovery(after, end, bound, RULES);
-    expect(recovery.p99BackInMs).toBeGreaterThanOrEqual(28_000);
-    expect(recovery.p99BackInMs).toBeLessThanOrEqual(30_000);
+    expect(recovery.p99BackInMs).toBeGreaterThanOrEqual(27_000);
+    expect(recovery.p99BackInMs).toBeLessThanOrEqual(28_500);
+    expect(recovery.slowAtBack).toBeLessThanOrEqual(4);
   });
 
-  it('does not find back a service slow for 12 s after the end, nor one whose tail stays heavier than quiet', () => {
+  it('does not find back a service slow for 12 s after the end, nor one with one answer in eight in its slow tail', () => {
     const longSpell = [...answers(end, 12_000, seeded(12), { addMs: 400 }), ...answers(end + 12_000, 18_000, seeded(13), { slowOneIn: 1_000 })];
-    const heavierTail = answers(end, 30_000, seeded(14), { slowOneIn: 15, addMs: 60 });
+    const heavierTail = answers(end, 30_000, seeded(14), { slowOneIn: 8, addMs: 60 });
     expect(p99Recovery(longSpell, end, bound, RULES).p99BackInMs).toBeNull();
     expect(p99Recovery(heavierTail, end, bound, RULES).p99BackInMs).toBeNull();
   });
 
+  it('holds a fault to the spell before it when that ran slower than the quiet phase, taken no earlier than 30 s after the previous fault', () => {
+    const start = 300_000;
+    const slower = [...answers(start - 90_000, 60_000, seeded(16), { addMs: 2_000 }), ...answers(start - 30_000, 30_000, seeded(17), { addMs: 100 })];
+    const held = faultBound(slower, { startedAt: start }, { endedAt: start - 55_000 }, bound, RECOVERY);
+    expect(held.beforeP99Ms).toBeGreaterThan(bound);
+    expect(held.beforeP99Ms).toBeLessThan(500);
+    expect(held.boundMs).toBe(held.beforeP99Ms);
+    expect(faultBound(answers(start - 30_000, 30_000, seeded(18), { addMs: -50 }), { startedAt: start }, undefined, bound, RECOVERY).boundMs).toBe(bound);
+    expect(faultBound([], { startedAt: start }, undefined, bound, RECOVERY)).toEqual({ beforeP99Ms: null, boundMs: bound });
+  });
+
   it('counts an answer other than 201 as endless: a quiet phase with more than 1 % of them has no finite bound', () => {
     const failing = answers(0, 120_000, seeded(15)).map((timing, index) => (index % 50 === 0 ? { ...timing, status: 503 } : timing));
-    expect(highestRollingP99(failing, 0, 120_000, RULES)).toBe(Infinity);
+    expect(p99(failing, 0, 120_000, 100)).toBe(Infinity);
   });
 });
 

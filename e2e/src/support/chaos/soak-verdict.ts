@@ -10,8 +10,18 @@ export interface SoakRules {
   memoryWindowMs: number;
   /** A process's growth over the window (memoryFigures: the heap its major GCs left, else its RSS floors): less than this fraction. */
   memoryGrowthLimit: number;
-  /** Each fault's end until create-task's rolling p99 is under its quiet value: at most this. */
+  /** Each fault's end until create-task's p99 is back under its quiet value: at most this. */
   recoveryLimitMs: number;
+  /**
+   * A window of answers is back under a p99 value when at most this many of them (of at least
+   * `p99AtLeast`) were slower: with 100 answers drawn from a service whose p99 is that value, 5 or
+   * more are slower only 0.34 % of the time (binomial), so "not back" is evidence, not sampling noise.
+   */
+  slowAtMost: number;
+  /** The spell before each fault whose p99 is that fault's quiet value too: this long, from no earlier than `recoveryLimitMs` after the previous fault's end. */
+  beforeFaultMs: number;
+  /** Fewest answers that spell's p99 is taken from; with fewer, the quiet phase's alone. */
+  beforeFaultAtLeast: number;
   /** The rolling p99 is over the probe's answers of this last span. */
   p99WindowMs: number;
   /** Fewest answers a p99 is computed from. */
@@ -31,9 +41,15 @@ export interface FaultRecovery {
   endedAt: number | null;
   /** Until every service answered /readyz again (the chaos run's figure). */
   readyInMs: number | null;
-  /** From the fault's end until the probe's rolling p99 was back within its quiet range; null: not within the limit. */
+  /** The p99 of the probe's answers in the spell before the fault (null: too few answers). */
+  beforeP99Ms: number | null;
+  /** Its quiet value: the higher of the quiet phase's p99 and `beforeP99Ms`. */
+  boundMs: number | null;
+  /** From the fault's end until a window of the probe's answers was back under `boundMs` (at most `slowAtMost` slower); null: not within the limit. */
   p99BackInMs: number | null;
+  /** That window's p99, and how many of its answers were slower than `boundMs`. */
   p99AtBackMs: number | null;
+  slowAtBack: number | null;
 }
 
 export interface ProcessMemory {
@@ -123,13 +139,34 @@ export function highestRollingP99(timings: AnswerTiming[], from: number, to: num
   return highest;
 }
 
-/** After `end`, the first moment the rolling p99 (answers since the end, at most the window's span) is under `quiet`. */
-export function p99Recovery(timings: AnswerTiming[], end: number, quiet: number, rules: SoakRules): Pick<FaultRecovery, 'p99BackInMs' | 'p99AtBackMs'> {
+/**
+ * After `end`, the first moment a window of the probe's answers (those since the end, at most the
+ * window's span, at least `p99AtLeast`) is back under `bound`: at most `slowAtMost` of them slower.
+ */
+export function p99Recovery(timings: AnswerTiming[], end: number, bound: number, rules: SoakRules): Pick<FaultRecovery, 'p99BackInMs' | 'p99AtBackMs' | 'slowAtBack'> {
   for (let at = end + 500; at <= end + rules.recoveryLimitMs; at += 250) {
-    const value = p99(timings, Math.max(end, at - rules.p99WindowMs), at, rules.p99AtLeast);
-    if (value !== null && value < quiet) return { p99BackInMs: at - end, p99AtBackMs: value };
+    const times = timings.filter((timing) => timing.endedAt >= Math.max(end, at - rules.p99WindowMs) && timing.endedAt <= at).map((timing) => (timing.status === 201 ? timing.ms : Infinity));
+    if (times.length < rules.p99AtLeast) continue;
+    const slow = times.filter((ms) => ms > bound).length;
+    if (slow <= rules.slowAtMost) return { p99BackInMs: at - end, p99AtBackMs: p99(timings, Math.max(end, at - rules.p99WindowMs), at, rules.p99AtLeast), slowAtBack: slow };
   }
-  return { p99BackInMs: null, p99AtBackMs: null };
+  return { p99BackInMs: null, p99AtBackMs: null, slowAtBack: null };
+}
+
+/**
+ * A fault's quiet value: the higher of the quiet phase's p99 and the p99 of the spell just before
+ * the fault (from `beforeFaultMs` before it, no earlier than `recoveryLimitMs` after the previous
+ * fault's end). Recovered is back to how the service ran before the fault, with the data and
+ * backlogs the run has built by then (docs/decisions.md, "The soak's recovery rule").
+ */
+export function faultBound(timings: AnswerTiming[], fault: { startedAt?: number }, previous: { endedAt?: number } | undefined, quietMs: number | null, rules: SoakRules): Pick<FaultRecovery, 'beforeP99Ms' | 'boundMs'> {
+  let beforeP99Ms: number | null = null;
+  if (fault.startedAt !== undefined) {
+    const from = Math.max(fault.startedAt - rules.beforeFaultMs, previous?.endedAt === undefined ? 0 : previous.endedAt + rules.recoveryLimitMs);
+    const before = p99(timings, from, fault.startedAt - 1, rules.beforeFaultAtLeast);
+    if (before !== null && Number.isFinite(before)) beforeP99Ms = before;
+  }
+  return { beforeP99Ms, boundMs: quietMs === null ? null : Math.max(quietMs, beforeP99Ms ?? 0) };
 }
 
 /** The SMSGate stand-ins keep every SMS they sent (the sent-once check counts them): they grow by design and stand for a phone, not for smsq. */
@@ -262,26 +299,30 @@ export function soakFigures(inputs: SoakInputs): SoakFigures {
   const firstFault = report.faults[0]?.startedAt ?? inputs.scheduleEndedAt;
   const quietFrom = inputs.loadStartedAt + rules.quietWarmUpMs;
   const quietP99 = p99(timings, quietFrom, firstFault, rules.p99AtLeast);
-  // A rolling p99 over 100 answers is their second slowest: with no fault at all it is under the
-  // p99 of the whole quiet phase only about three times in four, so a recovery is held to the
-  // range the same rolling p99 kept to while quiet, not to one point of it.
+  // Reported and plotted beside it: the top of the range the quiet phase's rolling p99 kept to.
   const quietBound = highestRollingP99(timings, quietFrom, firstFault, rules);
-  const faults = report.faults.map((fault): FaultRecovery => ({
-    fault: fault.fault,
-    startedAt: fault.startedAt ?? null,
-    endedAt: fault.endedAt ?? null,
-    readyInMs: fault.recoveredInMs,
-    ...(fault.endedAt === undefined || quietBound === null ? { p99BackInMs: null, p99AtBackMs: null } : p99Recovery(timings, fault.endedAt, quietBound, rules)),
-  }));
+  const quietValue = quietP99 !== null && Number.isFinite(quietP99) ? quietP99 : null;
+  const faults = report.faults.map((fault, index): FaultRecovery => {
+    const { beforeP99Ms, boundMs } = faultBound(timings, fault, report.faults[index - 1], quietValue, rules);
+    return {
+      fault: fault.fault,
+      startedAt: fault.startedAt ?? null,
+      endedAt: fault.endedAt ?? null,
+      readyInMs: fault.recoveredInMs,
+      beforeP99Ms,
+      boundMs,
+      ...(fault.endedAt === undefined || boundMs === null ? { p99BackInMs: null, p99AtBackMs: null, slowAtBack: null } : p99Recovery(timings, fault.endedAt, boundMs, rules)),
+    };
+  });
   const memoryFrom = inputs.scheduleEndedAt - rules.memoryWindowMs;
   const memory = memoryFigures(samples, inputs.majorGcs, memoryFrom, inputs.scheduleEndedAt, inputs.sampleEveryMs);
   const tables = tableBounds(samples, inputs.ages, memoryFrom, inputs.scheduleEndedAt, rules);
 
   const failures: string[] = [];
   for (const violation of report.violations) failures.push(`violation [${violation.invariant}] client ${violation.clientId ?? '-'}: ${violation.detail.split('\n')[0]}`);
-  if (quietBound === null || !Number.isFinite(quietBound)) failures.push(`recovery: no quiet p99 of create-task (${quietBound === null ? 'too few answers' : 'more than 1 % of a quiet window\'s answers were not 201'})`);
+  if (quietValue === null) failures.push(`recovery: no quiet p99 of create-task (${quietP99 === null ? 'too few answers' : 'more than 1 % of the quiet answers were not 201'})`);
   for (const fault of faults) {
-    if (fault.p99BackInMs === null && quietBound !== null) failures.push(`recovery: ${fault.fault}: create-task's rolling p99 not back within its quiet range (at most ${quietBound} ms) within ${rules.recoveryLimitMs / 1000} s of the fault's end`);
+    if (fault.p99BackInMs === null && fault.boundMs !== null) failures.push(`recovery: ${fault.fault}: create-task's p99 not back under ${fault.boundMs} ms within ${rules.recoveryLimitMs / 1000} s of the fault's end (every window of ${rules.p99AtLeast} answers or more had more than ${rules.slowAtMost} slower)`);
   }
   for (const one of memory) {
     if (one.growthPct !== null && one.growthPct >= rules.memoryGrowthLimit * 100) failures.push(`memory: ${one.process}'s ${one.judgedOn} grew ${one.growthPct} % (${one.firstMb} → ${one.lastMb} MB) over the window`);
@@ -343,7 +384,7 @@ export function printSoak(figures: SoakFigures): string {
     `  webhook receiver: ${figures.webhooks.accepted} accepted, ${figures.webhooks.refused} refused with 500, ${figures.webhooks.distinctEvents} distinct events`,
     `  tasks at the end: ${Object.entries(figures.chaos.tasks).map(([status, count]) => `${status} ${count}`).join(', ')}`,
     `  probe: one create-task every ${figures.probe.everyMs} ms, ${figures.probe.answers} answers (${figures.probe.notCreated} not 201); quiet p99 ${figures.quiet.p99Ms ?? '-'} ms over ${figures.quiet.answers} answers, its rolling p99 at most ${figures.quiet.rollingP99MaxMs ?? '-'} ms`,
-    ...figures.faults.map((fault) => `    ${time(fault.startedAt)}–${time(fault.endedAt)} ${fault.fault}: ready after ${s(fault.readyInMs)}, p99 back within its quiet range after ${s(fault.p99BackInMs)}${fault.p99AtBackMs === null ? '' : ` (${fault.p99AtBackMs} ms)`}`),
+    ...figures.faults.map((fault) => `    ${time(fault.startedAt)}–${time(fault.endedAt)} ${fault.fault}: ready after ${s(fault.readyInMs)}; p99 before it ${fault.beforeP99Ms ?? '-'} ms, held to ${fault.boundMs ?? '-'} ms; back under it after ${s(fault.p99BackInMs)}${fault.p99AtBackMs === null ? '' : ` (p99 ${fault.p99AtBackMs} ms, ${fault.slowAtBack} slower)`}`),
     `  memory over ${time(figures.memory.from)}–${time(figures.memory.to)} (a least-squares line, at the start → at the end, through the heap each major GC left, else through each minute's lowest RSS sample):`,
     ...figures.memory.processes.map((one) => `    ${one.process}: ${one.growthPct === null ? `not judged, ${one.notJudged}` : `${one.judgedOn} ${one.firstMb} → ${one.lastMb} MB (${signed(one.growthPct)} %, ${one.majorGcs} major GCs)${one.judgedOn === 'RSS' ? '' : `; RSS ${one.rss!.firstMb} → ${one.rss!.lastMb} MB (${signed(one.rss!.growthPct)} %)`}`}`),
     `  tables (oldest row retention should have removed / limit; rows not done with, median first half → second half of the window; all rows, most first half → second half; at the end):`,

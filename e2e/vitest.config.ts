@@ -38,7 +38,8 @@ class SlowestFirst extends BaseSequencer {
 // run first. `npm start` builds what is not built, and Nx restores every project's dist from its
 // cache while it does: a stack starting beside it found modules missing, so it runs alone, first.
 // Each project names its own files (a project's lists add to the root's).
-const config = projectTestConfig({ include: [], testTimeout: 60_000, maxWorkers: Number(process.env['SMSQ_E2E_WORKERS'] ?? 3) });
+// Each end-to-end file in a fresh worker: a file's stacks and their processes are its own.
+const config = projectTestConfig({ include: [], testTimeout: 60_000, maxWorkers: Number(process.env['SMSQ_E2E_WORKERS'] ?? 3), isolate: true });
 config.test!.sequence = { sequencer: SlowestFirst };
 config.test!.projects = [
   { extends: true, test: { name: 'npm start', include: [START], sequence: { groupOrder: 0 } } },

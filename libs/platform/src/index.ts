@@ -23,6 +23,7 @@ export * from './scheduling/repeating-job.js';
 export * from './bootstrap/http-adapter.js';
 export * from './bootstrap/json-bodies.js';
 export * from './crypto/constant-time-equal.js';
+export * from './signals/request-signal.js';
 export * from './messaging/open-deliveries.js';
 export * from './messaging/service-queue.js';
 export * from './messaging/service-queue-client.js';

@@ -119,10 +119,18 @@ export interface SoakFigures {
 
 /** The p99 of the answers that ended in [from, to]; an answer other than 201 counts as endless. Null with fewer than `atLeast`. */
 export function p99(timings: AnswerTiming[], from: number, to: number, atLeast: number): number | null {
-  const times = timings.filter((timing) => timing.endedAt >= from && timing.endedAt <= to).map((timing) => (timing.status === 201 ? timing.ms : Infinity));
-  if (times.length < atLeast) return null;
-  times.sort((a, b) => a - b);
-  return times[Math.ceil(times.length * 0.99) - 1]!;
+  const times = answerTimes(timings, from, to);
+  return times.length < atLeast ? null : p99Of(times);
+}
+
+/** The times of the answers that ended in [from, to], an answer other than 201 as endless. */
+function answerTimes(timings: AnswerTiming[], from: number, to: number): number[] {
+  return timings.filter((timing) => timing.endedAt >= from && timing.endedAt <= to).map((timing) => (timing.status === 201 ? timing.ms : Infinity));
+}
+
+function p99Of(times: number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  return sorted[Math.ceil(sorted.length * 0.99) - 1]!;
 }
 
 /**
@@ -145,10 +153,10 @@ export function highestRollingP99(timings: AnswerTiming[], from: number, to: num
  */
 export function p99Recovery(timings: AnswerTiming[], end: number, bound: number, rules: SoakRules): Pick<FaultRecovery, 'p99BackInMs' | 'p99AtBackMs' | 'slowAtBack'> {
   for (let at = end + 500; at <= end + rules.recoveryLimitMs; at += 250) {
-    const times = timings.filter((timing) => timing.endedAt >= Math.max(end, at - rules.p99WindowMs) && timing.endedAt <= at).map((timing) => (timing.status === 201 ? timing.ms : Infinity));
+    const times = answerTimes(timings, Math.max(end, at - rules.p99WindowMs), at);
     if (times.length < rules.p99AtLeast) continue;
     const slow = times.filter((ms) => ms > bound).length;
-    if (slow <= rules.slowAtMost) return { p99BackInMs: at - end, p99AtBackMs: p99(timings, Math.max(end, at - rules.p99WindowMs), at, rules.p99AtLeast), slowAtBack: slow };
+    if (slow <= rules.slowAtMost) return { p99BackInMs: at - end, p99AtBackMs: p99Of(times), slowAtBack: slow };
   }
   return { p99BackInMs: null, p99AtBackMs: null, slowAtBack: null };
 }

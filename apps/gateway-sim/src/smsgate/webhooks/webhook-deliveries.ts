@@ -1,4 +1,5 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { requestSignal } from '@smsq/platform';
 import { PhoneClock } from '../phone/phone-clock.js';
 import { SmsGateConfig } from '../smsgate-config.js';
 import { signPayload } from './payload-signature.js';
@@ -61,13 +62,15 @@ export class WebhookDeliveries implements OnApplicationShutdown {
       const timestamp = String(Math.floor(this.clock.now().getTime() / 1000));
       Object.assign(headers, { 'x-timestamp': timestamp, 'x-signature': signPayload(this.config.signingKey, delivery.body, timestamp) });
     }
+    const bounded = requestSignal(REQUEST_TIMEOUT_MS, this.shutdown.signal);
     try {
-      const signal = AbortSignal.any([this.shutdown.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]);
-      const response = await fetch(delivery.url, { method: 'POST', headers, body: delivery.body, signal });
+      const response = await fetch(delivery.url, { method: 'POST', headers, body: delivery.body, signal: bounded.signal });
       await response.body?.cancel();
       return response.ok ? undefined : `status ${response.status}`;
     } catch (error) {
       return error instanceof Error ? error.message : String(error);
+    } finally {
+      bounded.release();
     }
   }
 

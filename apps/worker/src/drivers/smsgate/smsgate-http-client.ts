@@ -1,6 +1,6 @@
+import { requestSignal } from '@smsq/platform/signals';
 import type { HttpClient } from 'android-sms-gateway';
 import { describeErrorBody, describeFetchFailure, parseBody } from '../../http/http-answers.js';
-import { requestSignal } from '../../http/request-signal.js';
 
 /** An answer from the app other than 2xx: its status and body, so 400, 401, 404 and 409 can be told apart. */
 export class SmsGateHttpError extends Error {

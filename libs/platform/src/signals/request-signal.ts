@@ -1,9 +1,9 @@
 /**
  * A signal for one request: aborted after `timeoutMs` (a `TimeoutError`, as `AbortSignal.timeout`
  * gives) or when `caller` aborts (with its reason). `release()` once the request is over drops the
- * listener on `caller`, so a long-lived caller's signal (the worker's stop signal) holds nothing
- * of the request afterwards. `AbortSignal.any([caller, timeout])` would do the same while the
- * request runs, but Node keeps every signal it made linked to a caller that never aborts: in the
+ * listener on `caller`, so a long-lived caller's signal (the worker's stop signal, gateway-sim's
+ * shutdown) holds nothing of the request afterwards. `AbortSignal.any([caller, timeout])` would do
+ * the same while the request runs, but Node keeps every signal it made linked to a caller that never aborts: in the
  * fifth and sixth soaks each SMSGate request left about 200 bytes on the worker's heap.
  */
 export function requestSignal(timeoutMs: number, caller?: AbortSignal): { signal: AbortSignal; release(): void } {

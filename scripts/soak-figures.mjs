@@ -34,6 +34,7 @@ const lines = [
   `Create-task probe: one every ${figures.probe.everyMs} ms, ${count(figures.probe.answers)} answers (${figures.probe.notCreated} not 201); ` +
     `quiet p99 **${figures.quiet.p99Ms ?? '—'} ms** over ${count(figures.quiet.answers)} answers (its rolling p99 kept to at most ${figures.quiet.rollingP99MaxMs ?? '—'} ms while quiet). Each fault is held to the higher of the quiet p99 and the p99 of the spell before it; back means a window of at least ${figures.rules.p99AtLeast} answers with at most ${figures.rules.slowAtMost} slower.`,
   '',
+  ...(figures.cpuBusyPct ? [`The machine's two cores were ${figures.cpuBusyPct.quiet ?? '—'} % busy in the quiet phase's judged part and ${figures.cpuBusyPct.run ?? '—'} % over the whole run (from /proc/stat).`, ''] : []),
   '| fault | from – to (UTC) | every service ready after | p99 before it | held to | p99 back under it after |',
   '|---|---|---|---|---|---|',
   ...figures.faults.map((fault) => `| ${fault.fault} | ${clock(fault.startedAt)} – ${clock(fault.endedAt)} | ${seconds(fault.readyInMs)} | ${fault.beforeP99Ms ?? '—'} ms | ${fault.boundMs ?? '—'} ms | ${fault.p99BackInMs === null ? '**not within 30 s**' : `${seconds(fault.p99BackInMs)} (p99 ${fault.p99AtBackMs} ms, ${fault.slowAtBack} slower)`} |`),

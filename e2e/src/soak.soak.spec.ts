@@ -131,8 +131,8 @@ it(`soak: ${minutes} min, two of every service, a fault every ${FAULT_EVERY_S} s
       replicas: true,
       dashboards: true,
       probeEveryMs: PROBE_EVERY_MS,
-      // Steadier than the chaos run's: a soak is about time, not the most load two cores carry.
-      load: { createConcurrency: 1, pauseMs: 150, bulkShare: 0.2, bulkSize: 10 },
+      // Steady, and well under what two cores carry (docs/decisions.md, "The soak's load"): a soak is about time, not the most load the machine takes.
+      load: { createConcurrency: 1, pauseMs: 600, deliveryPauseMs: 150, bulkShare: 0.2, bulkSize: 10 },
       env: {
         SMSQ_WEBHOOK_ALLOW_PRIVATE: 'true',
         SMSQ_RETENTION_OUTBOX_S: String(RETENTION.outboxS),

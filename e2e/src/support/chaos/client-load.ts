@@ -65,6 +65,8 @@ export interface LoadOptions {
   createConcurrency: number;
   /** Pause between one client's requests of a loop, to keep the load steady rather than maximal. */
   pauseMs: number;
+  /** Pause after each report of a self-delivering phone (`pauseMs` when unset): slower creates must not slow delivery below the rate tasks arrive. */
+  deliveryPauseMs?: number;
   /** Pollers per self-delivering phone: two compete for the same phone's tasks when replicas run. */
   deliveryLoops?: number;
   /** Share of a create loop's requests that are create-tasks of 2–`bulkSize` items (one Idempotency-Key for the request). */
@@ -247,7 +249,7 @@ export class ClientLoad {
       }
       const status = roll < this.options.abandonShare + this.options.failShare ? 'failed' : 'sent';
       await this.report(client, claim.body.id as number, status, Date.parse(claim.body.claim_expires_at as string));
-      await sleep(this.options.pauseMs);
+      await sleep(this.options.deliveryPauseMs ?? this.options.pauseMs);
     }
   }
 

@@ -30,6 +30,8 @@ export interface Sample {
   notDone: Partial<Record<SoakTable, number>>;
   /** The database's size on disk (pg_database_size), to set beside Postgres's shared_buffers. */
   databaseMb?: number;
+  /** The machine's CPU time since boot (/proc/stat), all cores: busy and in all, in clock ticks. */
+  cpu?: { busy: number; total: number };
 }
 
 function residentKb(pid: number): number | undefined {
@@ -39,6 +41,30 @@ function residentKb(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The first line of /proc/stat: idle and iowait are the idle ticks; every other column was busy. */
+function machineCpu(): Sample['cpu'] {
+  try {
+    const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+    const total = ticks.reduce((sum, tick) => sum + tick, 0);
+    return { busy: total - ticks[3]! - ticks[4]!, total };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The share of the machine's CPU time busy between the first and the last sample in [from, to]:
+ * a soak's latency means little on a machine its own load keeps saturated, so every run says how
+ * busy it was. Null with fewer than two samples.
+ */
+export function busyShare(samples: Sample[], from: number, to: number): number | null {
+  const inSpan = samples.filter((sample) => sample.cpu && sample.at >= from && sample.at <= to);
+  const first = inSpan[0]?.cpu;
+  const last = inSpan.at(-1)?.cpu;
+  if (!first || !last || last.total <= first.total) return null;
+  return (last.busy - first.busy) / (last.total - first.total);
 }
 
 /** Every `everyMs`: each process's resident memory from /proc, and the tables' row counts read directly. */
@@ -65,13 +91,14 @@ export class Sampler {
       await sleep(next - Date.now());
       if (!this.running) break;
       const at = Date.now();
+      const cpu = machineCpu();
       const rss: Sample['rss'] = {};
       for (const name of SOAK_PROCESSES) {
         const pid = this.stack.pidOf(name);
         const kb = pid === undefined ? undefined : residentKb(pid);
         if (pid !== undefined && kb !== undefined) rss[name] = { pid, kb };
       }
-      this.samples.push({ at, rss, ...(await tableFigures(this.databaseUrl)) });
+      this.samples.push({ at, rss, ...(cpu ? { cpu } : {}), ...(await tableFigures(this.databaseUrl)) });
     }
   }
 }

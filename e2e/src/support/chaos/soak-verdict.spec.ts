@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AnswerTiming } from './chaos-http.js';
 import { majorGcOf, type MajorGc } from '../major-gc.js';
-import type { Sample } from './soak-samples.js';
+import { busyShare, type Sample } from './soak-samples.js';
 import { faultBound, floorGrowth, highestRollingP99, memoryFigures, p99, p99Recovery, tableBounds, tableFailures, type SoakRules } from './soak-verdict.js';
 
 const RULES = { recoveryLimitMs: 30_000, p99WindowMs: 20_000, p99AtLeast: 100, slowAtMost: 4 } as SoakRules;
@@ -170,5 +170,19 @@ describe("the soak's table rule", () => {
 
   it('does not pass a table it could not count', () => {
     expect(judged([])).toEqual([expect.stringContaining('not counted in both halves')]);
+  });
+});
+
+describe("the soak's machine load", () => {
+  const sample = (at: number, busy: number, total: number): Sample => ({ at, rss: {}, rows: {}, notDone: {}, cpu: { busy, total } });
+
+  it('is the share of the ticks busy between the first and the last sample of the span, others ignored', () => {
+    const samples = [sample(0, 0, 0), sample(10, 100, 400), sample(20, 400, 800), sample(30, 700, 1_200), sample(40, 1_200, 1_300)];
+    expect(busyShare(samples, 10, 30)).toBeCloseTo(600 / 800);
+    expect(busyShare(samples, 0, 40)).toBeCloseTo(1_200 / 1_300);
+  });
+
+  it('is unknown with fewer than two samples that read the CPU', () => {
+    expect(busyShare([sample(0, 0, 0), { at: 10, rss: {}, rows: {}, notDone: {} }], 0, 10)).toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import type { MajorGc } from '../major-gc.js';
 import type { ProcessName } from '../stack.js';
 import type { AnswerTiming } from './chaos-http.js';
 import type { ChaosReport } from './chaos-run.js';
-import { SOAK_PROCESSES, SOAK_TABLES, type RetentionAges, type Sample, type SoakTable } from './soak-samples.js';
+import { busyShare, SOAK_PROCESSES, SOAK_TABLES, type RetentionAges, type Sample, type SoakTable } from './soak-samples.js';
 
 /** The soak's rules (docs/reliability.md, "30-minute soak"). */
 export interface SoakRules {
@@ -98,6 +98,8 @@ export interface SoakFigures {
    */
   quiet: { from: number; to: number; answers: number; p99Ms: number | null; rollingP99MaxMs: number | null };
   faults: FaultRecovery[];
+  /** How busy the machine's cores were, in %: in the quiet phase's judged part, and from the load's start to the schedule's end. */
+  cpuBusyPct: { quiet: number | null; run: number | null };
   memory: { from: number; to: number; processes: ProcessMemory[] };
   tables: TableBound[];
   webhooks: { accepted: number; refused: number; distinctEvents: number };
@@ -371,6 +373,7 @@ export function soakFigures(inputs: SoakInputs): SoakFigures {
       rollingP99MaxMs: quietBound !== null && Number.isFinite(quietBound) ? quietBound : null,
     },
     faults,
+    cpuBusyPct: { quiet: percent(busyShare(samples, quietFrom, firstFault)), run: percent(busyShare(samples, inputs.loadStartedAt, inputs.scheduleEndedAt)) },
     memory: { from: memoryFrom, to: inputs.scheduleEndedAt, processes: memory },
     tables,
     webhooks: inputs.webhooks,
@@ -378,6 +381,10 @@ export function soakFigures(inputs: SoakInputs): SoakFigures {
     series: { rssMb, heapMb: Object.fromEntries(Object.entries(inputs.majorGcs).map(([name, gcs]) => [name, gcs!.map((gc): [number, number] => [gc.at, gc.heapMb])])), p99Ms: p99Series, rows, databaseMb: samples.filter((sample) => sample.databaseMb !== undefined).map((sample): [number, number] => [sample.at, sample.databaseMb!]) },
     verdict: { pass: failures.length === 0, failures },
   };
+}
+
+function percent(share: number | null): number | null {
+  return share === null ? null : Math.round(share * 1000) / 10;
 }
 
 /** The verdict and its figures as a person reads them. */
@@ -392,6 +399,7 @@ export function printSoak(figures: SoakFigures): string {
     `  webhook receiver: ${figures.webhooks.accepted} accepted, ${figures.webhooks.refused} refused with 500, ${figures.webhooks.distinctEvents} distinct events`,
     `  tasks at the end: ${Object.entries(figures.chaos.tasks).map(([status, count]) => `${status} ${count}`).join(', ')}`,
     `  probe: one create-task every ${figures.probe.everyMs} ms, ${figures.probe.answers} answers (${figures.probe.notCreated} not 201); quiet p99 ${figures.quiet.p99Ms ?? '-'} ms over ${figures.quiet.answers} answers, its rolling p99 at most ${figures.quiet.rollingP99MaxMs ?? '-'} ms`,
+    `  the machine's cores were ${figures.cpuBusyPct.quiet ?? '-'} % busy in the quiet phase (judged part), ${figures.cpuBusyPct.run ?? '-'} % over the whole run`,
     ...figures.faults.map((fault) => `    ${time(fault.startedAt)}–${time(fault.endedAt)} ${fault.fault}: ready after ${s(fault.readyInMs)}; p99 before it ${fault.beforeP99Ms ?? '-'} ms, held to ${fault.boundMs ?? '-'} ms; back under it after ${s(fault.p99BackInMs)}${fault.p99AtBackMs === null ? '' : ` (p99 ${fault.p99AtBackMs} ms, ${fault.slowAtBack} slower)`}`),
     `  memory over ${time(figures.memory.from)}–${time(figures.memory.to)} (a least-squares line, at the start → at the end, through the heap each major GC left, else through each minute's lowest RSS sample):`,
     ...figures.memory.processes.map((one) => `    ${one.process}: ${one.growthPct === null ? `not judged, ${one.notJudged}` : `${one.judgedOn} ${one.firstMb} → ${one.lastMb} MB (${signed(one.growthPct)} %, ${one.majorGcs} major GCs)${one.judgedOn === 'RSS' ? '' : `; RSS ${one.rss!.firstMb} → ${one.rss!.lastMb} MB (${signed(one.rss!.growthPct)} %)`}`}`),

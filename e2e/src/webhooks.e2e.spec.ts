@@ -141,10 +141,14 @@ describe('status webhooks, end to end', () => {
     expect([...bodies.values()].every((seen) => seen.size === 1)).toBe(true);
   }, 180_000);
 
-  it('tells the receiver of a reply, with the task it most likely answers, once however often the phone syncs it', async () => {
+  it('tells the receiver of a reply, with the task it answers (the latest sent to that number), once however often the phone syncs it', async () => {
     const client = await clientWithPairedPhone(stack);
     const { secret } = (await webhooks(client.apiKey, 'POST', '', { url: receiverUrl, events: ['message.received'] })).body;
     const asked = await stack.createTask(client.apiKey, { recipient: '+381647770001', message: 'Coming tomorrow?' });
+    expect((await client.worker.poll()).body).toMatchObject({ id: asked.body.id });
+    expect((await client.worker.report(asked.body.id as number, 'sent')).status).toBe(200);
+    // Queued, never sent: a reply cannot answer it.
+    await stack.createTask(client.apiKey, { recipient: '+381647770001', message: 'And on Friday?', scheduled_at: '2030-01-15 09:00:00' });
     const reply = { from: '+381647770001', message: 'Yes, at ten', external_id: `reply-${client.clientId}` };
 
     expect((await client.worker.inbound(reply)).body).toMatchObject({ stored: 1, duplicates: 0 });

@@ -253,16 +253,22 @@ describe(`${WebhookDeliverer.name} on Postgres`, () => {
     expect(receiver.received[1]!.body).toBe(receiver.received[0]!.body);
   });
 
-  it('sends message.received for a relayed reply once per event id, naming the task it most likely answers', async () => {
+  it('sends message.received for a relayed reply once per event id, naming the latest task sent to that number before it came', async () => {
     await dispatch.webhooks.create({ clientId: CLIENT, url: receiver.url, events: ['message.received'] });
     await dispatch.webhooks.create({ clientId: CLIENT, url: `${receiver.url}/other`, events: ['task.sent'] });
-    const { task: older } = await dispatch.creation.create(taskCreateCommand({ clientId: CLIENT, recipient: '+381641112223', scheduledAt: new Date().toISOString() }));
-    const { task: latest } = await dispatch.creation.create(taskCreateCommand({ clientId: CLIENT, recipient: '+381641112223', scheduledAt: new Date().toISOString() }));
-    await dispatch.db.$executeRaw`UPDATE "dispatch"."tasks" SET created_at = created_at - interval '1 second' WHERE id IN (${older.id}, ${latest.id})`;
+    const create = async (recipient: string) => (await dispatch.creation.create(taskCreateCommand({ clientId: CLIENT, recipient, scheduledAt: new Date().toISOString() }))).task;
+    const sentAgo = (id: number, seconds: number) => dispatch.db.$executeRaw`UPDATE "dispatch"."tasks" SET status = 'sent', sent_at = now() - make_interval(secs => ${seconds}) WHERE id = ${id}`;
+    const older = await create('+381641112223');
+    const latest = await create('+381641112223');
+    // Created last before the reply, but never sent: the reply cannot answer it.
+    const pending = await create('+381641112223');
+    // Sent after the reply came: not what it answers either.
+    const afterwards = await create('+381641112223');
+    await sentAgo(older.id, 2);
+    await sentAgo(latest.id, 1);
+    await sentAgo(afterwards.id, -60);
+    const onlyPending = await create('+381647778889');
     const receivedAt = new Date().toISOString();
-    // Made after the reply came: not what it answers.
-    const { task: afterwards } = await dispatch.creation.create(taskCreateCommand({ clientId: CLIENT, recipient: '+381641112223', scheduledAt: new Date().toISOString() }));
-    await dispatch.db.$executeRaw`UPDATE "dispatch"."tasks" SET created_at = now() + interval '1 minute' WHERE id = ${afterwards.id}`;
     const reply = { eventId: '0b5a3f7e-8c1d-4e2f-9a6b-3c4d5e6f7a8b', clientId: CLIENT, phoneId, messageId: 17, from: '+381641112223', message: 'yes, thanks', receivedAt, storedAt: receivedAt };
 
     await dispatch.webhooks.queueReplyEvent(reply);
@@ -270,6 +276,7 @@ describe(`${WebhookDeliverer.name} on Postgres`, () => {
     await dispatch.newDeliverer().deliverDue();
 
     expect(older.id).toBeLessThan(latest.id);
+    expect(latest.id).toBeLessThan(pending.id);
     expect(receiver.events()).toEqual([
       {
         id: reply.eventId,
@@ -281,6 +288,9 @@ describe(`${WebhookDeliverer.name} on Postgres`, () => {
     await dispatch.webhooks.queueReplyEvent({ ...reply, eventId: '1c6b4f8e-9d2e-4f3a-8b7c-4d5e6f7a8b9c', from: '+381649999999' });
     await dispatch.newDeliverer().deliverDue();
     expect(receiver.events()[1]!.data).toMatchObject({ from: '+381649999999', in_reply_to_task_id: null });
+    await dispatch.webhooks.queueReplyEvent({ ...reply, eventId: '2d7c5a9f-ae3f-4a4b-9c8d-5e6f7a8b9c0d', from: onlyPending.recipient });
+    await dispatch.newDeliverer().deliverDue();
+    expect(receiver.events()[2]!.data).toMatchObject({ from: onlyPending.recipient, in_reply_to_task_id: null });
   });
 
   it('stops sending to an endpoint that answers 410 Gone', async () => {

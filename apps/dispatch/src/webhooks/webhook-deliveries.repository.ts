@@ -182,13 +182,13 @@ export class WebhookDeliveriesRepository {
     return deliveryViewOf(await this.db.webhookDelivery.create({ data: { endpointId, eventId, type, body } }));
   }
 
-  /** The client's latest task to `recipient` (from `phoneId` when known) made before the reply came: the one it most likely answers. */
+  /** The client's latest task to `recipient` (from `phoneId` when known) sent before the reply came: the one it most likely answers; null when none went out. */
   async latestTaskTo(clientId: number, recipient: string, phoneId: number | null, before: Date): Promise<number | null> {
     const rows = await this.db.$queryRaw<{ id: number }[]>`
       SELECT id FROM "dispatch"."tasks"
        WHERE recipient = ${recipient} AND client_id = ${clientId} AND (${phoneId}::int IS NULL OR phone_id = ${phoneId}::int)
-         AND created_at <= ${before}
-       ORDER BY created_at DESC, id DESC
+         AND status = 'sent' AND sent_at <= ${before}
+       ORDER BY sent_at DESC, id DESC
        LIMIT 1`;
     return rows[0]?.id ?? null;
   }

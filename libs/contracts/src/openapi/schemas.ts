@@ -294,7 +294,7 @@ export const SCHEMAS = {
     message: text('The text.'),
     received_at: INSTANT,
     phone_id: orNull(whole('The phone or gateway that received it.')),
-    in_reply_to_task_id: orNull(whole('The latest task to this number before the reply came, when there is one.')),
+    in_reply_to_task_id: orNull(whole('The latest task sent to this number (from this phone when known) before the reply came; null when none went out.')),
   }),
   TaskEvent: answer({
     id: text('The event: the same on every delivery of it, so receivers can drop repeats.', { format: 'uuid' }),

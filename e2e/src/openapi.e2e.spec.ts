@@ -46,12 +46,12 @@ describe('the API described: OpenAPI document, reference page and typed client',
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
     const assets = [...String(page.body).matchAll(/(?:href|src)="([^"]+)"/g)].map((match) => match[1]!);
-    expect(assets).toEqual(['/docs/swagger-ui.css', '/docs/swagger-ui-bundle.js', '/docs/reference.js']);
+    expect(assets).toEqual(['/docs/favicon-32x32.png', '/docs/swagger-ui.css', '/docs/swagger-ui-bundle.js', '/docs/reference.js']);
     for (const asset of assets) {
       const answer = await fetch(`${stack.baseUrl}${asset}`);
       expect(answer.status, asset).toBe(200);
-      expect(answer.headers.get('content-type'), asset).toMatch(asset.endsWith('.css') ? /text\/css/ : /text\/javascript/);
-      expect((await answer.text()).length, asset).toBeGreaterThan(50);
+      expect(answer.headers.get('content-type'), asset).toMatch(asset.endsWith('.css') ? /text\/css/ : asset.endsWith('.png') ? /image\/png/ : /text\/javascript/);
+      expect((await answer.arrayBuffer()).byteLength, asset).toBeGreaterThan(50);
     }
     expect((await stack.http('GET', '/docs/package.json')).status).toBe(404);
     expect((await stack.http('GET', '/docs/..%2Fpackage.json')).status).toBe(404);
@@ -60,13 +60,25 @@ describe('the API described: OpenAPI document, reference page and typed client',
     try {
       const tab = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       const outside: string[] = [];
+      const notFound: string[] = [];
+      const consoleErrors: string[] = [];
       tab.on('request', (request) => {
         if (!request.url().startsWith(stack.baseUrl)) outside.push(request.url());
+      });
+      tab.on('response', (response) => {
+        if (response.status() >= 400) notFound.push(`${response.status()} ${response.url()}`);
+      });
+      tab.on('console', (message) => {
+        if (message.type() === 'error') consoleErrors.push(message.text());
       });
       await tab.goto(`${stack.baseUrl}/docs`);
       await tab.getByText('Queue one SMS').first().waitFor({ timeout: 15_000 });
       expect(await tab.getByText('Cancel a task no worker has been handed yet').count()).toBeGreaterThan(0);
+      // The icon the page names, not a /favicon.ico nobody serves.
+      await tab.waitForLoadState('networkidle');
       expect(outside).toEqual([]);
+      expect(notFound).toEqual([]);
+      expect(consoleErrors).toEqual([]);
       if (SCREENSHOTS) await tab.screenshot({ path: join(SCREENSHOTS, 'api-reference.png') });
     } finally {
       await browser.close();

@@ -11,6 +11,7 @@ export const REFERENCE_PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>smsq API reference</title>
+<link rel="icon" type="image/png" href="${REFERENCE_PAGE_PATH}/favicon-32x32.png">
 <link rel="stylesheet" href="${REFERENCE_PAGE_PATH}/swagger-ui.css">
 </head>
 <body>
@@ -32,5 +33,7 @@ export type ReferenceAsset = { kind: 'file'; path: string; contentType: string }
 export const REFERENCE_ASSETS: Readonly<Record<string, ReferenceAsset>> = {
   'swagger-ui.css': { kind: 'file', path: join(SWAGGER_UI_DIR, 'swagger-ui.css'), contentType: 'text/css; charset=utf-8' },
   'swagger-ui-bundle.js': { kind: 'file', path: join(SWAGGER_UI_DIR, 'swagger-ui-bundle.js'), contentType: 'text/javascript; charset=utf-8' },
+  // Named in the page, so the browser does not ask for a /favicon.ico nobody serves.
+  'favicon-32x32.png': { kind: 'file', path: join(SWAGGER_UI_DIR, 'favicon-32x32.png'), contentType: 'image/png' },
   'reference.js': { kind: 'text', text: START_SCRIPT, contentType: 'text/javascript; charset=utf-8' },
 };

@@ -136,4 +136,40 @@ describe('a client’s own tasks: cancel, expiry and list', () => {
       expect(refused.body).toEqual({ error: 'invalid_request', detail: expect.stringContaining(detail) });
     }
   });
+
+  it('keeps an opt-out list through the API: numbers read as recipients, paged, refused in create-tasks in place at no charge, removed, and own words set', async () => {
+    const client = await clientWithPhone();
+    const auth = { headers: { 'x-api-key': client.apiKey } };
+    const optOuts = (body?: unknown, method = 'POST', path = '') => stack.http(method, `/smsapi/opt-outs${path}`, { ...auth, ...(body === undefined ? {} : { body }) });
+
+    const bad = await optOuts({ numbers: ['+381641234500', 'not a number'] });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ error: 'invalid_recipient', detail: expect.stringContaining('numbers[1]') });
+    expect((await optOuts({ numbers: [] })).body).toMatchObject({ error: 'invalid_request' });
+    expect(await optOuts({ numbers: ['+381 64 123 4500', '0641234501', '+381641234502'] })).toMatchObject({ status: 200, body: { ok: true, added: 3, cancelled: 0 } });
+    expect((await optOuts({ numbers: ['+381641234500'] })).body).toMatchObject({ added: 0 });
+
+    const first = await stack.http('GET', '/smsapi/opt-outs?limit=2', auth);
+    expect(first.body.items).toHaveLength(2);
+    const second = await stack.http('GET', `/smsapi/opt-outs?limit=2&cursor=${first.body.next_cursor}`, auth);
+    expect([...first.body.items, ...second.body.items].map((item: { number: string }) => item.number).sort()).toEqual(['+381641234500', '+381641234501', '+381641234502']);
+    expect(second.body.next_cursor).toBeNull();
+    expect((await stack.http('GET', '/smsapi/opt-outs?search=4501', auth)).body.items).toEqual([{ number: '+381641234501', opted_out_at: expect.any(String), source: 'api' }]);
+    expect((await stack.http('GET', '/smsapi/opt-outs?limit=0', auth)).body).toMatchObject({ error: 'invalid_request' });
+
+    const before = await stack.credits(client.clientId);
+    const bulk = await stack.http('POST', '/smsapi/create-tasks', { ...auth, body: { tasks: [{ recipient: '+381641234501', message: 'hi' }, { recipient: '+381641234599', message: 'hi' }] } });
+    expect(bulk.body.results.map((result: { ok: boolean; error?: string }) => result.error ?? result.ok)).toEqual(['recipient_opted_out', true]);
+    expect(await stack.credits(client.clientId)).toBe(before - 1);
+
+    expect(await optOuts(undefined, 'DELETE', '/%2B381641234501')).toMatchObject({ status: 200, body: { ok: true } });
+    expect((await optOuts(undefined, 'DELETE', '/%2B381641234501')).status).toBe(404);
+    expect((await optOuts(undefined, 'DELETE', '/nobody')).body).toMatchObject({ error: 'invalid_recipient' });
+    expect((await stack.createTask(client.apiKey, { recipient: '+381641234501', message: 'welcome back' })).status).toBe(201);
+
+    expect((await stack.http('GET', '/smsapi/opt-out-settings', auth)).body).toEqual({ opt_out_words: [], opt_in_words: [], cancel_queued: true });
+    expect((await stack.http('PATCH', '/smsapi/opt-out-settings', { ...auth, body: { opt_out_words: ['odjava'], cancel_queued: false } })).body).toEqual({ opt_out_words: ['ODJAVA'], opt_in_words: [], cancel_queued: false });
+    expect((await stack.http('PATCH', '/smsapi/opt-out-settings', { ...auth, body: { opt_out_words: ['two words'] } })).body).toMatchObject({ error: 'invalid_request' });
+    expect((await stack.http('PATCH', '/smsapi/opt-out-settings', { ...auth, body: { colour: 'red' } })).body).toMatchObject({ error: 'invalid_request' });
+  });
 });

@@ -5,6 +5,7 @@ import { AdminModule } from './admin/admin.module.js';
 import { GatewayConfig } from './config/gateway-config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DeliveryModule } from './delivery/delivery.module.js';
+import { OptOutsModule } from './opt-outs/opt-outs.module.js';
 import { PhonesModule } from './phones/phones.module.js';
 import { ReferenceModule } from './reference/reference.module.js';
 import { RetentionModule } from './retention/retention.module.js';
@@ -26,6 +27,7 @@ export class AppModule {
         DatabaseModule,
         TasksModule,
         WebhooksModule,
+        OptOutsModule,
         AdminModule,
         DeliveryModule,
         PhonesModule,

@@ -18,6 +18,7 @@ describe(DomainError.name, () => {
       not_found: 404,
       method_not_allowed: 405,
       conflict: 409,
+      recipient_opted_out: 409,
       payload_too_large: 413,
       rate_limited: 429,
       internal_error: 500,

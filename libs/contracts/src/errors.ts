@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  recipient_opted_out: 409,
   payload_too_large: 413,
   rate_limited: 429,
   internal_error: 500,
@@ -63,6 +64,13 @@ export class NotFoundError extends DomainError {
 export class ConflictError extends DomainError {
   constructor(detail: string) {
     super('conflict', detail);
+  }
+}
+
+/** The recipient answered STOP (or was put on the client's opt-out list): nothing is queued or charged. */
+export class RecipientOptedOutError extends DomainError {
+  constructor(number: string) {
+    super('recipient_opted_out', `${number} has opted out of your messages; it is on your opt-out list until it replies START or you remove it`);
   }
 }
 

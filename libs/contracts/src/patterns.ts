@@ -63,6 +63,12 @@ export const Patterns = {
     phoneSetLimits: 'dispatch.phone.set-limits.v1',
     phoneHealthReport: 'dispatch.phone.health-report.v1',
     clientTimezoneChanged: 'dispatch.client.timezone-changed.v1',
+    optOutList: 'dispatch.opt-out.list.v1',
+    optOutAdd: 'dispatch.opt-out.add.v1',
+    optOutRemove: 'dispatch.opt-out.remove.v1',
+    optOutCheck: 'dispatch.opt-out.check.v1',
+    optOutSettingsGet: 'dispatch.opt-out.settings-get.v1',
+    optOutSettingsUpdate: 'dispatch.opt-out.settings-update.v1',
   },
   dashboard: {
     adminCreate: 'dashboard.admin.create.v1',

@@ -4,7 +4,9 @@ import {
   DomainError,
   domainErrorFrom,
   Patterns,
+  RecipientOptedOutError,
   type CreatedTaskBody,
+  type OptOutCheckQuery,
   type CreateTasksBody,
   type RefusedItemBody,
   type TaskCancelCommand,
@@ -71,13 +73,17 @@ export class ClientTasksService {
     );
   }
 
-  /** create-tasks' items as its rules read them, queuing nothing: the dashboard's preview before it sends. */
-  check(owner: TaskOwner, body: unknown): TasksChecked {
+  /** create-tasks' items as its rules read them, the opt-out list included, queuing nothing: the dashboard's preview before it sends. */
+  async check(owner: TaskOwner, body: unknown): Promise<TasksChecked> {
+    const items = parseCreateTasksRequest(body, this.requestContext(owner));
+    const query: OptOutCheckQuery = { clientId: owner.clientId, numbers: items.flatMap((item) => (item.ok ? [item.request.recipient] : [])) };
+    const optedOut = new Set(query.numbers.length === 0 ? [] : await this.dispatch.send<string[]>(Patterns.dispatch.optOutCheck, query));
     return {
-      results: parseCreateTasksRequest(body, this.requestContext(owner)).map((item) => {
+      results: items.map((item) => {
         if (!item.ok) return refusedItem(item.error);
         try {
           refuseLapsedExpiry(item.request, new Date());
+          if (optedOut.has(item.request.recipient)) throw new RecipientOptedOutError(item.request.recipient);
         } catch (error) {
           return refusedItem(error);
         }

@@ -16,3 +16,12 @@ export async function lockAllUntilCommit(tx: DbTransaction, names: readonly stri
   if (names.length === 0) return;
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(l.name, 0)) FROM unnest(${names}::text[]) WITH ORDINALITY AS l(name, position)`;
 }
+
+/**
+ * Shared advisory locks on `names`, in the order given: holders of the shared lock never wait on
+ * each other, only on a holder of the same name's exclusive lock (`lockUntilCommit`), and it on them.
+ */
+export async function lockAllSharedUntilCommit(tx: DbTransaction, names: readonly string[]): Promise<void> {
+  if (names.length === 0) return;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock_shared(hashtextextended(l.name, 0)) FROM unnest(${names}::text[]) WITH ORDINALITY AS l(name, position)`;
+}

@@ -4,7 +4,7 @@ import { Counter } from 'prom-client';
 const registers = [metricsOf('dispatch').registry];
 
 /** Why a task ended `failed`: each is counted once, when the transaction that fails it commits. */
-export const TASK_FAILURE_REASONS = ['reported', 'attempts_exhausted', 'expired', 'cancelled'] as const;
+export const TASK_FAILURE_REASONS = ['reported', 'attempts_exhausted', 'expired', 'cancelled', 'opted_out'] as const;
 export type TaskFailureReason = (typeof TASK_FAILURE_REASONS)[number];
 
 export const WEBHOOK_DELIVERY_OUTCOMES = ['delivered', 'http_error', 'unreachable', 'gone'] as const;
@@ -24,7 +24,7 @@ export const tasksSent = new Counter({ name: 'smsq_tasks_sent_total', help: 'Tas
 
 export const tasksFailed = new Counter({
   name: 'smsq_tasks_failed_total',
-  help: 'Tasks that became failed, by reason: reported by the worker, attempts_exhausted, expired, cancelled',
+  help: 'Tasks that became failed, by reason: reported by the worker, attempts_exhausted, expired, cancelled, opted_out (its recipient opted out while it was queued)',
   labelNames: ['reason'] as const,
   registers,
 });

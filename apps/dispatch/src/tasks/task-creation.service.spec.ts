@@ -5,6 +5,7 @@ import { readDispatchConfig } from '../config/dispatch-config.js';
 import { RoutingService } from '../routing/routing.service.js';
 import { domainErrorOf } from '../testing/domain-error-of.js';
 import { FakeBillingClient } from '../testing/fake-billing.client.js';
+import { InMemoryOptOuts } from '../testing/in-memory-opt-outs.js';
 import { InMemoryRoutingRepository } from '../testing/in-memory-routing.repository.js';
 import { InMemoryStore } from '../testing/in-memory-store.js';
 import { InMemoryTasksRepository } from '../testing/in-memory-tasks.repository.js';
@@ -21,13 +22,14 @@ describe(TaskCreationService.name, () => {
   let tasks: InMemoryTasksRepository;
   let billing: FakeBillingClient;
   let signals: RecordingDueSignals;
+  let optOuts: InMemoryOptOuts;
   let sut: TaskCreationService;
 
   function build(profile: Profile): void {
     const config = loadConfig(readDispatchConfig, { SMSQ_PROFILE: profile });
     const routing = new RoutingService(config, standIn(new InMemoryRoutingRepository(store)));
     const settlement = new TaskSettlementService(standIn(tasks), standIn(billing));
-    sut = new TaskCreationService(standIn(tasks), routing, standIn(billing), settlement, standIn(signals), config);
+    sut = new TaskCreationService(standIn(tasks), routing, standIn(billing), settlement, standIn(signals), config, optOuts.asRepository());
   }
 
   beforeEach(() => {
@@ -35,6 +37,7 @@ describe(TaskCreationService.name, () => {
     tasks = new InMemoryTasksRepository(store);
     billing = new FakeBillingClient(10);
     signals = new RecordingDueSignals();
+    optOuts = new InMemoryOptOuts();
     build('A');
   });
 
@@ -114,6 +117,24 @@ describe(TaskCreationService.name, () => {
 
     expect((await domainErrorOf(sut.create(taskCreateCommand({ clientId: CLIENT })))).code).toBe('no_active_phone');
     expect(billing.debitCalls).toEqual([]);
+  });
+
+  it('refuses a recipient on the client’s opt-out list before routing or debit, and only for that client', async () => {
+    store.addPhone({ kind: 'own', clientId: CLIENT });
+    store.addPhone({ kind: 'own', clientId: CLIENT + 1 });
+    optOuts.add(CLIENT, '+381641112223');
+
+    const [refused, other, ofAnotherClient] = await sut.createMany([
+      taskCreateCommand({ clientId: CLIENT, recipient: '+381641112223' }),
+      taskCreateCommand({ clientId: CLIENT, recipient: '+381641112224' }),
+      taskCreateCommand({ clientId: CLIENT + 1, recipient: '+381641112223' }),
+    ]);
+
+    expect(refused).toMatchObject({ ok: false, error: { error: 'recipient_opted_out' } });
+    expect(other).toMatchObject({ ok: true });
+    expect(ofAnotherClient).toMatchObject({ ok: true });
+    expect(billing.debitCalls.map((debit) => debit.clientId).sort()).toEqual([CLIENT, CLIENT + 1]);
+    expect(billing.debitedKeys()).toHaveLength(2);
   });
 
   it('answers no_active_gateway in Profile B before any debit', async () => {

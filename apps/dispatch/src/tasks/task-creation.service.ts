@@ -4,6 +4,7 @@ import {
   DomainError,
   leavesOutcomeOpen,
   outcomeOf,
+  RecipientOptedOutError,
   UnavailableError,
   valueOf,
   type DebitResult,
@@ -17,6 +18,7 @@ import { BillingClient } from '../billing/billing.client.js';
 import { DispatchConfig } from '../config/dispatch-config.js';
 import { DueSignals } from '../due-signals/due-signals.js';
 import { tasksCreated } from '../metrics/task-counters.js';
+import { keyOf, OptOutsRepository } from '../opt-outs/opt-outs.repository.js';
 import { RoutingService } from '../routing/routing.service.js';
 import { TaskSettlementService } from './task-settlement.service.js';
 import { TasksRepository } from './tasks.repository.js';
@@ -66,6 +68,7 @@ export class TaskCreationService {
     private readonly settlement: TaskSettlementService,
     private readonly signals: DueSignals,
     private readonly config: DispatchConfig,
+    private readonly optOuts: OptOutsRepository,
   ) {}
 
   /** The client's own expiry, or else the server's maximum age counted from when the task is due. */
@@ -114,9 +117,16 @@ export class TaskCreationService {
     const answer = (create: Create, outcome: ItemOutcome<TaskCreated>) => answers.set(create.index, outcome);
     if (creates.length === 0) return answers;
 
+    // A recipient on the client's opt-out list is refused before anything is charged.
+    const optedOut = await this.optOuts.optedOutAmong(creates.map(({ command }) => command));
+    const allowed = creates.filter((create) => {
+      if (optedOut.has(keyOf(create.command))) answer(create, failure(new RecipientOptedOutError(create.command.recipient)));
+      return !optedOut.has(keyOf(create.command));
+    });
+
     // The contract checks phone / gateway before credits, so no debit is taken for a task with nowhere to go.
-    const routes = await this.routing.chooseMany(creates.map(({ command }) => command));
-    const routed = creates.filter((create, i) => {
+    const routes = await this.routing.chooseMany(allowed.map(({ command }) => command));
+    const routed = allowed.filter((create, i) => {
       const route = routes[i]!;
       if (route instanceof DomainError) answer(create, failure(route));
       return !(route instanceof DomainError);
@@ -172,9 +182,15 @@ export class TaskCreationService {
       inserted = 0;
       const results: Stored[] = [];
       const toRoute: number[] = [];
+      // Held until the tasks commit: an opt-out of one of these numbers waits for them, so it cancels them, or they see it here and are refunded.
+      const numbers = creates.map(({ command }) => command);
+      await this.optOuts.lockForCreates(tx, numbers);
+      const optedOut = await this.optOuts.optedOutAmong(numbers, tx);
       for (const [position, state] of (await this.tasks.keyStates(taskKeys, tx)).entries()) {
+        const { command } = creates[position]!;
         if (state.voided) results[position] = { error: new UnavailableError(VOIDED_DETAIL) };
         else if (state.stored) results[position] = { task: toTaskView((await this.tasks.findByKey(taskKeys[position]!, tx))!) };
+        else if (optedOut.has(keyOf(command))) results[position] = { error: new RecipientOptedOutError(command.recipient) };
         else toRoute.push(position);
       }
       const routes = await this.routing.chooseMany(toRoute.map((position) => creates[position]!.command), tx);

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { BillingModule } from '../billing/billing.module.js';
 import { DatabaseModule } from '../database/database.module.js';
 import { DueSignalsModule } from '../due-signals/due-signals.module.js';
+import { OptOutsModule } from '../opt-outs/opt-outs.module.js';
 import { OutboxModule } from '../outbox/outbox.module.js';
 import { RoutingModule } from '../routing/routing.module.js';
 import { ClientTimezoneService } from './client-timezone.service.js';
@@ -16,7 +17,7 @@ import { TasksController } from './tasks.controller.js';
 import { TasksRepository } from './tasks.repository.js';
 
 @Module({
-  imports: [DatabaseModule, RoutingModule, BillingModule, DueSignalsModule, OutboxModule],
+  imports: [DatabaseModule, RoutingModule, BillingModule, DueSignalsModule, OutboxModule, OptOutsModule],
   controllers: [TasksController],
   providers: [TasksRepository, ClientTimezoneService, TaskCreationService, TaskCancelService, TaskSettlementService, TaskLookupService, TaskListRepository, TaskListService, TaskResendService],
 })

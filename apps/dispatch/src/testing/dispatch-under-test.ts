@@ -18,6 +18,8 @@ import { WebhookDeliveriesRepository } from '../webhooks/webhook-deliveries.repo
 import { WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
 import { OutboxRelay } from '../outbox/outbox-relay.js';
+import { OptOutsRepository } from '../opt-outs/opt-outs.repository.js';
+import { OptOutsService } from '../opt-outs/opt-outs.service.js';
 import { OutboxRepository } from '../outbox/outbox.repository.js';
 import { FailoverRepository } from '../failover/failover.repository.js';
 import { PhoneFailover } from '../failover/phone-failover.js';
@@ -87,6 +89,7 @@ export interface DispatchUnderTest {
   newRelay(billing?: FakeBillingClient): OutboxRelay;
   replies: ReplyOwnerService;
   webhooks: WebhooksService;
+  optOuts: OptOutsService;
   /** A deliverer of its own each time: several at once stand for several dispatch instances. */
   newDeliverer(options?: Partial<DelivererOptions>): WebhookDeliverer;
   close(): Promise<void>;
@@ -123,7 +126,8 @@ export async function dispatchUnderTest(databaseUrl: string, profile: Profile, o
   const billing = new FakeBillingClient(1_000);
   const settlement = new TaskSettlementService(tasks, standIn(billing));
   const outbox = new OutboxRepository(db);
-  const creation = new TaskCreationService(tasks, routing, standIn(billing), settlement, signals, config);
+  const optOutsRepository = new OptOutsRepository(db);
+  const creation = new TaskCreationService(tasks, routing, standIn(billing), settlement, signals, config, optOutsRepository);
   const phones = new PhonesRepository(db, conditions);
   const claims = new TaskClaimsService(config, new ClaimsRepository(db, conditions), signals);
   const failover = new PhoneFailover(db, new FailoverRepository(db, conditions), routing, outbox, signals);
@@ -152,6 +156,7 @@ export async function dispatchUnderTest(databaseUrl: string, profile: Profile, o
     newRelay: (relayBilling = billing) => new OutboxRelay(db, standIn(relayBilling), config),
     replies: new ReplyOwnerService(config, new RepliesRepository(db)),
     webhooks: new WebhooksService(new WebhookEndpointsRepository(db), deliveries),
+    optOuts: new OptOutsService(db, optOutsRepository, outbox, deliveries),
     newDeliverer: (delivererOptions = {}) => new WebhookDeliverer(deliveries, config).withOptions(delivererOptions),
     close: async () => {
       await db.onModuleDestroy();

@@ -2,7 +2,6 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   Patterns,
-  ReplyReceivedCommand,
   WebhookCreateCommand,
   WebhookDeleteCommand,
   WebhookDeliveriesQuery,
@@ -55,11 +54,6 @@ export class WebhooksController {
   @MessagePattern(Patterns.dispatch.webhookTest)
   test(@Payload() command: WebhookTestCommand): Promise<WebhookDeliveryView> {
     return this.webhooks.sendTest(command);
-  }
-
-  @MessagePattern(Patterns.dispatch.webhookReplyReceived)
-  replyReceived(@Payload() command: ReplyReceivedCommand): Promise<Ok> {
-    return this.webhooks.queueReplyEvent(command);
   }
 
   @MessagePattern(Patterns.dispatch.webhookEnable)

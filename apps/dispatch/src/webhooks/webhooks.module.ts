@@ -11,6 +11,6 @@ import { WebhooksService } from './webhooks.service.js';
   imports: [DatabaseModule],
   controllers: [WebhooksController],
   providers: [WebhooksService, WebhookEndpointsRepository, WebhookDeliveriesRepository, WebhookDeliverer],
-  exports: [WebhookDeliveriesRepository],
+  exports: [WebhookDeliveriesRepository, WebhooksService],
 })
 export class WebhooksModule {}

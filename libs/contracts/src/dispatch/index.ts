@@ -19,3 +19,4 @@ export * from './task-resend.js';
 export * from './task-stats.js';
 export * from './webhooks.js';
 export * from './client-timezone.js';
+export * from './opt-outs.js';

@@ -12,6 +12,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'message.received',
   'phone.silent',
   'phone.online',
+  'recipient.opted_out',
+  'recipient.opted_in',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

@@ -53,6 +53,8 @@ const EVENT_SUMMARIES: Record<WebhookEventType, string> = {
   'message.received': 'A reply arrived',
   'phone.silent': "A phone went silent: no contact for SMSQ_PHONE_SILENT_S seconds; `data` is the phone",
   'phone.online': 'A silent phone is in contact again; `data` is the phone',
+  'recipient.opted_out': 'A number went on your opt-out list: it replied STOP (or one of your words), or you added it',
+  'recipient.opted_in': 'A number came off your opt-out list: it replied START (or one of your words), or you removed it',
 };
 
 /** What smsq POSTs to a client's endpoints (OpenAPI 3.1 `webhooks`). */
@@ -66,7 +68,7 @@ function webhooks(): Record<string, JsonSchema> {
           description: 'Delivered at least once, from a durable outbox, retried with back-off and jitter for 24 hours. 2xx is success; 410 disables the endpoint; anything else or a time-out is retried. Deduplicate on `id`.',
           security: [],
           parameters: EVENT_HEADERS,
-          requestBody: { required: true, content: { 'application/json': { schema: ref(type === 'message.received' ? 'ReplyEvent' : type.startsWith('phone.') ? 'PhoneEvent' : 'TaskEvent') } } },
+          requestBody: { required: true, content: { 'application/json': { schema: ref(type === 'message.received' ? 'ReplyEvent' : type.startsWith('phone.') ? 'PhoneEvent' : type.startsWith('recipient.') ? 'RecipientEvent' : 'TaskEvent') } } },
           responses: { '2XX': { description: 'Received.' }, '410': { description: 'Gone: smsq stops sending to this endpoint.' } },
         },
       },
@@ -101,6 +103,7 @@ export function openApiDocument(options: { profile?: Profile; serverUrl?: string
       { name: 'Phones', description: 'Pair phones (Profile A), see their state and set their SIM limits (API key).' },
       { name: 'Delivery', description: 'What phones and workers call (worker token).' },
       { name: 'Webhooks', description: 'Signed status callbacks (API key).' },
+      { name: 'Opt-outs', description: 'Numbers that asked not to get your messages (API key).' },
       { name: 'Reference', description: 'This document.' },
     ],
     paths,

@@ -1,5 +1,6 @@
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 import { TASK_STATUSES } from '../dispatch/task-view.js';
+import { OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from '../dispatch/opt-outs.js';
 import { MAX_WEBHOOK_ENDPOINTS } from '../dispatch/webhooks.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, MAX_CLAIM_BATCH, MAX_REPORT_BATCH, MAX_WAIT_S, TASK_PAGE_DEFAULT_LIMIT, TASK_PAGE_MAX_LIMIT } from '../gateway/public-limits.js';
 import { ref, type JsonSchema } from './schemas.js';
@@ -46,6 +47,7 @@ const ANY_ERROR = { default: { description: 'Any other error, in the same shape 
 const CLIENT_ERRORS: ErrorCode[] = ['unauthorized', 'rate_limited'];
 const TASK_ID = { name: 'id', in: 'path', required: true, description: 'The task.', schema: { type: 'integer', minimum: 1 } };
 const PHONE_ID = { name: 'id', in: 'path', required: true, description: 'The phone.', schema: { type: 'integer', minimum: 1 } };
+const OPT_OUT_NUMBER = { name: 'number', in: 'path', required: true, description: 'The number, read as create-task reads a recipient (URL-encode the `+` as `%2B`).', schema: { type: 'string' } };
 const ENDPOINT_ID = { name: 'id', in: 'path', required: true, description: 'The webhook endpoint.', schema: { type: 'integer', minimum: 1 } };
 const IDEMPOTENCY_KEY = {
   name: 'Idempotency-Key',
@@ -69,14 +71,14 @@ export const OPERATIONS: Record<RouteKey, Operation> = {
     operationId: 'createTask',
     summary: 'Queue one SMS',
     description:
-      'Checks, in this order: the API key (401), the body (400), a phone or gateway to send through (400 `no_active_phone` in Profile A, 503 `no_active_gateway` in Profile B), credits (402), then queues the task and debits one credit.',
+      'Checks, in this order: the API key (401), the body (400), your opt-out list (409 `recipient_opted_out`: the recipient replied STOP or you put it there), a phone or gateway to send through (400 `no_active_phone` in Profile A, 503 `no_active_gateway` in Profile B), credits (402), then queues the task and debits one credit.',
     tags: ['Tasks'],
     security: CLIENT,
     parameters: [IDEMPOTENCY_KEY],
     requestBody: body(ref('CreateTaskRequest')),
     responses: {
       '201': success('Queued and charged.', ref('CreatedTask'), { ok: true, id: 42, status: 'pending', phone_id: 1, client_id: 7, charged: true, scheduled_at: '2026-05-01 09:30:00', credits_remaining: 99 }),
-      ...errors('invalid_request', 'invalid_json', 'invalid_recipient', 'invalid_message', 'invalid_scheduled_at', 'no_active_phone', ...CLIENT_ERRORS, 'insufficient_credits', 'daily_limit_reached', 'conflict', 'payload_too_large', 'no_active_gateway'),
+      ...errors('invalid_request', 'invalid_json', 'invalid_recipient', 'invalid_message', 'invalid_scheduled_at', 'no_active_phone', ...CLIENT_ERRORS, 'insufficient_credits', 'daily_limit_reached', 'conflict', 'recipient_opted_out', 'payload_too_large', 'no_active_gateway'),
       ...ANY_ERROR,
     },
   },
@@ -84,7 +86,7 @@ export const OPERATIONS: Record<RouteKey, Operation> = {
     operationId: 'createTasks',
     summary: 'Queue many SMS in one request',
     description:
-      "Each item is checked, routed and charged exactly as create-task would be; an item refused costs nothing. The answer has one entry per item, in order. A malformed list (not 1 to 1,000 items) is refused whole. An Idempotency-Key covers the whole request.",
+      "Each item is checked, routed and charged exactly as create-task would be (an item to a number on your opt-out list is refused in place with `recipient_opted_out`); an item refused costs nothing. The answer has one entry per item, in order. A malformed list (not 1 to 1,000 items) is refused whole. An Idempotency-Key covers the whole request.",
     tags: ['Tasks'],
     security: CLIENT,
     parameters: [IDEMPOTENCY_KEY],
@@ -273,6 +275,53 @@ export const OPERATIONS: Record<RouteKey, Operation> = {
     security: CLIENT,
     parameters: [ENDPOINT_ID],
     responses: { '200': success('The endpoint.', ref('WebhookEndpoint')), ...errors(...CLIENT_ERRORS, 'not_found'), ...ANY_ERROR },
+  },
+  'GET /smsapi/opt-outs': {
+    operationId: 'listOptOuts',
+    summary: 'Your opt-out list',
+    description: `Numbers never sent to: create-task and create-tasks refuse them with 409 \`recipient_opted_out\` and charge nothing. A reply whose whole text is ${OPT_OUT_KEYWORDS.join(', ')} (case, surrounding spaces and punctuation ignored) or one of your own words puts its sender on the list; ${OPT_IN_KEYWORDS.join(' or ')}, or your own words, take it off.`,
+    tags: ['Opt-outs'],
+    security: CLIENT,
+    parameters: [
+      { name: 'limit', in: 'query', required: false, description: 'Numbers per page (default 100).', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+      { name: 'cursor', in: 'query', required: false, description: '`next_cursor` of the page before.', schema: { type: 'string' } },
+      { name: 'search', in: 'query', required: false, description: 'Only numbers containing these digits.', schema: { type: 'string', pattern: '^\\+?\\d{1,15}$' } },
+    ],
+    responses: { '200': success('A page, newest first.', ref('OptOutPage')), ...errors('invalid_request', ...CLIENT_ERRORS), ...ANY_ERROR },
+  },
+  'POST /smsapi/opt-outs': {
+    operationId: 'addOptOuts',
+    summary: 'Put numbers on your opt-out list',
+    description: 'For numbers that opted out elsewhere (another system, a form). Tasks queued to them are cancelled and refunded unless `cancel_queued` is off; `recipient.opted_out` is sent for each number added.',
+    tags: ['Opt-outs'],
+    security: CLIENT,
+    requestBody: body(ref('OptOutAddRequest')),
+    responses: { '200': success('Added.', ref('OptOutsAdded'), { ok: true, added: 2, cancelled: 0 }), ...errors('invalid_request', 'invalid_json', 'invalid_recipient', ...CLIENT_ERRORS), ...ANY_ERROR },
+  },
+  'DELETE /smsapi/opt-outs/:number': {
+    operationId: 'removeOptOut',
+    summary: 'Take a number off your opt-out list',
+    description: 'Only when the recipient asked for your messages again. `recipient.opted_in` is sent.',
+    tags: ['Opt-outs'],
+    security: CLIENT,
+    parameters: [OPT_OUT_NUMBER],
+    responses: { '200': success('Removed.', ref('Ok'), { ok: true }), ...errors('invalid_recipient', ...CLIENT_ERRORS, 'not_found'), ...ANY_ERROR },
+  },
+  'GET /smsapi/opt-out-settings': {
+    operationId: 'getOptOutSettings',
+    summary: 'Your opt-out words and whether an opt-out cancels queued tasks',
+    tags: ['Opt-outs'],
+    security: CLIENT,
+    responses: { '200': success('The settings.', ref('OptOutSettings')), ...errors(...CLIENT_ERRORS), ...ANY_ERROR },
+  },
+  'PATCH /smsapi/opt-out-settings': {
+    operationId: 'updateOptOutSettings',
+    summary: 'Change your opt-out words or whether an opt-out cancels queued tasks',
+    description: 'Your words count besides the standard ones, e.g. in your recipients\' language. A word may not both opt out and opt in.',
+    tags: ['Opt-outs'],
+    security: CLIENT,
+    requestBody: body(ref('OptOutSettingsRequest')),
+    responses: { '200': success('The settings now.', ref('OptOutSettings')), ...errors('invalid_request', 'invalid_json', ...CLIENT_ERRORS), ...ANY_ERROR },
   },
   'GET /smsapi/openapi.json': {
     operationId: 'getOpenApiDocument',

@@ -1,6 +1,7 @@
 import { ERROR_STATUS } from '../errors.js';
 import { TASK_STATUSES } from '../dispatch/task-view.js';
 import { BATCH_REPORTED_STATUSES, REPORTED_STATUSES } from '../dispatch/task-report.js';
+import { MAX_OPT_OUTS_PER_REQUEST, MAX_OWN_KEYWORDS, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS, OPT_OUT_SOURCES } from '../dispatch/opt-outs.js';
 import { WEBHOOK_EVENT_TYPES } from '../dispatch/webhooks.js';
 import { MAX_SIM_LIMIT, PHONE_STATES } from '../dispatch/phone-view.js';
 import { MAX_TASKS_PER_REQUEST } from '../gateway/tasks-send.js';
@@ -313,5 +314,52 @@ export const SCHEMAS = {
     type: constant('message.received'),
     created_at: INSTANT,
     data: ref('Reply'),
+  }),
+  OptOutSource: { type: 'string', enum: [...OPT_OUT_SOURCES], description: 'Who changed it: a reply with a keyword, the API, or the dashboard.' },
+  OptOut: answer({
+    number: text('E.164.'),
+    opted_out_at: { ...INSTANT, description: 'When it was put on the list: the reply\'s reception time, or the moment of the API or dashboard change.' },
+    source: ref('OptOutSource'),
+  }),
+  OptOutPage: answer({
+    items: { type: 'array', items: ref('OptOut'), description: 'Newest first.' },
+    next_cursor: orNull(text('Pass as `cursor` for the page after this one; null on the last page.')),
+  }),
+  OptOutAddRequest: request(
+    { numbers: { type: 'array', minItems: 1, maxItems: MAX_OPT_OUTS_PER_REQUEST, items: text('A phone number, read as create-task reads a recipient.') } },
+    ['numbers'],
+    'Any number not usable as a recipient refuses the whole request with 400 `invalid_recipient`, naming it.',
+  ),
+  OptOutsAdded: answer({
+    ok: constant(true),
+    added: whole('Numbers put on the list; the others were on it already and keep their date.', { minimum: 0 }),
+    cancelled: whole('Queued tasks to them cancelled and refunded (error `opted_out`), unless `cancel_queued` is off.', { minimum: 0 }),
+  }),
+  OptOutSettings: answer({
+    opt_out_words: { type: 'array', maxItems: MAX_OWN_KEYWORDS, items: text('Upper case, as replies are compared.'), description: `Your words that opt a sender out, besides ${OPT_OUT_KEYWORDS.join(', ')}.` },
+    opt_in_words: { type: 'array', maxItems: MAX_OWN_KEYWORDS, items: text('Upper case, as replies are compared.'), description: `Your words that opt a sender back in, besides ${OPT_IN_KEYWORDS.join(', ')}.` },
+    cancel_queued: { type: 'boolean', description: 'Whether an opt-out cancels and refunds the tasks queued to that number (default true).' },
+  }),
+  OptOutSettingsRequest: {
+    ...request(
+      {
+        opt_out_words: { type: 'array', maxItems: MAX_OWN_KEYWORDS, items: text('One word of letters or digits, any script; compared without case.', { minLength: 1, maxLength: 32 }) },
+        opt_in_words: { type: 'array', maxItems: MAX_OWN_KEYWORDS, items: text('One word of letters or digits, any script; compared without case.', { minLength: 1, maxLength: 32 }) },
+        cancel_queued: { type: 'boolean' },
+      },
+      [],
+      'A field left out stays as it is; a list given replaces the old one.',
+    ),
+    minProperties: 1,
+  },
+  RecipientEvent: answer({
+    id: text('The event: the same on every delivery of it.', { format: 'uuid' }),
+    type: { type: 'string', enum: WEBHOOK_EVENT_TYPES.filter((type) => type.startsWith('recipient.')) },
+    created_at: INSTANT,
+    data: answer({
+      number: text('E.164.'),
+      source: ref('OptOutSource'),
+      message_id: orNull(whole('The reply whose keyword changed it; null for a change through the API or the dashboard.')),
+    }),
   }),
 } satisfies Record<string, JsonSchema>;

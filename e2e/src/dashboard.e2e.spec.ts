@@ -216,6 +216,68 @@ describe('the dashboard in a real browser, Profile A', () => {
     await context.close();
   });
 
+  it('keeps an opt-out list on its page: typed and imported numbers, search, removal, an export, and the Send preview marking a number on it', async () => {
+    const { context, page } = await signUp();
+    const apiKey = await createKey(page);
+    expect((await registerPhone(stack, apiKey, { name: 'opt-outs', device_id: `opt-outs-${Date.now()}` })).status).toBe(201);
+    const queued = await stack.createTask(apiKey, { recipient: '+381641110002', message: 'Next year', scheduled_at: '2030-01-15 09:00:00' });
+    expect(queued.status).toBe(201);
+
+    await page.goto(`${dashboardUrl}/opt-outs`);
+    await page.getByText('Nobody has opted out').waitFor();
+    await page.getByLabel('Numbers').fill('064 111 0001\n+381641110002');
+    await page.getByRole('button', { name: 'Add to the list' }).click();
+    expect(await page.getByTestId('opt-outs-added').textContent()).toBe('2 added to the list; 1 queued message cancelled and refunded.');
+    expect((await stack.http('GET', `/smsapi/tasks/${queued.body.id}`, { headers: { 'x-api-key': apiKey } })).body).toMatchObject({ status: 'failed', error: 'opted_out' });
+
+    await page.getByTestId('opt-outs-import').setInputFiles({ name: 'from-crm.csv', mimeType: 'text/csv', buffer: Buffer.from('name;mobile\nAna;+381641110003\nBo;+381641110001\n') });
+    await page.getByTestId('opt-outs-added').filter({ hasText: '1 added to the list.' }).waitFor();
+    const table = page.getByTestId('opt-outs-table');
+    await table.getByRole('cell', { name: '+381641110003' }).waitFor();
+    expect(await table.getByRole('row').count()).toBe(4);
+    await page.getByLabel('Numbers').fill('not a number');
+    await page.getByRole('button', { name: 'Add to the list' }).click();
+    await page.getByRole('alert').filter({ hasText: 'not a usable phone number' }).waitFor();
+
+    await page.getByRole('searchbox', { name: 'Search' }).fill('111 0003');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await eventually(async () => expect(await table.getByRole('row').count()).toBe(2));
+    await table.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    await page.getByText('No number on the list contains').waitFor();
+    await snap(page, 'opt-outs');
+
+    await page.goto(`${dashboardUrl}/opt-outs`);
+    await table.getByRole('cell', { name: '+381641110001' }).waitFor();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const exported = await (await download).createReadStream();
+    const chunks: Buffer[] = [];
+    for await (const chunk of exported) chunks.push(chunk as Buffer);
+    const lines = Buffer.concat(chunks).toString('utf8').trim().split('\r\n');
+    expect(lines[0]).toBe('number,opted_out_at,source');
+    expect(lines.slice(1).map((line) => line.split(',')[0]).sort()).toEqual(['+381641110001', '+381641110002']);
+    expect((await stack.http('GET', '/smsapi/opt-outs', { headers: { 'x-api-key': apiKey } })).body.items.map((item: { source: string }) => item.source)).toEqual(['dashboard', 'dashboard']);
+
+    await page.getByLabel('Your opt-out words').fill('odjava, стоп');
+    await page.getByRole('checkbox', { name: 'Cancel and refund what is queued to it' }).uncheck();
+    await page.getByRole('button', { name: 'Save keywords' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    expect((await stack.http('GET', '/smsapi/opt-out-settings', { headers: { 'x-api-key': apiKey } })).body).toEqual({ opt_out_words: ['ODJAVA', 'СТОП'], opt_in_words: [], cancel_queued: false });
+
+    await page.goto(`${dashboardUrl}/send`);
+    await page.getByLabel('CSV file').setInputFiles({ name: 'customers.csv', mimeType: 'text/csv', buffer: Buffer.from('phone\n+381641110001\n+381641110009\n') });
+    await page.getByLabel('Message template').fill('Hello');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    const preview = page.getByTestId('send-preview');
+    await preview.waitFor();
+    expect(await preview.textContent()).toContain('1 of 2 rows are ready');
+    expect(await preview.getByRole('row').filter({ hasText: '+381641110001' }).textContent()).toContain('Opted out');
+    await page.getByRole('button', { name: 'Send 1 message (1 credit)' }).click();
+    expect(await page.getByTestId('send-summary').textContent()).toContain('1 message is queued');
+    await context.close();
+  });
+
   it('adds a webhook endpoint, shows its secret once, sends a test event the receiver can verify, and sends it again', async () => {
     const received: Array<{ signature: string; body: string }> = [];
     const receiver = createServer((request, response) => {

@@ -14,6 +14,7 @@ import { WorkerTokensPage } from './pages/admin/WorkerTokensPage';
 import { InboxPage } from './pages/inbox/InboxPage';
 import { ApiKeysPage } from './pages/keys/ApiKeysPage';
 import { NotFoundPage } from './pages/NotFoundPage';
+import { OptOutsPage } from './pages/opt-outs/OptOutsPage';
 import { OverviewPage } from './pages/overview/OverviewPage';
 import { PhonesPage } from './pages/phones/PhonesPage';
 import { SendPage } from './pages/send/SendPage';
@@ -125,6 +126,7 @@ export function App() {
             <Route path="tasks/:id" element={<RequireClient><TaskDetailPage /></RequireClient>} />
             <Route path="inbox" element={<RequireClient><InboxPage /></RequireClient>} />
             <Route path="webhooks" element={<RequireClient><WebhooksPage /></RequireClient>} />
+            <Route path="opt-outs" element={<RequireClient><OptOutsPage /></RequireClient>} />
             <Route path="settings" element={<SettingsPage />} />
             <Route path="admin/clients" element={<RequireAdmin><ClientsPage /></RequireAdmin>} />
             <Route path="admin/clients/:id" element={<RequireAdmin><ClientDetailPage /></RequireAdmin>} />

@@ -16,6 +16,8 @@ export const Patterns = {
     workerTokenList: 'gateway.worker-token.list.v1',
     tasksSend: 'gateway.tasks.send.v1',
     tasksCheck: 'gateway.tasks.check.v1',
+    optOutsAdd: 'gateway.opt-outs.add.v1',
+    optOutRemove: 'gateway.opt-out.remove.v1',
   },
   billing: {
     accountOpen: 'billing.account.open.v1',

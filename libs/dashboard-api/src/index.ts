@@ -288,6 +288,43 @@ export interface InboxRow {
   timeZone: string;
 }
 
+/**
+ * GET /api/opt-outs?search=&cursor=&limit= → OptOutPage: the client's opt-out list, newest first
+ * (`limit` 1–1000, default 50; `search` digits of a number). POST /api/opt-outs `{ numbers }` →
+ * 200 OptOutsAdded (each read as create-task reads a recipient; a bad one is 400
+ * `invalid_recipient` naming it; at most 1,000 a request). DELETE /api/opt-outs/:number → 204.
+ */
+export interface OptOutRow {
+  number: string;
+  optedOutAt: string;
+  /** `reply`: the number replied a keyword; `api` or `dashboard`: the client put it there. */
+  source: 'reply' | 'api' | 'dashboard';
+  timeZone: string;
+}
+
+export interface OptOutPage {
+  items: OptOutRow[];
+  nextCursor: string | null;
+}
+
+export interface OptOutsAdded {
+  added: number;
+  cancelled: number;
+}
+
+/**
+ * GET /api/opt-out-settings → 200; PUT /api/opt-out-settings (the whole object) → 200: the
+ * client's own keywords besides the standard ones (`standardOptOut`, `standardOptIn`, read only),
+ * and whether an opt-out cancels and refunds what is queued to the number.
+ */
+export interface OptOutSettings {
+  optOutWords: string[];
+  optInWords: string[];
+  cancelQueued: boolean;
+  standardOptOut: string[];
+  standardOptIn: string[];
+}
+
 /** Admin: GET /api/admin/clients?search=&page= → Page<ClientRow>; POST /api/admin/clients { name, plan?, timezone?, email?, password? } → 201 ClientRow. */
 export interface ClientRow {
   id: number;

@@ -69,6 +69,7 @@ export function Layout() {
                   {link('/tasks', 'Tasks')}
                   {link('/inbox', 'Inbox')}
                   {link('/webhooks', 'Webhooks')}
+                  {link('/opt-outs', 'Opt-outs')}
                 </ul>
               </>
             ) : null}

@@ -55,6 +55,12 @@ function delimiterOf(headerLine: string): string {
   return counts.reduce((best, candidate) => (candidate[1] > best[1] ? candidate : best))[0];
 }
 
+/** The index of the column read as the recipient, by RECIPIENT_COLUMNS' preference; -1 when there is none. */
+export function recipientColumnOf(columns: readonly string[]): number {
+  const lower = columns.map((name) => name.toLowerCase());
+  return RECIPIENT_COLUMNS.map((name) => lower.indexOf(name)).find((index) => index >= 0) ?? -1;
+}
+
 /** A row the page can send, or why it cannot (a row is numbered as the spreadsheet shows it: the header is row 1). */
 export type BulkRow = { row: number; sms: OutgoingSms } | { row: number; problem: string };
 
@@ -65,8 +71,8 @@ export type BulkRow = { row: number; sms: OutgoingSms } | { row: number; problem
  */
 export function messagesOf(table: CsvTable, template: string, scheduledAt?: string): { rows: BulkRow[]; problem?: string } {
   const lower = table.columns.map((name) => name.toLowerCase());
-  const recipientColumn = RECIPIENT_COLUMNS.map((name) => lower.indexOf(name)).find((index) => index >= 0);
-  if (recipientColumn === undefined) return { rows: [], problem: `the file needs a column named ${RECIPIENT_COLUMNS.slice(0, -1).join(', ')} or ${RECIPIENT_COLUMNS.at(-1)}` };
+  const recipientColumn = recipientColumnOf(table.columns);
+  if (recipientColumn < 0) return { rows: [], problem: `the file needs a column named ${RECIPIENT_COLUMNS.slice(0, -1).join(', ')} or ${RECIPIENT_COLUMNS.at(-1)}` };
   const unknown = placeholdersOf(template).filter((name) => !lower.includes(name.toLowerCase()));
   if (unknown.length > 0) return { rows: [], problem: `the message names ${unknown.map((name) => `{${name}}`).join(', ')}, which the file has no column for` };
   const scheduleColumn = lower.indexOf(SCHEDULE_COLUMN);

@@ -1,14 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
-import type { ApiKeyRow, CheckResult, CreatedApiKey, CreatedWebhook, InboxRow, Overview, Page, PhoneRow, SendResult, TaskRow, WebhookDeliveryRow, WebhookRow, WebhooksAnswer } from '@smsq/dashboard-api';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
+import type { ApiKeyRow, CheckResult, CreatedApiKey, CreatedWebhook, InboxRow, OptOutPage, OptOutSettings, OptOutsAdded, Overview, Page, PhoneRow, SendResult, TaskRow, WebhookDeliveryRow, WebhookRow, WebhooksAnswer } from '@smsq/dashboard-api';
 import { SessionGuard } from '../auth/session.guard.js';
 import { ActingClientId } from '../auth/signed-in.decorators.js';
 import { bigIdOf, entityIdOf, queryPage, queryText } from '../http/request-values.js';
 import { KeyCreateBody } from './dto/key-create.body.js';
+import { OptOutSettingsBody, OptOutsAddBody } from './dto/opt-outs.body.js';
 import { PhoneUpdateBody } from './dto/phone-update.body.js';
 import { SendBody, SendCheckBody } from './dto/send.body.js';
 import { WebhookCreateBody } from './dto/webhook-create.body.js';
 import { InboxService } from './inbox.service.js';
 import { KeysService } from './keys.service.js';
+import { OptOutsService } from './opt-outs.service.js';
 import { OverviewService } from './overview.service.js';
 import { PhonesService } from './phones.service.js';
 import { SendService } from './send.service.js';
@@ -27,6 +29,7 @@ export class ClientAreaController {
     private readonly inbox: InboxService,
     private readonly sending: SendService,
     private readonly webhooks: WebhooksService,
+    private readonly optOuts: OptOutsService,
   ) {}
 
   @Get('overview')
@@ -139,6 +142,33 @@ export class ClientAreaController {
   @HttpCode(200)
   redeliverWebhook(@ActingClientId() clientId: number, @Param('deliveryId') deliveryId: string): Promise<WebhookDeliveryRow> {
     return this.webhooks.redeliver(clientId, bigIdOf(deliveryId, 'webhook delivery'));
+  }
+
+  @Get('opt-outs')
+  listOptOuts(@ActingClientId() clientId: number, @Query() query: unknown): Promise<OptOutPage> {
+    return this.optOuts.list(clientId, { limit: queryText(query, 'limit', 4), cursor: queryText(query, 'cursor', 200), search: queryText(query, 'search', 32) });
+  }
+
+  @Post('opt-outs')
+  @HttpCode(200)
+  addOptOuts(@ActingClientId() clientId: number, @Body() body: OptOutsAddBody): Promise<OptOutsAdded> {
+    return this.optOuts.add(clientId, body.numbers);
+  }
+
+  @Delete('opt-outs/:number')
+  @HttpCode(204)
+  removeOptOut(@ActingClientId() clientId: number, @Param('number') number: string): Promise<void> {
+    return this.optOuts.remove(clientId, number);
+  }
+
+  @Get('opt-out-settings')
+  optOutSettings(@ActingClientId() clientId: number): Promise<OptOutSettings> {
+    return this.optOuts.settings(clientId);
+  }
+
+  @Put('opt-out-settings')
+  updateOptOutSettings(@ActingClientId() clientId: number, @Body() body: OptOutSettingsBody): Promise<OptOutSettings> {
+    return this.optOuts.updateSettings(clientId, body);
   }
 
   @Get('inbox')

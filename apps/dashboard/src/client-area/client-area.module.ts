@@ -3,6 +3,7 @@ import { SharedModule } from '../shared/shared.module.js';
 import { ClientAreaController } from './client-area.controller.js';
 import { InboxService } from './inbox.service.js';
 import { KeysService } from './keys.service.js';
+import { OptOutsService } from './opt-outs.service.js';
 import { OverviewService } from './overview.service.js';
 import { PhonesService } from './phones.service.js';
 import { SendService } from './send.service.js';
@@ -12,6 +13,6 @@ import { WebhooksService } from './webhooks.service.js';
 @Module({
   imports: [SharedModule],
   controllers: [ClientAreaController],
-  providers: [OverviewService, KeysService, PhonesService, TasksService, InboxService, SendService, WebhooksService],
+  providers: [OverviewService, KeysService, PhonesService, TasksService, InboxService, SendService, WebhooksService, OptOutsService],
 })
 export class ClientAreaModule {}

@@ -10,3 +10,4 @@ export * from './key-list.js';
 export * from './worker-token-list.js';
 export * from './tasks-send.js';
 export * from './public-limits.js';
+export * from './opt-outs-change.js';

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { api } from '../../api/client';
 import { useAction } from '../../api/useApi';
 import { Alert, ErrorAlert } from '../../components/Alert';
-import { Card, Field, PageHeader } from '../../components/ui';
+import { Badge, Card, Field, PageHeader } from '../../components/ui';
 import { messagesOf, parseCsv, placeholdersOf, type BulkRow, type CsvTable } from '../../lib/bulk-send';
 import { formatCredits } from '../../lib/format';
 
@@ -211,7 +211,10 @@ function SendMany() {
                       <td>{row.row}</td>
                       <td>{checked?.ok ? checked.recipient : 'sms' in row ? row.sms.recipient : ''}</td>
                       <td className="message-cell">{checked?.ok ? checked.message : 'sms' in row ? row.sms.message : ''}</td>
-                      <td>{problemText ? <span className="text-danger">{problemText}</span> : checked?.ok ? `${checked.scheduledAt}, ${checked.segments} SMS` : null}</td>
+                      <td>
+                        {checked && !checked.ok && checked.error === 'recipient_opted_out' ? <Badge tone="amber">Opted out</Badge> : null}{' '}
+                        {problemText ? <span className="text-danger">{problemText}</span> : checked?.ok ? `${checked.scheduledAt}, ${checked.segments} SMS` : null}
+                      </td>
                     </tr>
                   );
                 })}

@@ -190,7 +190,7 @@ export function WebhooksPage() {
 
   return (
     <>
-      <PageHeader title="Webhooks" subtitle="smsq tells your application when a task is sent, delivered, failed, expired or cancelled, and when a reply arrives: signed, retried for a day, at least once." />
+      <PageHeader title="Webhooks" subtitle="smsq tells your application when a task is sent, delivered, failed, expired or cancelled, when a reply arrives and when a number opts out or back in: signed, retried for a day, at least once." />
       {secret ? <NewSecret title={`Signing secret of ${secret.webhook.url}`} secret={secret.secret} testId="new-webhook-secret" onDone={() => setSecret(null)} /> : null}
       <ErrorAlert error={webhooks.error} />
       {webhooks.data === undefined ? (

@@ -28,7 +28,7 @@ export class Worker {
     random: () => number = Math.random,
   ) {
     const smsq = new SmsqClient(config);
-    this.delivery = new DeliveryWorker(smsq, driver, new TaskReporter(smsq, config.timings.report, log, random), log, {
+    this.delivery = new DeliveryWorker(smsq, driver, new TaskReporter(smsq, config.timings.report, log, random, this.stopping.signal), log, {
       concurrency: config.concurrency,
       timings: config.timings,
       pacer: new SendPacer(config.pacing, random),

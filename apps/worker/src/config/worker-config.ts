@@ -16,7 +16,7 @@ export interface RetryTimings {
   poll: BackoffRange;
   /** A poll refused for its token (401, 403): nothing changes quickly, so wait longer. */
   auth: BackoffRange;
-  /** A report that found smsq unreachable or busy; retried until the claim expires. */
+  /** A report that found smsq unreachable or busy; retried until smsq takes it (task-reporter.ts). */
   report: BackoffRange;
   /** An empty answer sooner than this is followed by a pause, so a server that ignores `wait` is not hammered. */
   minPollIntervalMs: number;

@@ -9,7 +9,15 @@ function isRetryable(answer: { kind: string; status?: number }): boolean {
   return answer.kind === 'unreachable' || (answer.kind === 'refused' && (answer.status! >= 500 || answer.status === 429));
 }
 
-/** A report with the claim it reports: retried until the claim lapses. */
+/**
+ * How long past its claim's lapse a report of what the phone did is still retried. smsq takes the
+ * last holder's report after the lease returned the task, until it is claimed again (docs/decisions.md,
+ * "Leases"). Dropped at the lapse, the phone's word is lost while the lapse counts an attempt: a
+ * sent task whose reports keep meeting outages runs out of attempts, and the lease fails and refunds it.
+ */
+export const LATE_REPORT_MS = 15 * 60_000;
+
+/** A report with the claim it reports: retried until smsq takes it, past the claim's lapse (`LATE_REPORT_MS`). */
 export interface HeldReport {
   report: BatchReport;
   claimDeadline: number;
@@ -17,9 +25,10 @@ export interface HeldReport {
 
 /**
  * Reports a task's outcome until smsq has it. Network errors, 5xx and 429 are retried with capped
- * exponential backoff for as long as the claim holds; after that the lease has returned the task
- * to pending and a late report could only be refused, so the reporter gives up. Any other answer
- * (404: not our claim any more, 409: already final otherwise) is final, a report with `retry` included.
+ * exponential backoff, past the claim's lapse for `LATE_REPORT_MS` while the worker runs, since smsq
+ * still takes the report of the task's last holder; a `released` report only while its claim holds.
+ * Any other answer (404: not our claim any more, 409: already final otherwise) is final, a report
+ * with `retry` included.
  */
 export class TaskReporter {
   constructor(
@@ -27,6 +36,8 @@ export class TaskReporter {
     private readonly backoff: BackoffRange,
     private readonly log: WorkerLog,
     private readonly random: () => number = Math.random,
+    /** The worker stopping: from then on a report is retried only while its claim holds, so a stop is not held up by an outage. */
+    private readonly stopping?: AbortSignal,
   ) {}
 
   /**
@@ -48,7 +59,7 @@ export class TaskReporter {
         this.log.error('report refused', { task: report.id, status: report.status, ...problem });
         return { accepted: false };
       }
-      const remainingMs = claimDeadline - Date.now();
+      const remainingMs = this.giveUpAt(report, claimDeadline) - Date.now();
       if (remainingMs <= 0) {
         this.log.error('report abandoned', { task: report.id, status: report.status, attempts: attempt, ...problem, note: 'the claim expired; the lease returns the task to pending' });
         return { accepted: false };
@@ -98,14 +109,14 @@ export class TaskReporter {
       owed = [];
       for (const { entry, problem } of retry) {
         const details = problem.kind === 'refused' ? { http_status: problem.status, reason: problem.reason } : { reason: problem.reason };
-        if (entry.claimDeadline - Date.now() <= 0) {
+        if (this.giveUpAt(entry.report, entry.claimDeadline) - Date.now() <= 0) {
           this.log.error('report abandoned', { task: entry.report.id, status: entry.report.status, attempts: attempt, ...details, note: 'the claim expired; the lease returns the task to pending' });
         } else {
           owed.push(entry);
         }
       }
       if (owed.length === 0) break;
-      const remainingMs = Math.max(...owed.map((entry) => entry.claimDeadline - Date.now()));
+      const remainingMs = Math.max(...owed.map((entry) => this.giveUpAt(entry.report, entry.claimDeadline) - Date.now()));
       const retryAfter = retry.find(({ problem }) => problem.kind === 'refused' && problem.retryAfterMs !== undefined)?.problem as Refusal | undefined;
       const delayMs = Math.min(backoff.next(retryAfter?.retryAfterMs), remainingMs);
       for (const { entry, problem } of retry.filter(({ entry }) => owed.includes(entry))) {
@@ -114,5 +125,12 @@ export class TaskReporter {
       await sleep(delayMs);
     }
     return claimed === undefined ? { accepted } : { accepted, next: claimed };
+  }
+
+  /** When a report that smsq could not take is given up. */
+  private giveUpAt(report: BatchReport, claimDeadline: number): number {
+    // A late release could undo the task's next claim by this same token, and with it the holder that keeps it on its phone.
+    if (report.status === 'released' || this.stopping?.aborted) return claimDeadline;
+    return claimDeadline + LATE_REPORT_MS;
   }
 }

@@ -175,4 +175,29 @@ describe.each(['A', 'B'] as const)('real phones: the worker drives SMS Gateway f
     await eventually(async () => expect(await stack.credits(client.clientId)).toBe(balance));
     expect(await sendsOf(created.body)).toEqual([]);
   });
+
+  it('honours a STOP sent to the phone: what was queued to that number is cancelled and refunded, the next create-task is 409 and charges nothing; START lets it through', async () => {
+    const number = '+381641230099';
+    const balance = await stack.credits(client.clientId);
+    const queued = await stack.createTask(client.apiKey, { recipient: number, message: 'Your appointment next year', scheduled_at: '2030-01-15 09:00:00' });
+    expect(queued.status).toBe(201);
+
+    expect((await sim('POST', '/sim/incoming', { from: number, message: ' Stop! ' })).status).toBe(201);
+
+    await eventually(async () => expect(await taskOf(queued.body.id)).toMatchObject({ status: 'failed', error: 'opted_out' }), { timeoutMs: 30_000, intervalMs: 200 });
+    await eventually(async () => expect(await stack.credits(client.clientId)).toBe(balance));
+    const refused = await stack.createTask(client.apiKey, { recipient: '+381 64 123 0099', message: 'Still there?' });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ error: 'recipient_opted_out' });
+    expect(await stack.credits(client.clientId)).toBe(balance);
+    const listed = await stack.http('GET', '/smsapi/opt-outs', { headers: { 'x-api-key': client.apiKey } });
+    expect(listed.body.items).toEqual([{ number, opted_out_at: expect.any(String), source: 'reply' }]);
+
+    expect((await sim('POST', '/sim/incoming', { from: number, message: 'START' })).status).toBe(201);
+    await eventually(async () => expect((await stack.http('GET', '/smsapi/opt-outs', { headers: { 'x-api-key': client.apiKey } })).body.items).toEqual([]), { timeoutMs: 30_000, intervalMs: 200 });
+    // Queued again, and charged (the stand-in fails every send since the test before: whether it goes out is not this test's matter).
+    const welcomeBack = await stack.createTask(client.apiKey, { recipient: number, message: 'Welcome back' });
+    expect(welcomeBack.status).toBe(201);
+    expect(welcomeBack.body.credits_remaining).toBe(balance - 1);
+  });
 });

@@ -172,4 +172,35 @@ describe('a client’s own tasks: cancel, expiry and list', () => {
     expect((await stack.http('PATCH', '/smsapi/opt-out-settings', { ...auth, body: { opt_out_words: ['two words'] } })).body).toMatchObject({ error: 'invalid_request' });
     expect((await stack.http('PATCH', '/smsapi/opt-out-settings', { ...auth, body: { colour: 'red' } })).body).toMatchObject({ error: 'invalid_request' });
   });
+
+  it('saves templates and queues messages from them: placeholders filled from variables, a missing one named, in create-task and create-tasks alike', async () => {
+    const client = await clientWithPhone();
+    const other = await clientWithPhone();
+    const auth = (apiKey: string) => ({ headers: { 'x-api-key': apiKey } });
+
+    const saved = await stack.http('POST', '/smsapi/templates', { ...auth(client.apiKey), body: { name: 'reminder', body: 'Hi {name}, your visit is on {day}. {name}, see you!' } });
+    expect(saved).toMatchObject({ status: 201, body: { id: expect.any(Number), name: 'reminder', placeholders: ['name', 'day'] } });
+    const id = saved.body.id as number;
+    expect((await stack.http('POST', '/smsapi/templates', { ...auth(client.apiKey), body: { name: 'reminder', body: 'again' } })).status).toBe(409);
+    expect((await stack.http('POST', '/smsapi/templates', { ...auth(client.apiKey), body: { name: '', body: 'x' } })).body).toMatchObject({ error: 'invalid_request' });
+    expect((await stack.http('GET', '/smsapi/templates', auth(client.apiKey))).body.items.map((item: { name: string }) => item.name)).toEqual(['reminder']);
+
+    const queued = await stack.createTask(client.apiKey, { recipient: '+381641234567', template_id: id, variables: { name: 'Ana', day: 'Friday' } });
+    expect(queued.status).toBe(201);
+    expect((await stack.http('GET', `/smsapi/tasks/${queued.body.id}`, auth(client.apiKey))).body.message).toBe('Hi Ana, your visit is on Friday. Ana, see you!');
+    const missing = await stack.createTask(client.apiKey, { recipient: '+381641234567', template_id: id, variables: { name: 'Ana' } });
+    expect(missing).toMatchObject({ status: 400, body: { error: 'invalid_request', detail: expect.stringContaining('variables.day is missing') } });
+    expect((await stack.createTask(other.apiKey, { recipient: '+381641234567', template_id: id, variables: { name: 'Ana', day: 'Friday' } })).body).toMatchObject({ error: 'invalid_request', detail: expect.stringContaining('none of your templates') });
+
+    const bulk = await stack.http('POST', '/smsapi/create-tasks', { ...auth(client.apiKey), body: { tasks: [{ recipient: '+381641234567', template_id: id, variables: { name: 'Bo', day: 'Monday' } }, { recipient: '+381641234567', template_id: id, variables: {} }] } });
+    expect(bulk.body.results.map((result: { ok: boolean; error?: string }) => result.error ?? result.ok)).toEqual([true, 'invalid_request']);
+
+    const changed = await stack.http('PUT', `/smsapi/templates/${id}`, { ...auth(client.apiKey), body: { name: 'reminder', body: 'Bye {name}' } });
+    expect(changed.body).toMatchObject({ body: 'Bye {name}', placeholders: ['name'] });
+    expect((await stack.http('GET', `/smsapi/tasks/${queued.body.id}`, auth(client.apiKey))).body.message).toBe('Hi Ana, your visit is on Friday. Ana, see you!');
+    expect((await stack.http('GET', `/smsapi/templates/${id}`, auth(other.apiKey))).status).toBe(404);
+    expect((await stack.http('DELETE', `/smsapi/templates/${id}`, auth(other.apiKey))).status).toBe(404);
+    expect((await stack.http('DELETE', `/smsapi/templates/${id}`, auth(client.apiKey))).body).toEqual({ ok: true });
+    expect((await stack.http('GET', `/smsapi/templates/${id}`, auth(client.apiKey))).status).toBe(404);
+  });
 });

@@ -278,6 +278,48 @@ describe('the dashboard in a real browser, Profile A', () => {
     await context.close();
   });
 
+  it('saves a template on its page, and sends from it on the Send page: one SMS with its fields, and a CSV whose columns fill it', async () => {
+    const { context, page } = await signUp();
+    const apiKey = await createKey(page);
+    expect((await registerPhone(stack, apiKey, { name: 'templates', device_id: `templates-${Date.now()}` })).status).toBe(201);
+
+    await page.goto(`${dashboardUrl}/templates`);
+    await page.getByText('No templates yet').waitFor();
+    await page.getByLabel('Name').fill('Reminder');
+    await page.getByLabel('Text').fill('Hi {name}, see you at {time}.');
+    expect(await page.getByText('Placeholders: name, time').count()).toBe(1);
+    await page.getByRole('button', { name: 'Save template' }).click();
+    const table = page.getByTestId('templates-table');
+    await table.getByRole('cell', { name: 'Hi {name}, see you at {time}.' }).waitFor();
+    await page.getByLabel('Name').fill('Reminder');
+    await page.getByLabel('Text').fill('Twice');
+    await page.getByRole('button', { name: 'Save template' }).click();
+    await page.getByRole('alert').filter({ hasText: 'named "Reminder" already' }).waitFor();
+    await snap(page, 'templates');
+
+    await page.goto(`${dashboardUrl}/send`);
+    const one = page.locator('.card').filter({ hasText: 'Send SMS' });
+    await one.getByLabel('Recipient').fill('064 123 4567');
+    await one.getByLabel('Template', { exact: true }).selectOption({ label: 'Reminder' });
+    await one.getByLabel('name', { exact: true }).fill('Ana');
+    await one.getByLabel('time', { exact: true }).fill('10:30');
+    await one.getByRole('button', { name: 'Send (1 credit)' }).click();
+    const queued = page.getByRole('status').filter({ hasText: 'is queued for' });
+    await queued.waitFor();
+    const taskId = Number(/Task #(\d+)/.exec((await queued.textContent())!)![1]);
+    expect((await stack.http('GET', `/smsapi/tasks/${taskId}`, { headers: { 'x-api-key': apiKey } })).body.message).toBe('Hi Ana, see you at 10:30.');
+
+    const many = page.locator('.card').filter({ hasText: 'Send to many' });
+    await many.getByLabel('CSV file').setInputFiles({ name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from('phone,name,time\n+381641234568,Bo,9:00\n') });
+    await many.getByLabel('Template', { exact: true }).selectOption({ label: 'Reminder' });
+    expect(await many.getByLabel('Message template').inputValue()).toBe('Hi {name}, see you at {time}.');
+    await many.getByRole('button', { name: 'Preview' }).click();
+    await page.getByTestId('send-preview').getByRole('cell', { name: 'Hi Bo, see you at 9:00.' }).waitFor();
+    await page.getByRole('button', { name: 'Send 1 message (1 credit)' }).click();
+    expect(await page.getByTestId('send-summary').textContent()).toContain('1 message is queued');
+    await context.close();
+  });
+
   it('adds a webhook endpoint, shows its secret once, sends a test event the receiver can verify, and sends it again', async () => {
     const received: Array<{ signature: string; body: string }> = [];
     const receiver = createServer((request, response) => {

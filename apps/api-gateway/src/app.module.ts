@@ -10,6 +10,7 @@ import { PhonesModule } from './phones/phones.module.js';
 import { ReferenceModule } from './reference/reference.module.js';
 import { RetentionModule } from './retention/retention.module.js';
 import { TasksModule } from './tasks/tasks.module.js';
+import { TemplatesModule } from './templates/templates.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 const DEPENDENCIES = ['billing', 'dispatch', 'inbox'] as const;
@@ -28,6 +29,7 @@ export class AppModule {
         TasksModule,
         WebhooksModule,
         OptOutsModule,
+        TemplatesModule,
         AdminModule,
         DeliveryModule,
         PhonesModule,

@@ -20,6 +20,7 @@ import { PhonesPage } from './pages/phones/PhonesPage';
 import { SendPage } from './pages/send/SendPage';
 import { SettingsPage } from './pages/settings/SettingsPage';
 import { TaskDetailPage } from './pages/tasks/TaskDetailPage';
+import { TemplatesPage } from './pages/templates/TemplatesPage';
 import { TasksPage } from './pages/tasks/TasksPage';
 import { WebhooksPage } from './pages/webhooks/WebhooksPage';
 
@@ -127,6 +128,7 @@ export function App() {
             <Route path="inbox" element={<RequireClient><InboxPage /></RequireClient>} />
             <Route path="webhooks" element={<RequireClient><WebhooksPage /></RequireClient>} />
             <Route path="opt-outs" element={<RequireClient><OptOutsPage /></RequireClient>} />
+            <Route path="templates" element={<RequireClient><TemplatesPage /></RequireClient>} />
             <Route path="settings" element={<SettingsPage />} />
             <Route path="admin/clients" element={<RequireAdmin><ClientsPage /></RequireAdmin>} />
             <Route path="admin/clients/:id" element={<RequireAdmin><ClientDetailPage /></RequireAdmin>} />

@@ -18,6 +18,9 @@ export const Patterns = {
     tasksCheck: 'gateway.tasks.check.v1',
     optOutsAdd: 'gateway.opt-outs.add.v1',
     optOutRemove: 'gateway.opt-out.remove.v1',
+    templateList: 'gateway.template.list.v1',
+    templateSave: 'gateway.template.save.v1',
+    templateDelete: 'gateway.template.delete.v1',
   },
   billing: {
     accountOpen: 'billing.account.open.v1',

@@ -209,11 +209,8 @@ export interface TaskRow {
 }
 
 /** One message to send, as create-task takes it; `scheduledAt` is the client's local time, like a task's. */
-export interface OutgoingSms {
-  recipient: string;
-  message: string;
-  scheduledAt?: string;
-}
+/** One message of Send: its text, or one of the client's templates (`templateId`) filled from `variables`. */
+export type OutgoingSms = { recipient: string; scheduledAt?: string } & ({ message: string } | { templateId: number; variables: Record<string, string> });
 
 /**
  * POST /api/send `{ messages: OutgoingSms[], idempotencyKey }` → 200 `{ results: SendResult[] }`,
@@ -286,6 +283,25 @@ export interface InboxRow {
   phoneId: number | null;
   /** The client's time zone. */
   timeZone: string;
+}
+
+/**
+ * GET /api/templates → 200 TemplateRow[] (by name); POST /api/templates `TemplateBody` → 201;
+ * PUT /api/templates/:id `TemplateBody` → 200; DELETE /api/templates/:id → 204. The same rules as
+ * /smsapi/templates: a name the client uses already is 409 `conflict`.
+ */
+export interface TemplateRow {
+  id: number;
+  name: string;
+  body: string;
+  placeholders: string[];
+  updatedAt: string;
+  timeZone: string;
+}
+
+export interface TemplateBody {
+  name: string;
+  body: string;
 }
 
 /**

@@ -9,7 +9,7 @@ function serverWith(extra: (fastify: ReturnType<typeof Fastify>) => void, skip?:
   requireDocumentedRoutes(fastify);
   for (const route of documentedRoutes()) {
     if (route === skip) continue;
-    const [method, url] = route.split(' ') as ['GET' | 'POST' | 'PATCH' | 'DELETE', string];
+    const [method, url] = route.split(' ') as ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string];
     fastify.route({ method, url, handler: async () => ({}) });
   }
   fastify.get('/healthz', async () => ({}));

@@ -8,6 +8,7 @@ import type { AbandonedCreatesRepository } from './abandoned-creates.repository.
 import { ClientTasksService } from './client-tasks.service.js';
 import { CreateBatcher } from './create-batcher.js';
 import { TaskCreator } from './task-creator.js';
+import type { TemplatesRepository } from '../templates/templates.repository.js';
 
 const OWNER = { keyId: 1, clientId: 7, timezone: 'Europe/Belgrade' };
 const SMS = { recipient: '+381641234567', message: 'hello' };
@@ -34,9 +35,12 @@ function setUp(createError: DomainError, whole = false) {
   const batcher = new CreateBatcher(config, dispatch as unknown as ServiceClient);
   const abandoned = { record: vi.fn() } as unknown as AbandonedCreatesRepository;
   const creator = new TaskCreator(config, abandoned, batcher, dispatch as unknown as ServiceClient, billing as unknown as ServiceClient);
-  const sut = new ClientTasksService(config, idempotency, creator, dispatch as unknown as ServiceClient);
+  const sut = new ClientTasksService(config, idempotency, creator, dispatch as unknown as ServiceClient, NO_TEMPLATES);
   return { sut, dispatch };
 }
+
+/** A client with no templates: no body in these tests names one. */
+const NO_TEMPLATES = { byIds: async () => new Map() } as unknown as TemplatesRepository;
 
 describe(ClientTasksService.name, () => {
   it.each([
@@ -105,7 +109,7 @@ describe(ClientTasksService.name, () => {
       const idempotency = new IdempotencyService(repository, config);
       const abandoned = { record: vi.fn(async () => undefined) } as unknown as AbandonedCreatesRepository;
       const creator = new TaskCreator(config, abandoned, new CreateBatcher(config, dispatch as unknown as ServiceClient), dispatch as unknown as ServiceClient, billing as unknown as ServiceClient);
-      const sut = new ClientTasksService(config, idempotency, creator, dispatch as unknown as ServiceClient);
+      const sut = new ClientTasksService(config, idempotency, creator, dispatch as unknown as ServiceClient, NO_TEMPLATES);
       return { sut, dispatch, created, records, abandoned, settling };
     }
 

@@ -27,6 +27,8 @@ import { parseCreateTaskRequest, parseIdempotencyKey, refuseLapsedExpiry, type R
 import { parseCreateTasksRequest, type CreateTasksItem } from './create-tasks-request.js';
 import { cursorAfter, parseTaskListRequest } from './task-list-request.js';
 import { TaskCreator } from './task-creator.js';
+import { templateIdOf } from '../templates/template-message.js';
+import { TemplatesRepository } from '../templates/templates.repository.js';
 
 /** Whose tasks these are: an API key's client, or a client signed in to the dashboard. */
 export type TaskOwner = Pick<ApiKeyOwner, 'clientId' | 'timezone'>;
@@ -41,10 +43,11 @@ export class ClientTasksService {
     private readonly idempotency: IdempotencyService,
     private readonly creator: TaskCreator,
     @Inject(serviceClientToken('dispatch')) private readonly dispatch: ServiceClient,
+    private readonly templates: TemplatesRepository,
   ) {}
 
   async create(owner: TaskOwner, body: unknown, idempotencyHeader: string | string[] | undefined): Promise<CreatedTaskBody> {
-    const request = parseCreateTaskRequest(body, this.requestContext(owner));
+    const request = parseCreateTaskRequest(body, await this.requestContext(owner, [body]));
     const idempotencyKey = parseIdempotencyKey(idempotencyHeader);
     return this.idempotency.run(owner.clientId, idempotencyKey, body, {
       run: (taskKey) => this.creator.queue(owner.clientId, request, taskKey),
@@ -58,7 +61,7 @@ export class ClientTasksService {
    * covers the whole request.
    */
   async createMany(owner: TaskOwner, body: unknown, idempotencyHeader: string | string[] | undefined): Promise<CreateTasksBody> {
-    const items = parseCreateTasksRequest(body, this.requestContext(owner));
+    const items = parseCreateTasksRequest(body, await this.requestContext(owner, tasksOf(body)));
     const idempotencyKey = parseIdempotencyKey(idempotencyHeader);
     return this.idempotency.run(
       owner.clientId,
@@ -75,7 +78,7 @@ export class ClientTasksService {
 
   /** create-tasks' items as its rules read them, the opt-out list included, queuing nothing: the dashboard's preview before it sends. */
   async check(owner: TaskOwner, body: unknown): Promise<TasksChecked> {
-    const items = parseCreateTasksRequest(body, this.requestContext(owner));
+    const items = parseCreateTasksRequest(body, await this.requestContext(owner, tasksOf(body)));
     const query: OptOutCheckQuery = { clientId: owner.clientId, numbers: items.flatMap((item) => (item.ok ? [item.request.recipient] : [])) };
     const optedOut = new Set(query.numbers.length === 0 ? [] : await this.dispatch.send<string[]>(Patterns.dispatch.optOutCheck, query));
     return {
@@ -165,9 +168,18 @@ export class ClientTasksService {
     return { results: answer.results.map((result, index) => recovered.get(index) ?? result) };
   }
 
-  private requestContext(owner: TaskOwner): RequestContext {
-    return { profile: this.config.profile, defaultRegion: this.config.defaultRegion, timeZone: owner.timezone, now: new Date() };
+  /** The rules' context, with the client's templates that `bodies` name (read only when one names any). */
+  private async requestContext(owner: TaskOwner, bodies: readonly unknown[]): Promise<RequestContext> {
+    const ids = [...new Set(bodies.map(templateIdOf).filter((id) => id !== undefined))];
+    const templates = ids.length === 0 ? new Map() : await this.templates.byIds(owner.clientId, ids);
+    return { profile: this.config.profile, defaultRegion: this.config.defaultRegion, timeZone: owner.timezone, now: new Date(), templates };
   }
+}
+
+/** create-tasks' items, when the body has a list of them; its rules refuse anything else. */
+function tasksOf(body: unknown): unknown[] {
+  const tasks = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['tasks'] : undefined;
+  return Array.isArray(tasks) ? tasks : [];
 }
 
 function refusedItem(error: unknown): RefusedItemBody {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { UNPARSABLE_BODY } from '../http/json-body.js';
 import { parseCreateTaskRequest, parseIdempotencyKey, refuseLapsedExpiry } from './create-task-request.js';
 
-const CONTEXT = { profile: 'A' as const, defaultRegion: undefined, timeZone: 'Europe/Belgrade', now: new Date('2026-11-22T10:00:00Z') };
+const CONTEXT = { profile: 'A' as const, defaultRegion: undefined, timeZone: 'Europe/Belgrade', now: new Date('2026-11-22T10:00:00Z'), templates: new Map() };
 
 function codeOf(body: unknown): string | undefined {
   try {

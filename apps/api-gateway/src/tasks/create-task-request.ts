@@ -1,5 +1,6 @@
 import { DomainError, IDEMPOTENCY_KEY_MAX_LENGTH, InvalidRequestError, MAX_TTL_S, MESSAGE_MAX_CODE_POINTS } from '@smsq/contracts';
 import { jsonObjectOf } from '../http/json-body.js';
+import { messageFromTemplate, type TemplatesByIds } from '../templates/template-message.js';
 import { normaliseRecipient, type RecipientRules } from './recipient.js';
 import { parseInstant, parseSchedule, type Schedule } from '../time/local-datetime.js';
 
@@ -18,15 +19,18 @@ export interface CreateTaskRequest {
 export interface RequestContext extends RecipientRules {
   timeZone: string;
   now: Date;
+  /** The client's templates the request names by `template_id`. */
+  templates: TemplatesByIds;
 }
 
 /** Applies the body rules of DESIGN.md §3, in field order, so the first broken rule is the one answered. */
 export function parseCreateTaskRequest(body: unknown, context: RequestContext): CreateTaskRequest {
   const fields = jsonObjectOf(body, 'a JSON object with recipient and message');
   if (typeof fields['recipient'] !== 'string') throw new InvalidRequestError('recipient is required and must be a string');
-  if (typeof fields['message'] !== 'string') throw new InvalidRequestError('message is required and must be a string');
+  const fromTemplate = fields['template_id'] !== undefined;
+  if (!fromTemplate && typeof fields['message'] !== 'string') throw new InvalidRequestError('message (or template_id) is required and must be a string');
   const recipient = normaliseRecipient(fields['recipient'], context);
-  const message = checkMessage(fields['message']);
+  const message = checkMessage(fromTemplate ? messageFromTemplate(fields, context.templates) : (fields['message'] as string));
   const schedule = parseSchedule(fields['scheduled_at'], context.timeZone, context.now);
   const expiresAt = parseExpiry(fields, dueAt(schedule, context.now), context.timeZone);
   return { recipient, message, requestedPhoneId: usablePhoneId(fields['phone_id']), schedule, expiresAt };

@@ -3,6 +3,7 @@ import { IdempotencyRepository } from '../idempotency/idempotency.repository.js'
 import { IdempotencyService } from '../idempotency/idempotency.service.js';
 import { IdentityModule } from '../identity/identity.module.js';
 import { RateLimitModule } from '../rate-limit/rate-limit.module.js';
+import { TemplatesModule } from '../templates/templates.module.js';
 import { AbandonedCreatesRelay } from './abandoned-creates.relay.js';
 import { AbandonedCreatesRepository } from './abandoned-creates.repository.js';
 import { AdminModule } from '../admin/admin.module.js';
@@ -14,7 +15,7 @@ import { TasksMessagesController } from './tasks-messages.controller.js';
 
 /** The client-facing task API: create-task, create-tasks (also for the dashboard), and reading or cancelling one's own tasks. */
 @Module({
-  imports: [IdentityModule, RateLimitModule, AdminModule],
+  imports: [IdentityModule, RateLimitModule, AdminModule, TemplatesModule],
   controllers: [ClientTasksController, TasksMessagesController],
   providers: [ClientTasksService, TaskCreator, CreateBatcher, IdempotencyService, IdempotencyRepository, AbandonedCreatesRepository, AbandonedCreatesRelay],
 })

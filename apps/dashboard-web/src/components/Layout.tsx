@@ -66,6 +66,7 @@ export function Layout() {
                   {link('/keys', 'API keys')}
                   {profileA ? link('/phones', 'Phones') : null}
                   {link('/send', 'Send')}
+                  {link('/templates', 'Templates')}
                   {link('/tasks', 'Tasks')}
                   {link('/inbox', 'Inbox')}
                   {link('/webhooks', 'Webhooks')}

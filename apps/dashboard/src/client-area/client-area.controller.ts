@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
-import type { ApiKeyRow, CheckResult, CreatedApiKey, CreatedWebhook, InboxRow, OptOutPage, OptOutSettings, OptOutsAdded, Overview, Page, PhoneRow, SendResult, TaskRow, WebhookDeliveryRow, WebhookRow, WebhooksAnswer } from '@smsq/dashboard-api';
+import type { ApiKeyRow, CheckResult, CreatedApiKey, CreatedWebhook, InboxRow, OptOutPage, OptOutSettings, OptOutsAdded, Overview, Page, PhoneRow, SendResult, TaskRow, TemplateRow, WebhookDeliveryRow, WebhookRow, WebhooksAnswer } from '@smsq/dashboard-api';
 import { SessionGuard } from '../auth/session.guard.js';
 import { ActingClientId } from '../auth/signed-in.decorators.js';
 import { bigIdOf, entityIdOf, queryPage, queryText } from '../http/request-values.js';
@@ -7,6 +7,7 @@ import { KeyCreateBody } from './dto/key-create.body.js';
 import { OptOutSettingsBody, OptOutsAddBody } from './dto/opt-outs.body.js';
 import { PhoneUpdateBody } from './dto/phone-update.body.js';
 import { SendBody, SendCheckBody } from './dto/send.body.js';
+import { TemplateBodyDto } from './dto/template.body.js';
 import { WebhookCreateBody } from './dto/webhook-create.body.js';
 import { InboxService } from './inbox.service.js';
 import { KeysService } from './keys.service.js';
@@ -15,6 +16,7 @@ import { OverviewService } from './overview.service.js';
 import { PhonesService } from './phones.service.js';
 import { SendService } from './send.service.js';
 import { TasksService } from './tasks.service.js';
+import { TemplatesService } from './templates.service.js';
 import { WebhooksService } from './webhooks.service.js';
 
 /** A signed-in user's own client: every service call carries its client id, so another client's rows are not found. */
@@ -30,6 +32,7 @@ export class ClientAreaController {
     private readonly sending: SendService,
     private readonly webhooks: WebhooksService,
     private readonly optOuts: OptOutsService,
+    private readonly templates: TemplatesService,
   ) {}
 
   @Get('overview')
@@ -142,6 +145,28 @@ export class ClientAreaController {
   @HttpCode(200)
   redeliverWebhook(@ActingClientId() clientId: number, @Param('deliveryId') deliveryId: string): Promise<WebhookDeliveryRow> {
     return this.webhooks.redeliver(clientId, bigIdOf(deliveryId, 'webhook delivery'));
+  }
+
+  @Get('templates')
+  listTemplates(@ActingClientId() clientId: number): Promise<TemplateRow[]> {
+    return this.templates.list(clientId);
+  }
+
+  @Post('templates')
+  @HttpCode(201)
+  createTemplate(@ActingClientId() clientId: number, @Body() body: TemplateBodyDto): Promise<TemplateRow> {
+    return this.templates.save(clientId, undefined, body);
+  }
+
+  @Put('templates/:id')
+  updateTemplate(@ActingClientId() clientId: number, @Param('id') id: string, @Body() body: TemplateBodyDto): Promise<TemplateRow> {
+    return this.templates.save(clientId, entityIdOf(id, 'template'), body);
+  }
+
+  @Delete('templates/:id')
+  @HttpCode(204)
+  deleteTemplate(@ActingClientId() clientId: number, @Param('id') id: string): Promise<void> {
+    return this.templates.delete(clientId, entityIdOf(id, 'template'));
   }
 
   @Get('opt-outs')

@@ -8,11 +8,12 @@ import { OverviewService } from './overview.service.js';
 import { PhonesService } from './phones.service.js';
 import { SendService } from './send.service.js';
 import { TasksService } from './tasks.service.js';
+import { TemplatesService } from './templates.service.js';
 import { WebhooksService } from './webhooks.service.js';
 
 @Module({
   imports: [SharedModule],
   controllers: [ClientAreaController],
-  providers: [OverviewService, KeysService, PhonesService, TasksService, InboxService, SendService, WebhooksService, OptOutsService],
+  providers: [OverviewService, KeysService, PhonesService, TasksService, InboxService, SendService, WebhooksService, OptOutsService, TemplatesService],
 })
 export class ClientAreaModule {}

@@ -35,6 +35,7 @@ export class SendService {
 }
 
 /** The page's message as a create-task body; an empty time means "now", as create-task reads it. */
-function createTaskBodyOf(sms: OutgoingSmsBody): Record<string, string> {
-  return { recipient: sms.recipient, message: sms.message, ...(sms.scheduledAt?.trim() ? { scheduled_at: sms.scheduledAt } : {}) };
+function createTaskBodyOf(sms: OutgoingSmsBody): Record<string, unknown> {
+  const text = sms.templateId === undefined ? { message: sms.message } : { template_id: sms.templateId, variables: sms.variables ?? {} };
+  return { recipient: sms.recipient, ...text, ...(sms.scheduledAt?.trim() ? { scheduled_at: sms.scheduledAt } : {}) };
 }

@@ -11,3 +11,4 @@ export * from './worker-token-list.js';
 export * from './tasks-send.js';
 export * from './public-limits.js';
 export * from './opt-outs-change.js';
+export * from './templates.js';

@@ -103,6 +103,7 @@ export function openApiDocument(options: { profile?: Profile; serverUrl?: string
       { name: 'Phones', description: 'Pair phones (Profile A), see their state and set their SIM limits (API key).' },
       { name: 'Delivery', description: 'What phones and workers call (worker token).' },
       { name: 'Webhooks', description: 'Signed status callbacks (API key).' },
+      { name: 'Templates', description: 'Saved messages with placeholders (API key).' },
       { name: 'Opt-outs', description: 'Numbers that asked not to get your messages (API key).' },
       { name: 'Reference', description: 'This document.' },
     ],

@@ -6,7 +6,7 @@ import { IDEMPOTENCY_KEY_MAX_LENGTH, MAX_CLAIM_BATCH, MAX_REPORT_BATCH, MAX_WAIT
 import { ref, type JsonSchema } from './schemas.js';
 
 /** A public route as the gateway's router spells it: `GET /smsapi/tasks/:id`. */
-export type RouteKey = `${'GET' | 'POST' | 'PATCH' | 'DELETE'} /smsapi/${string}`;
+export type RouteKey = `${'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} /smsapi/${string}`;
 
 export interface Operation {
   operationId: string;
@@ -47,6 +47,7 @@ const ANY_ERROR = { default: { description: 'Any other error, in the same shape 
 const CLIENT_ERRORS: ErrorCode[] = ['unauthorized', 'rate_limited'];
 const TASK_ID = { name: 'id', in: 'path', required: true, description: 'The task.', schema: { type: 'integer', minimum: 1 } };
 const PHONE_ID = { name: 'id', in: 'path', required: true, description: 'The phone.', schema: { type: 'integer', minimum: 1 } };
+const TEMPLATE_ID = { name: 'id', in: 'path', required: true, description: 'The template.', schema: { type: 'integer', minimum: 1 } };
 const OPT_OUT_NUMBER = { name: 'number', in: 'path', required: true, description: 'The number, read as create-task reads a recipient (URL-encode the `+` as `%2B`).', schema: { type: 'string' } };
 const ENDPOINT_ID = { name: 'id', in: 'path', required: true, description: 'The webhook endpoint.', schema: { type: 'integer', minimum: 1 } };
 const IDEMPOTENCY_KEY = {
@@ -275,6 +276,48 @@ export const OPERATIONS: Record<RouteKey, Operation> = {
     security: CLIENT,
     parameters: [ENDPOINT_ID],
     responses: { '200': success('The endpoint.', ref('WebhookEndpoint')), ...errors(...CLIENT_ERRORS, 'not_found'), ...ANY_ERROR },
+  },
+  'GET /smsapi/templates': {
+    operationId: 'listTemplates',
+    summary: 'Your message templates',
+    tags: ['Templates'],
+    security: CLIENT,
+    responses: { '200': success('By name.', ref('TemplateList')), ...errors(...CLIENT_ERRORS), ...ANY_ERROR },
+  },
+  'POST /smsapi/templates': {
+    operationId: 'createTemplate',
+    summary: 'Save a message template',
+    description: 'create-task and create-tasks then take `template_id` and `variables` instead of `message`. A name you use already, or more than the most templates: 409.',
+    tags: ['Templates'],
+    security: CLIENT,
+    requestBody: body(ref('TemplateRequest')),
+    responses: { '201': success('Saved.', ref('Template')), ...errors('invalid_request', 'invalid_json', 'invalid_message', ...CLIENT_ERRORS, 'conflict'), ...ANY_ERROR },
+  },
+  'GET /smsapi/templates/:id': {
+    operationId: 'getTemplate',
+    summary: 'One of your templates',
+    tags: ['Templates'],
+    security: CLIENT,
+    parameters: [TEMPLATE_ID],
+    responses: { '200': success('The template.', ref('Template')), ...errors(...CLIENT_ERRORS, 'not_found'), ...ANY_ERROR },
+  },
+  'PUT /smsapi/templates/:id': {
+    operationId: 'replaceTemplate',
+    summary: 'Change a template',
+    description: 'Tasks already queued from it keep the message they were made with.',
+    tags: ['Templates'],
+    security: CLIENT,
+    parameters: [TEMPLATE_ID],
+    requestBody: body(ref('TemplateRequest')),
+    responses: { '200': success('The template now.', ref('Template')), ...errors('invalid_request', 'invalid_json', 'invalid_message', ...CLIENT_ERRORS, 'not_found', 'conflict'), ...ANY_ERROR },
+  },
+  'DELETE /smsapi/templates/:id': {
+    operationId: 'deleteTemplate',
+    summary: 'Delete a template',
+    tags: ['Templates'],
+    security: CLIENT,
+    parameters: [TEMPLATE_ID],
+    responses: { '200': success('Deleted.', ref('Ok'), { ok: true }), ...errors(...CLIENT_ERRORS, 'not_found'), ...ANY_ERROR },
   },
   'GET /smsapi/opt-outs': {
     operationId: 'listOptOuts',

@@ -5,6 +5,7 @@ import { MAX_OPT_OUTS_PER_REQUEST, MAX_OWN_KEYWORDS, OPT_IN_KEYWORDS, OPT_OUT_KE
 import { WEBHOOK_EVENT_TYPES } from '../dispatch/webhooks.js';
 import { MAX_SIM_LIMIT, PHONE_STATES } from '../dispatch/phone-view.js';
 import { MAX_TASKS_PER_REQUEST } from '../gateway/tasks-send.js';
+import { MAX_TEMPLATES, TEMPLATE_NAME_MAX_LENGTH } from '../gateway/templates.js';
 import { MAX_CLAIM_BATCH, MAX_MESSAGES_PER_SYNC, MAX_REPORT_BATCH, MAX_TTL_S, MESSAGE_MAX_CODE_POINTS } from '../gateway/public-limits.js';
 
 /** A JSON Schema (draft 2020-12, as OpenAPI 3.1 takes it). */
@@ -85,8 +86,15 @@ export const SCHEMAS = {
       scheduled_at: text(`${LOCAL_TIME_REQUEST} A time in the past is due at once; left out, now.`),
       ttl: whole('Seconds from when the task is due; not sent by then, it ends `failed` with error `expired`, refunded once. Not with `expires_at`.', { minimum: 1, maximum: MAX_TTL_S }),
       expires_at: text(`${LOCAL_TIME_REQUEST} Not sent by then, the task ends \`failed\` with error \`expired\`, refunded once. Later than when the task is due; not with \`ttl\`.`),
+      template_id: whole('Instead of `message`: one of your templates (`/smsapi/templates`), its `{placeholders}` filled from `variables`. The message it makes follows `message`\'s rules.', ENTITY_ID),
+      variables: {
+        type: 'object',
+        description: 'With `template_id`: a value (text or a number) for each `{placeholder}` of the template; a missing one is 400 `invalid_request` naming it. Others are ignored.',
+        additionalProperties: { type: ['string', 'number'] },
+      },
     },
-    ['recipient', 'message'],
+    ['recipient'],
+    'Either `message` or `template_id` (with `variables`), not both.',
   ),
   CreatedTask: answer(
     {
@@ -315,6 +323,23 @@ export const SCHEMAS = {
     created_at: INSTANT,
     data: ref('Reply'),
   }),
+  Template: answer({
+    id: whole('The template.', ENTITY_ID),
+    name: text('Yours to tell templates apart; unique among your templates.'),
+    body: text('The message, with `{placeholders}` (letters, digits, `_`, `-`, `.`) filled by create-task from `variables`.'),
+    placeholders: { type: 'array', items: { type: 'string' }, description: 'The placeholders of `body`, each once, in order of first use.' },
+    created_at: INSTANT,
+    updated_at: INSTANT,
+  }),
+  TemplateList: answer({ items: { type: 'array', items: ref('Template'), description: 'By name.' } }),
+  TemplateRequest: request(
+    {
+      name: text(`1 to ${TEMPLATE_NAME_MAX_LENGTH} characters.`, { minLength: 1, maxLength: TEMPLATE_NAME_MAX_LENGTH }),
+      body: text(`1 to ${MESSAGE_MAX_CODE_POINTS} Unicode code points, placeholders included; the message a create fills from it must also fit.`, { minLength: 1, maxLength: MESSAGE_MAX_CODE_POINTS }),
+    },
+    ['name', 'body'],
+    `At most ${MAX_TEMPLATES} templates per client.`,
+  ),
   OptOutSource: { type: 'string', enum: [...OPT_OUT_SOURCES], description: 'Who changed it: a reply with a keyword, the API, or the dashboard.' },
   OptOut: answer({
     number: text('E.164.'),

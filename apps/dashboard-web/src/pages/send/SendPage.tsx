@@ -1,8 +1,8 @@
-import type { CheckResult, OutgoingSms, SendResult } from '@smsq/dashboard-api';
+import type { CheckResult, OutgoingSms, SendResult, TemplateRow } from '@smsq/dashboard-api';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { api } from '../../api/client';
-import { useAction } from '../../api/useApi';
+import { useAction, useApi } from '../../api/useApi';
 import { Alert, ErrorAlert } from '../../components/Alert';
 import { Badge, Card, Field, PageHeader } from '../../components/ui';
 import { messagesOf, parseCsv, placeholdersOf, type BulkRow, type CsvTable } from '../../lib/bulk-send';
@@ -23,8 +23,29 @@ function sendMessages(messages: OutgoingSms[], idempotencyKey: string) {
   return api.post<{ results: SendResult[] }>('/send', { messages, idempotencyKey });
 }
 
-function SendOne() {
+/** Pick one of the client's templates (none: write the message). */
+function TemplatePicker({ templates, value, onChange }: { templates: TemplateRow[] | undefined; value: number | null; onChange: (template: TemplateRow | null) => void }) {
+  if (!templates?.length) return null;
+  return (
+    <Field label="Template" hint={<>Saved on the <Link to="/templates">Templates</Link> page.</>}>
+      {(props) => (
+        <select {...props} value={value ?? ''} onChange={(e) => onChange(templates.find((template) => template.id === Number(e.target.value)) ?? null)}>
+          <option value="">None: write the message</option>
+          {templates.map((template) => (
+            <option key={template.id} value={template.id}>
+              {template.name}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+function SendOne({ templates }: { templates: TemplateRow[] | undefined }) {
   const [draft, setDraft] = useState({ recipient: '', message: '', scheduledAt: '' });
+  const [template, setTemplate] = useState<TemplateRow | null>(null);
+  const [variables, setVariables] = useState<Record<string, string>>({});
   const [key, renewKey] = useSendKey();
   const action = useAction();
   const [result, setResult] = useState<SendResult | null>(null);
@@ -37,13 +58,17 @@ function SendOne() {
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setResult(null);
-    const answer = await action.run(() => sendMessages([{ recipient: draft.recipient, message: draft.message, ...(draft.scheduledAt ? { scheduledAt: draft.scheduledAt } : {}) }], key));
+    const text = template ? { templateId: template.id, variables } : { message: draft.message };
+    const answer = await action.run(() => sendMessages([{ recipient: draft.recipient, ...text, ...(draft.scheduledAt ? { scheduledAt: draft.scheduledAt } : {}) }], key));
     const sent = answer?.results[0];
     // Only a send with no answer keeps its key for the retry: after an answer, pressing Send again is a new send.
     if (!sent) return;
     renewKey();
     setResult(sent);
-    if (sent.ok) setDraft({ recipient: '', message: '', scheduledAt: '' });
+    if (sent.ok) {
+      setDraft({ recipient: '', message: '', scheduledAt: '' });
+      setVariables({});
+    }
   }
 
   return (
@@ -57,9 +82,41 @@ function SendOne() {
             {(props) => <input {...props} type="datetime-local" value={draft.scheduledAt} onChange={(e) => edit({ scheduledAt: e.target.value })} />}
           </Field>
         </div>
-        <Field label="Message" hint={`${[...draft.message].length} of 1600 characters`}>
-          {(props) => <textarea {...props} rows={4} required maxLength={3200} value={draft.message} onChange={(e) => edit({ message: e.target.value })} />}
-        </Field>
+        <TemplatePicker
+          templates={templates}
+          value={template?.id ?? null}
+          onChange={(chosen) => {
+            setTemplate(chosen);
+            setVariables({});
+            renewKey();
+          }}
+        />
+        {template ? (
+          <>
+            <p className="muted small" data-testid="template-body">
+              {template.body}
+            </p>
+            {template.placeholders.map((name) => (
+              <Field key={name} label={name}>
+                {(props) => (
+                  <input
+                    {...props}
+                    required
+                    value={variables[name] ?? ''}
+                    onChange={(e) => {
+                      setVariables({ ...variables, [name]: e.target.value });
+                      renewKey();
+                    }}
+                  />
+                )}
+              </Field>
+            ))}
+          </>
+        ) : (
+          <Field label="Message" hint={`${[...draft.message].length} of 1600 characters`}>
+            {(props) => <textarea {...props} rows={4} required maxLength={3200} value={draft.message} onChange={(e) => edit({ message: e.target.value })} />}
+          </Field>
+        )}
         <ErrorAlert error={action.error} />
         {result && !result.ok ? (
           <Alert title="Not sent" tone="error">
@@ -81,7 +138,7 @@ function SendOne() {
   );
 }
 
-function SendMany() {
+function SendMany({ templates }: { templates: TemplateRow[] | undefined }) {
   const [table, setTable] = useState<CsvTable | null>(null);
   const [fileName, setFileName] = useState('');
   const [template, setTemplate] = useState('');
@@ -161,6 +218,14 @@ function SendMany() {
             )}
           </Field>
         </div>
+        <TemplatePicker
+          templates={templates}
+          value={templates?.find((saved) => saved.body === template)?.id ?? null}
+          onChange={(chosen) => {
+            setTemplate(chosen?.body ?? '');
+            changed();
+          }}
+        />
         <Field label="Message template" hint={placeholders.length ? `Filled from: ${placeholders.join(', ')}` : 'For example: Hi {name}, your appointment is at {time}.'}>
           {(props) => (
             <textarea
@@ -210,7 +275,7 @@ function SendMany() {
                     <tr key={row.row}>
                       <td>{row.row}</td>
                       <td>{checked?.ok ? checked.recipient : 'sms' in row ? row.sms.recipient : ''}</td>
-                      <td className="message-cell">{checked?.ok ? checked.message : 'sms' in row ? row.sms.message : ''}</td>
+                      <td className="message-cell">{checked?.ok ? checked.message : 'sms' in row && 'message' in row.sms ? row.sms.message : ''}</td>
                       <td>
                         {checked && !checked.ok && checked.error === 'recipient_opted_out' ? <Badge tone="amber">Opted out</Badge> : null}{' '}
                         {problemText ? <span className="text-danger">{problemText}</span> : checked?.ok ? `${checked.scheduledAt}, ${checked.segments} SMS` : null}
@@ -249,11 +314,12 @@ function SendMany() {
 }
 
 export function SendPage() {
+  const templates = useApi<TemplateRow[]>('/templates');
   return (
     <>
       <PageHeader title="Send" subtitle="Queue SMS from here, with the same rules and credits as the API." />
-      <SendOne />
-      <SendMany />
+      <SendOne templates={templates.data} />
+      <SendMany templates={templates.data} />
     </>
   );
 }

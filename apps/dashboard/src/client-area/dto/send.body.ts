@@ -1,11 +1,13 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsOptional, IsString, Length, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsInt, IsObject, IsOptional, IsString, Length, Min, ValidateNested } from 'class-validator';
 import { MAX_TASKS_PER_REQUEST } from '@smsq/contracts';
 
-/** One message as the page sends it; the public API's rules check it further (recipient, length, time). */
+/** One message as the page sends it: its text, or a template and its variables; the public API's rules check it further (recipient, length, time, the template's placeholders). */
 export class OutgoingSmsBody {
   @IsString() @Length(0, 64) recipient!: string;
-  @IsString() @Length(0, 6_400) message!: string;
+  @IsOptional() @IsString() @Length(0, 6_400) message?: string;
+  @IsOptional() @IsInt() @Min(1) templateId?: number;
+  @IsOptional() @IsObject() variables?: Record<string, string>;
   @IsOptional() @IsString() @Length(0, 32) scheduledAt?: string;
 }
 

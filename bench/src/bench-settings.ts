@@ -18,6 +18,8 @@ export interface BenchSettings {
    * `pinnedPerGateway` tasks it may not move.
    */
   failover: { rounds: number; backlog: number; moving: number; atLimit: number; movablePerGateway: number; pinned: number; pinnedPerGateway: number; timeoutS: number };
+  /** Scenario 5: the first page of conversations of a client with this history. */
+  conversations: { tasks: number; numbers: number; replies: number; requests: number };
   memorySampleMs: number;
 }
 
@@ -33,6 +35,7 @@ export function benchSettings(quick: boolean): BenchSettings {
         deliver: { workers: 32, backlog: 5_000, timeoutS: 300, batchSize: 50 },
         growth: { small: 1_000, large: 100_000, claims: 200 },
         failover: { rounds: 2, backlog: 4_000, moving: 2, atLimit: 1, movablePerGateway: 3_000, pinned: 2, pinnedPerGateway: 2_000, timeoutS: 300 },
+        conversations: { tasks: 100_000, numbers: 20_000, replies: 5_000, requests: 100 },
         memorySampleMs: 500,
       }
     : {
@@ -45,6 +48,7 @@ export function benchSettings(quick: boolean): BenchSettings {
         deliver: { workers: 32, backlog: 100_000, timeoutS: 1_800, batchSize: 50 },
         growth: { small: 1_000, large: 1_000_000, claims: 400 },
         failover: { rounds: 3, backlog: 15_000, moving: 4, atLimit: 2, movablePerGateway: 10_000, pinned: 4, pinnedPerGateway: 5_000, timeoutS: 900 },
+        conversations: { tasks: 100_000, numbers: 20_000, replies: 5_000, requests: 400 },
         memorySampleMs: 500,
       };
 }
@@ -78,4 +82,6 @@ export const TARGETS = {
   restP50Ratio: 3,
   /** Scenario 1c: the four services in one process under scenario 1's load. */
   residentTogetherMb: 500,
+  /** Scenario 5 (issue 21): p99 of the first page of conversations of a client with 100,000 tasks, in ms (the issue's own bound). */
+  conversationsFirstPageMs: 200,
 } as const;

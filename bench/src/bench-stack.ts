@@ -48,6 +48,7 @@ export class BenchStack {
   private readonly processes = new Map<string, ChildProcess>();
   private readonly logTail = new Map<string, string[]>();
   private services: Services | undefined;
+  private inboxClient: ServiceClient | undefined;
   private stopping: Promise<void> | undefined;
   readonly sql: pg.Pool;
 
@@ -165,6 +166,15 @@ export class BenchStack {
     return this.services;
   }
 
+  /** Dispatch and inbox over the broker, as the dashboard reaches them (scenario 5). */
+  conversationClients(): { dispatch: ServiceClient; inbox: ServiceClient } {
+    if (!this.inboxClient) {
+      const broker = { amqpUrl: this.env['AMQP_URL']!, namespace: this.env['SMSQ_NAMESPACE']! };
+      this.inboxClient = new ServiceClient('inbox', ClientProxyFactory.create(rmqClientOptions(broker, 'inbox')), 30_000);
+    }
+    return { dispatch: this.serviceClients().dispatch, inbox: this.inboxClient };
+  }
+
   /** An admin command (DESIGN §5), run in this process over the broker with the command line's own code. */
   async admin<T extends object>(...args: string[]): Promise<T> {
     return (await runAdminCommand(args, this.serviceClients())) as T;
@@ -178,6 +188,7 @@ export class BenchStack {
 
   private async stopAndDrop(): Promise<void> {
     if (this.services) await Promise.allSettled(Object.values(this.services).map((client: ServiceClient) => client.close()));
+    await this.inboxClient?.close().catch(() => undefined);
     await Promise.all(
       [...this.processes.values()].map(async (child) => {
         if (child.exitCode !== null || child.signalCode !== null) return;

@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --profile] [-- --only=queue,bulk,normal,rest,deliver,batched,failover,growth]`: starts the built services
+// `npm run bench [-- --quick] [-- --profile] [-- --only=queue,bulk,normal,rest,deliver,batched,failover,growth,conversations]`: starts the built services
 // under a database and broker namespace of its own, runs the scenarios of docs/performance.md
 // against them, against pgbench on the same Postgres and (create-task) against a one-process
 // implementation of its own, writes bench/results/<timestamp>.json
@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchSettings, TARGETS } from './bench-settings.js';
 import { BenchStack } from './bench-stack.js';
+import { conversationsScenario } from './conversations-scenario.js';
 import { formatProfile, summariseProfileDir } from './cpu-profile.js';
 import { failoverScenario } from './failover-scenario.js';
 import { checkTargets, printSummary, updatePerformanceDoc, writeResults, type BenchResults } from './report.js';
@@ -27,8 +28,8 @@ import {
   type QueueResult,
 } from './scenarios.js';
 
-type Scenario = 'queue' | 'bulk' | 'normal' | 'rest' | 'deliver' | 'batched' | 'failover' | 'growth';
-const ALL: Scenario[] = ['queue', 'bulk', 'normal', 'rest', 'deliver', 'batched', 'failover', 'growth'];
+type Scenario = 'queue' | 'bulk' | 'normal' | 'rest' | 'deliver' | 'batched' | 'failover' | 'growth' | 'conversations';
+const ALL: Scenario[] = ['queue', 'bulk', 'normal', 'rest', 'deliver', 'batched', 'failover', 'growth', 'conversations'];
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
@@ -85,6 +86,7 @@ try {
   if (scenarios.has('batched')) partial.deliverBatched = await deliverScenario(stack, settings, fixture, 'batch');
   if (scenarios.has('failover')) partial.failover = await failoverScenario(stack, settings, fixture);
   if (scenarios.has('growth')) partial.growth = await growthScenario(stack, settings, fixture);
+  if (scenarios.has('conversations')) partial.conversations = await conversationsScenario(stack, fixture, settings.conversations);
 } catch (error) {
   failed = true;
   process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n${stack.recentLogs()}`);
@@ -113,8 +115,8 @@ const machine = {
   postgres,
   loadAverageAtStart,
 };
-const { queue, bulk, normalLoad, fixedRateLoad, rest, deliver, deliverBatched, failover, growth, together } = partial;
-if (!failed && queue && bulk && normalLoad && fixedRateLoad && rest && deliver && deliverBatched && failover && growth && together) {
+const { queue, bulk, normalLoad, fixedRateLoad, rest, deliver, deliverBatched, failover, growth, conversations, together } = partial;
+if (!failed && queue && bulk && normalLoad && fixedRateLoad && rest && deliver && deliverBatched && failover && growth && conversations && together) {
   const results: BenchResults = {
     startedAt,
     finishedAt: new Date().toISOString(),
@@ -129,8 +131,9 @@ if (!failed && queue && bulk && normalLoad && fixedRateLoad && rest && deliver &
     deliverBatched,
     failover,
     growth,
+    conversations,
     together,
-    targets: checkTargets({ settings, queue, bulk, deliver, deliverBatched, failover, growth, normalLoad, rest, together }),
+    targets: checkTargets({ settings, queue, bulk, deliver, deliverBatched, failover, growth, normalLoad, rest, conversations, together }),
     profiles,
   };
   const file = writeResults(ROOT, results);

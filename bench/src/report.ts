@@ -4,6 +4,7 @@ import type { BenchSettings } from './bench-settings.js';
 import { TARGETS } from './bench-settings.js';
 import type { MeasuredService } from './bench-stack.js';
 import type { ProfileSummary } from './cpu-profile.js';
+import type { ConversationsResult } from './conversations-scenario.js';
 import type { FailoverResult } from './failover-scenario.js';
 import type { BulkResult, DeliverResult, GrowthResult, NormalLoadResult, QueueResult, RestResult, TogetherResult } from './scenarios.js';
 
@@ -26,6 +27,8 @@ export interface BenchResults {
   /** Scenario 2b: Deliver while failover moves tasks, against Deliver alone. */
   failover: FailoverResult;
   growth: GrowthResult;
+  /** Scenario 5: the first page of conversations. */
+  conversations: ConversationsResult;
   /** Scenario 1c: the four services in one process. */
   together: TogetherResult;
   targets: TargetCheck[];
@@ -44,7 +47,7 @@ export interface TargetCheck {
   unavailable?: string;
 }
 
-type Measured = Pick<BenchResults, 'settings' | 'queue' | 'bulk' | 'deliver' | 'deliverBatched' | 'failover' | 'growth' | 'normalLoad' | 'rest' | 'together'>;
+type Measured = Pick<BenchResults, 'settings' | 'queue' | 'bulk' | 'deliver' | 'deliverBatched' | 'failover' | 'growth' | 'normalLoad' | 'rest' | 'conversations' | 'together'>;
 
 const doubleClaimsOf = (deliver: DeliverResult) => (deliver.smsq.doubleClaims ?? 0) + (deliver.claimedTwiceInDatabase ?? 0);
 
@@ -74,6 +77,7 @@ export function checkTargets(r: Measured): TargetCheck[] {
     check('Deliver with failover moving tasks / Deliver alone (2b)', r.failover.ratio, 'at least', TARGETS.failoverRatio),
     check(`Claim latency p50 at ${r.growth.large.pending} / at ${r.growth.small.pending} pending (3)`, r.growth.ratio, 'at most', TARGETS.claimGrowth),
     check('Memory: the four core services in one process under scenario 1 (1c)', r.together.memoryUnderLoadMb, 'at most', TARGETS.residentTogetherMb, ' MB'),
+    check(`p99 of the first page of conversations, a client with ${r.conversations.tasks} tasks (5)`, r.conversations.firstPage.p99Ms, 'at most', TARGETS.conversationsFirstPageMs, ' ms'),
   ];
 }
 
@@ -146,6 +150,7 @@ export function renderResults(r: BenchResults, resultFile: string): string {
     `| 2b. Deliver while failover works: ${r.failover.rounds.length / 2} pairs of rounds of ${r.failover.backlog} tasks, 32 workers; beside them ${r.failover.stranded.moving} gateways disabled as the round starts and ${r.failover.stranded.atLimit} at their daily limit with ${r.failover.stranded.movablePerGateway} movable tasks each, ${r.failover.stranded.pinned} disabled with ${r.failover.stranded.pinnedPerGateway} pinned tasks each | ${r.failover.failoverPerSecond} tasks/s (median; ${r.failover.movedPerSecond} tasks moved/s; dispatch ${r.failover.dispatchCpuMs.failover} ms of CPU per task) | the same rounds without stranded gateways: ${r.failover.baselinePerSecond} tasks/s (dispatch ${r.failover.dispatchCpuMs.baseline} ms of CPU per task) | ${r.failover.ratio} (median of the pairs: ${r.failover.pairRatios.join(', ')}) |`,
     `| 3. Claim latency, 1 worker, ${r.growth.small.pending} pending | p50 ${r.growth.small.api.p50Ms} ms, p99 ${r.growth.small.api.p99Ms} ms (${r.growth.small.api.count} claims) | the claim's SQL alone: p50 ${r.growth.small.sql.p50Ms} ms, p99 ${r.growth.small.sql.p99Ms} ms | p99: ${r.growth.overSqlRatio} × |`,
     `| 3. Claim latency, 1 worker, ${r.growth.large.pending} pending | p50 ${r.growth.large.api.p50Ms} ms, p99 ${r.growth.large.api.p99Ms} ms (${r.growth.large.api.count} claims) | the claim's SQL alone: p50 ${r.growth.large.sql.p50Ms} ms, p99 ${r.growth.large.sql.p99Ms} ms | p50: ${r.growth.ratio} × the small backlog's |`,
+    `| 5. First page of conversations, a client with ${r.conversations.tasks} tasks to ${r.conversations.numbers} numbers and ${r.conversations.replies} replies | p50 ${r.conversations.firstPage.p50Ms} ms, p99 ${r.conversations.firstPage.p99Ms} ms (${r.conversations.requests} pages) | its two statements alone: p50 ${r.conversations.sql.p50Ms} ms, p99 ${r.conversations.sql.p99Ms} ms | p99: ${r.conversations.overSqlRatio} × |`,
     `| 4. create-task at half load, ${half.ratePerS} req/s (half of 1b), open loop, ${r.settings.normalLoad.durationS} s | p50 ${half.smsq.latency.p50Ms} ms, p99 ${half.smsq.latency.p99Ms} ms, ${half.smsq.errors} errors | the one-process implementation at the same rate: p50 ${half.oneProcess?.latency.p50Ms} ms, p99 ${half.oneProcess?.latency.p99Ms} ms, ${half.oneProcess?.errors} errors | p99: ${half.p99Ratio} × |`,
     `| 4b. create-task at ${r.fixedRateLoad.ratePerS} req/s | p50 ${r.fixedRateLoad.smsq.latency.p50Ms} ms, p99 ${r.fixedRateLoad.smsq.latency.p99Ms} ms, ${r.fixedRateLoad.smsq.errors} errors | | |`,
     `| 4c. A lone create-task at rest: ${r.rest.requests}, one at a time, ${r.rest.pauseMs} ms apart | p50 ${r.rest.smsq.p50Ms} ms, p99 ${r.rest.smsq.p99Ms} ms | the one-process implementation: p50 ${r.rest.oneProcess.p50Ms} ms, p99 ${r.rest.oneProcess.p99Ms} ms | p50: ${r.rest.ratio} × |`,
@@ -201,6 +206,7 @@ export function printSummary(r: BenchResults): void {
     `Deliver:  in batches ${batched.unavailable === undefined ? `${batched.smsq.perSecond} tasks/s vs ${batched.baseline!.tps} tx/s -> ratio ${batched.ratio}` : 'not available'} (target >= ${TARGETS.deliverRatio}); one a claim ${r.deliver.smsq.perSecond} tasks/s -> ${r.deliver.ratio}`,
     `Failover: ${r.failover.failoverPerSecond} tasks/s while moving ${r.failover.movedPerSecond} tasks/s vs ${r.failover.baselinePerSecond} tasks/s alone -> ratio ${r.failover.ratio} (target >= ${TARGETS.failoverRatio})`,
     `Claims:   p99 ${r.growth.small.api.p99Ms} ms through the API vs ${r.growth.small.sql.p99Ms} ms in SQL -> ${r.growth.overSqlRatio} (target <= ${TARGETS.claimOverSql}); p50 ${r.growth.large.pending} / ${r.growth.small.pending} pending -> ${r.growth.ratio} (target <= ${TARGETS.claimGrowth})`,
+    `Threads:  first page of conversations, ${r.conversations.tasks} tasks: p99 ${r.conversations.firstPage.p99Ms} ms (target <= ${TARGETS.conversationsFirstPageMs}), SQL alone ${r.conversations.sql.p99Ms} ms -> ${r.conversations.overSqlRatio}`,
     `Latency:  p99 at half load (${r.normalLoad.ratePerS} req/s) ${r.normalLoad.smsq.latency.p99Ms} ms vs ${r.normalLoad.oneProcess?.latency.p99Ms} ms -> ${r.normalLoad.p99Ratio} (target <= ${TARGETS.halfLoadP99Ratio}); at rest p50 ${r.rest.smsq.p50Ms} ms vs ${r.rest.oneProcess.p50Ms} ms -> ${r.rest.ratio} (target <= ${TARGETS.restP50Ratio})`,
     `CPU:      ${r.queue.cpuMsPerRequest.all} ms per create-task, ${r.bulk.cpuMsPerTask.all} ms per task through create-tasks, ${r.deliver.cpuMsPerTask?.all} ms per delivered task (all services)`,
     `Memory:   peak under load ${JSON.stringify(r.queue.memoryUnderLoadMb)} MB, together ${r.queue.memoryUnderLoadTotalMb} MB, in one process ${r.together.memoryUnderLoadMb} MB (target <= ${TARGETS.residentTogetherMb})`,

@@ -320,6 +320,58 @@ describe('the dashboard in a real browser, Profile A', () => {
     await context.close();
   });
 
+  it('shows a conversation per number with its unread replies, and sends a reply from it through the phone the reply came to', async () => {
+    const { context, page } = await signUp();
+    const apiKey = await createKey(page);
+    const paired = await registerPhone(stack, apiKey, { name: 'front desk', device_id: `threads-${Date.now()}` });
+    expect(paired.status).toBe(201);
+    const phone = workerApi(stack, paired.body.worker_token as string);
+    const asked = await stack.createTask(apiKey, { recipient: '+381641112201', message: 'Can you come on Friday?' });
+    expect((await phone.poll()).body).toMatchObject({ id: asked.body.id });
+    expect((await phone.report(asked.body.id as number, 'sent')).status).toBe(200);
+    await stack.createTask(apiKey, { recipient: '+381641112202', message: 'Your code is 4711' });
+    expect((await phone.inbound({ messages: [{ from: '+381641112201', message: 'Yes, at ten', external_id: `threads-${Date.now()}` }] })).status).toBe(201);
+
+    await page.goto(`${dashboardUrl}/conversations`);
+    const threads = page.getByTestId('threads');
+    await eventually(async () => {
+      await page.reload();
+      expect(await threads.getByRole('listitem').first().textContent()).toContain('1 unread');
+    }, { timeoutMs: 15_000, intervalMs: 500 });
+    expect(await threads.getByRole('listitem').first().textContent()).toContain('+381641112201');
+    expect(await threads.getByRole('listitem').first().textContent()).toContain('Yes, at ten');
+    expect(await threads.getByRole('listitem').nth(1).textContent()).toContain('You: Your code is 4711');
+
+    await page.getByRole('searchbox', { name: 'Search' }).fill('code is');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await eventually(async () => expect(await threads.getByRole('listitem').count()).toBe(1));
+    expect(await threads.textContent()).toContain('+381641112202');
+    await page.getByRole('searchbox', { name: 'Search' }).fill('1112201');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await eventually(async () => expect(await threads.textContent()).toContain('+381641112201'));
+
+    await threads.getByRole('link', { name: /\+381641112201/ }).click();
+    const thread = page.getByTestId('thread');
+    await thread.getByTestId('bubble-in').waitFor();
+    expect(await thread.getByTestId('bubble-out').first().textContent()).toContain('Can you come on Friday?');
+    expect(await thread.getByTestId('bubble-out').first().textContent()).toContain('sent');
+    expect(await thread.getByTestId('bubble-in').textContent()).toContain('Yes, at ten');
+    expect(await page.getByText('Sent through front desk').count()).toBe(1);
+    await page.getByLabel('Message').fill('Great, see you then');
+    await page.getByRole('button', { name: 'Send reply (1 credit)' }).click();
+    await eventually(async () => expect(await thread.getByTestId('bubble-out').count()).toBe(2));
+    expect(await thread.getByTestId('bubble-out').last().textContent()).toContain('Great, see you then');
+    await snap(page, 'conversation');
+    const listed = await stack.http('GET', '/smsapi/tasks?limit=1', { headers: { 'x-api-key': apiKey } });
+    expect(listed.body.items[0]).toMatchObject({ recipient: '+381641112201', message: 'Great, see you then', phone_id: paired.body.phone_id });
+
+    await page.goto(`${dashboardUrl}/conversations`);
+    await threads.getByRole('listitem').first().waitFor();
+    expect(await threads.getByRole('listitem').first().textContent()).toContain('You: Great, see you then');
+    expect(await threads.textContent()).not.toContain('unread');
+    await context.close();
+  });
+
   it('adds a webhook endpoint, shows its secret once, sends a test event the receiver can verify, and sends it again', async () => {
     const received: Array<{ signature: string; body: string }> = [];
     const receiver = createServer((request, response) => {

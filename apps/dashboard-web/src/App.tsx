@@ -11,6 +11,8 @@ import { ClientsPage } from './pages/admin/ClientsPage';
 import { GatewaysPage } from './pages/admin/GatewaysPage';
 import { SystemPage } from './pages/admin/SystemPage';
 import { WorkerTokensPage } from './pages/admin/WorkerTokensPage';
+import { ConversationsPage } from './pages/conversations/ConversationsPage';
+import { ThreadPage } from './pages/conversations/ThreadPage';
 import { InboxPage } from './pages/inbox/InboxPage';
 import { ApiKeysPage } from './pages/keys/ApiKeysPage';
 import { NotFoundPage } from './pages/NotFoundPage';
@@ -126,6 +128,8 @@ export function App() {
             <Route path="tasks" element={<RequireClient><TasksPage /></RequireClient>} />
             <Route path="tasks/:id" element={<RequireClient><TaskDetailPage /></RequireClient>} />
             <Route path="inbox" element={<RequireClient><InboxPage /></RequireClient>} />
+            <Route path="conversations" element={<RequireClient><ConversationsPage /></RequireClient>} />
+            <Route path="conversations/:number" element={<RequireClient><ThreadPage /></RequireClient>} />
             <Route path="webhooks" element={<RequireClient><WebhooksPage /></RequireClient>} />
             <Route path="opt-outs" element={<RequireClient><OptOutsPage /></RequireClient>} />
             <Route path="templates" element={<RequireClient><TemplatesPage /></RequireClient>} />

@@ -68,6 +68,10 @@ export const Patterns = {
     phoneSetLimits: 'dispatch.phone.set-limits.v1',
     phoneHealthReport: 'dispatch.phone.health-report.v1',
     clientTimezoneChanged: 'dispatch.client.timezone-changed.v1',
+    conversationList: 'dispatch.conversation.list.v1',
+    conversationTasks: 'dispatch.conversation.tasks.v1',
+    conversationRead: 'dispatch.conversation.read.v1',
+    conversationSearch: 'dispatch.conversation.search.v1',
     optOutList: 'dispatch.opt-out.list.v1',
     optOutAdd: 'dispatch.opt-out.add.v1',
     optOutRemove: 'dispatch.opt-out.remove.v1',
@@ -81,6 +85,9 @@ export const Patterns = {
   inbox: {
     messagesStore: 'inbox.messages.store.v1',
     messagesList: 'inbox.messages.list.v1',
+    messagesFrom: 'inbox.messages.from.v1',
+    messagesUnread: 'inbox.messages.unread.v1',
+    messagesSearchSenders: 'inbox.messages.search-senders.v1',
   },
 } as const;
 

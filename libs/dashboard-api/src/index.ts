@@ -286,6 +286,52 @@ export interface InboxRow {
 }
 
 /**
+ * GET /api/conversations?search=&cursor= → 200 ConversationPage: one thread per number, newest
+ * first, 30 a page. `search` with only digits (and +, spaces, dashes) finds numbers containing
+ * them; any other text finds threads whose messages (sent or received) contain it.
+ */
+export interface ConversationRow {
+  number: string;
+  lastAt: string;
+  lastText: string;
+  lastDirection: 'out' | 'in';
+  /** Replies received since the thread was last opened. */
+  unread: number;
+  timeZone: string;
+}
+
+export interface ConversationPage {
+  items: ConversationRow[];
+  nextCursor: string | null;
+}
+
+/** One message of a thread: a task (with its status) or a reply. */
+export type ThreadMessage =
+  | { kind: 'out'; id: number; at: string; message: string; status: string; error: string | null }
+  | { kind: 'in'; id: number; at: string; message: string; phoneId: number | null };
+
+/**
+ * GET /api/conversations/:number?before= → 200: a page of the thread, oldest first, and
+ * `before` for the older page (null at its start). POST /api/conversations/:number/read → 204:
+ * its replies are read. POST /api/conversations/:number/reply `{ message, idempotencyKey }` →
+ * 200 SendResult: queued as Send would, through `replyPhone` when it is set (the client's phone
+ * the latest reply came through, while it is online).
+ */
+export interface ConversationThread {
+  number: string;
+  messages: ThreadMessage[];
+  before: string | null;
+  replyPhone: { id: number; name: string } | null;
+  optedOut: boolean;
+  timeZone: string;
+}
+
+export interface ConversationReply {
+  message: string;
+  idempotencyKey: string;
+}
+
+/**
  * GET /api/templates → 200 TemplateRow[] (by name); POST /api/templates `TemplateBody` → 201;
  * PUT /api/templates/:id `TemplateBody` → 200; DELETE /api/templates/:id → 204. The same rules as
  * /smsapi/templates: a name the client uses already is 409 `conflict`.

@@ -6,3 +6,4 @@ export { databaseAnswersAfresh, PoolProgress, QUERY_TIMEOUT_GRACE_MS, type Sessi
 export { findSchemaDrift, type SchemaDriftOptions } from './schema-drift.js';
 export { prepareSchema, type PrepareSchemaOptions } from './prepare-schema.js';
 export { canManageRoles, ensureServiceRole, serviceRoleName } from './service-role.js';
+export { containsPattern } from './search-pattern.js';

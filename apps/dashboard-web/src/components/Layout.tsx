@@ -68,6 +68,7 @@ export function Layout() {
                   {link('/send', 'Send')}
                   {link('/templates', 'Templates')}
                   {link('/tasks', 'Tasks')}
+                  {link('/conversations', 'Conversations')}
                   {link('/inbox', 'Inbox')}
                   {link('/webhooks', 'Webhooks')}
                   {link('/opt-outs', 'Opt-outs')}

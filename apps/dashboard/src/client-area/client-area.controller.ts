@@ -1,14 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
-import type { ApiKeyRow, CheckResult, CreatedApiKey, CreatedWebhook, InboxRow, OptOutPage, OptOutSettings, OptOutsAdded, Overview, Page, PhoneRow, SendResult, TaskRow, TemplateRow, WebhookDeliveryRow, WebhookRow, WebhooksAnswer } from '@smsq/dashboard-api';
+import type { ApiKeyRow, CheckResult, ConversationPage, ConversationThread, CreatedApiKey, CreatedWebhook, InboxRow, OptOutPage, OptOutSettings, OptOutsAdded, Overview, Page, PhoneRow, SendResult, TaskRow, TemplateRow, WebhookDeliveryRow, WebhookRow, WebhooksAnswer } from '@smsq/dashboard-api';
 import { SessionGuard } from '../auth/session.guard.js';
 import { ActingClientId } from '../auth/signed-in.decorators.js';
 import { bigIdOf, entityIdOf, queryPage, queryText } from '../http/request-values.js';
+import { ConversationReplyBody } from './dto/conversation-reply.body.js';
 import { KeyCreateBody } from './dto/key-create.body.js';
 import { OptOutSettingsBody, OptOutsAddBody } from './dto/opt-outs.body.js';
 import { PhoneUpdateBody } from './dto/phone-update.body.js';
 import { SendBody, SendCheckBody } from './dto/send.body.js';
 import { TemplateBodyDto } from './dto/template.body.js';
 import { WebhookCreateBody } from './dto/webhook-create.body.js';
+import { ConversationsService } from './conversations.service.js';
 import { InboxService } from './inbox.service.js';
 import { KeysService } from './keys.service.js';
 import { OptOutsService } from './opt-outs.service.js';
@@ -33,6 +35,7 @@ export class ClientAreaController {
     private readonly webhooks: WebhooksService,
     private readonly optOuts: OptOutsService,
     private readonly templates: TemplatesService,
+    private readonly conversations: ConversationsService,
   ) {}
 
   @Get('overview')
@@ -145,6 +148,28 @@ export class ClientAreaController {
   @HttpCode(200)
   redeliverWebhook(@ActingClientId() clientId: number, @Param('deliveryId') deliveryId: string): Promise<WebhookDeliveryRow> {
     return this.webhooks.redeliver(clientId, bigIdOf(deliveryId, 'webhook delivery'));
+  }
+
+  @Get('conversations')
+  listConversations(@ActingClientId() clientId: number, @Query() query: unknown): Promise<ConversationPage> {
+    return this.conversations.list(clientId, { search: queryText(query, 'search', 200), cursor: queryText(query, 'cursor', 200) });
+  }
+
+  @Get('conversations/:number')
+  conversation(@ActingClientId() clientId: number, @Param('number') number: string, @Query() query: unknown): Promise<ConversationThread> {
+    return this.conversations.thread(clientId, number, queryText(query, 'before', 40));
+  }
+
+  @Post('conversations/:number/read')
+  @HttpCode(204)
+  readConversation(@ActingClientId() clientId: number, @Param('number') number: string): Promise<void> {
+    return this.conversations.read(clientId, number);
+  }
+
+  @Post('conversations/:number/reply')
+  @HttpCode(200)
+  replyInConversation(@ActingClientId() clientId: number, @Param('number') number: string, @Body() body: ConversationReplyBody): Promise<SendResult> {
+    return this.conversations.reply(clientId, number, body);
   }
 
   @Get('templates')

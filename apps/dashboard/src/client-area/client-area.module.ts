@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { SharedModule } from '../shared/shared.module.js';
 import { ClientAreaController } from './client-area.controller.js';
+import { ConversationsService } from './conversations.service.js';
 import { InboxService } from './inbox.service.js';
 import { KeysService } from './keys.service.js';
 import { OptOutsService } from './opt-outs.service.js';
@@ -14,6 +15,6 @@ import { WebhooksService } from './webhooks.service.js';
 @Module({
   imports: [SharedModule],
   controllers: [ClientAreaController],
-  providers: [OverviewService, KeysService, PhonesService, TasksService, InboxService, SendService, WebhooksService, OptOutsService, TemplatesService],
+  providers: [OverviewService, KeysService, PhonesService, TasksService, InboxService, SendService, WebhooksService, OptOutsService, TemplatesService, ConversationsService],
 })
 export class ClientAreaModule {}

@@ -15,8 +15,13 @@ const SEND_TIMEOUT_MS = 30_000;
 export class SendService {
   constructor(@Inject(serviceClientToken('gateway')) private readonly gateway: ServiceClient) {}
 
-  async send(clientId: number, body: SendBody): Promise<{ results: SendResult[] }> {
-    const command: TasksSendCommand = { clientId, tasks: body.messages.map(createTaskBodyOf), idempotencyKey: body.idempotencyKey };
+  send(clientId: number, body: SendBody): Promise<{ results: SendResult[] }> {
+    return this.sendBodies(clientId, body.messages.map(createTaskBodyOf), body.idempotencyKey);
+  }
+
+  /** create-task bodies, as the public API takes them, under one key for the retries of the same send. */
+  async sendBodies(clientId: number, tasks: Record<string, unknown>[], idempotencyKey: string): Promise<{ results: SendResult[] }> {
+    const command: TasksSendCommand = { clientId, tasks, idempotencyKey };
     const answer = await this.gateway.send<CreateTasksBody>(Patterns.gateway.tasksSend, command, { timeoutMs: SEND_TIMEOUT_MS });
     return {
       results: answer.results.map((result): SendResult => (result.ok ? { ok: true, id: result.id, scheduledAt: result.scheduled_at, creditsRemaining: result.credits_remaining } : result)),

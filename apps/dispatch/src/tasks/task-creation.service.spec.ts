@@ -5,6 +5,7 @@ import { readDispatchConfig } from '../config/dispatch-config.js';
 import { RoutingService } from '../routing/routing.service.js';
 import { domainErrorOf } from '../testing/domain-error-of.js';
 import { FakeBillingClient } from '../testing/fake-billing.client.js';
+import type { ConversationsRepository } from '../conversations/conversations.repository.js';
 import { InMemoryOptOuts } from '../testing/in-memory-opt-outs.js';
 import { InMemoryRoutingRepository } from '../testing/in-memory-routing.repository.js';
 import { InMemoryStore } from '../testing/in-memory-store.js';
@@ -29,7 +30,7 @@ describe(TaskCreationService.name, () => {
     const config = loadConfig(readDispatchConfig, { SMSQ_PROFILE: profile });
     const routing = new RoutingService(config, standIn(new InMemoryRoutingRepository(store)));
     const settlement = new TaskSettlementService(standIn(tasks), standIn(billing));
-    sut = new TaskCreationService(standIn(tasks), routing, standIn(billing), settlement, standIn(signals), config, optOuts.asRepository());
+    sut = new TaskCreationService(standIn(tasks), routing, standIn(billing), settlement, standIn(signals), config, optOuts.asRepository(), { touchOutgoing: async () => undefined } as unknown as ConversationsRepository);
   }
 
   beforeEach(() => {

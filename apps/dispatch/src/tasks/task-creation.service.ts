@@ -16,6 +16,7 @@ import {
 } from '@smsq/contracts';
 import { BillingClient } from '../billing/billing.client.js';
 import { DispatchConfig } from '../config/dispatch-config.js';
+import { ConversationsRepository } from '../conversations/conversations.repository.js';
 import { DueSignals } from '../due-signals/due-signals.js';
 import { tasksCreated } from '../metrics/task-counters.js';
 import { keyOf, OptOutsRepository } from '../opt-outs/opt-outs.repository.js';
@@ -69,6 +70,7 @@ export class TaskCreationService {
     private readonly signals: DueSignals,
     private readonly config: DispatchConfig,
     private readonly optOuts: OptOutsRepository,
+    private readonly conversations: ConversationsRepository,
   ) {}
 
   /** The client's own expiry, or else the server's maximum age counted from when the task is due. */
@@ -219,6 +221,7 @@ export class TaskCreationService {
         }),
         tx,
       );
+      await this.conversations.touchOutgoing(tx, rows);
       toInsert.forEach(({ position }, i) => (results[position] = { task: toTaskView(rows[i]!) }));
       inserted = rows.length;
       return results;

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BillingModule } from '../billing/billing.module.js';
+import { ConversationsModule } from '../conversations/conversations.module.js';
 import { DatabaseModule } from '../database/database.module.js';
 import { DueSignalsModule } from '../due-signals/due-signals.module.js';
 import { OptOutsModule } from '../opt-outs/opt-outs.module.js';
@@ -17,7 +18,7 @@ import { TasksController } from './tasks.controller.js';
 import { TasksRepository } from './tasks.repository.js';
 
 @Module({
-  imports: [DatabaseModule, RoutingModule, BillingModule, DueSignalsModule, OutboxModule, OptOutsModule],
+  imports: [DatabaseModule, RoutingModule, BillingModule, DueSignalsModule, OutboxModule, OptOutsModule, ConversationsModule],
   controllers: [TasksController],
   providers: [TasksRepository, ClientTimezoneService, TaskCreationService, TaskCancelService, TaskSettlementService, TaskLookupService, TaskListRepository, TaskListService, TaskResendService],
 })

@@ -18,6 +18,8 @@ import { WebhookDeliveriesRepository } from '../webhooks/webhook-deliveries.repo
 import { WebhookEndpointsRepository } from '../webhooks/webhook-endpoints.repository.js';
 import { WebhooksService } from '../webhooks/webhooks.service.js';
 import { OutboxRelay } from '../outbox/outbox-relay.js';
+import { ConversationsRepository } from '../conversations/conversations.repository.js';
+import { ConversationsService } from '../conversations/conversations.service.js';
 import { OptOutsRepository } from '../opt-outs/opt-outs.repository.js';
 import { OptOutsService } from '../opt-outs/opt-outs.service.js';
 import { OutboxRepository } from '../outbox/outbox.repository.js';
@@ -90,6 +92,7 @@ export interface DispatchUnderTest {
   replies: ReplyOwnerService;
   webhooks: WebhooksService;
   optOuts: OptOutsService;
+  conversations: ConversationsService;
   /** A deliverer of its own each time: several at once stand for several dispatch instances. */
   newDeliverer(options?: Partial<DelivererOptions>): WebhookDeliverer;
   close(): Promise<void>;
@@ -127,7 +130,8 @@ export async function dispatchUnderTest(databaseUrl: string, profile: Profile, o
   const settlement = new TaskSettlementService(tasks, standIn(billing));
   const outbox = new OutboxRepository(db);
   const optOutsRepository = new OptOutsRepository(db);
-  const creation = new TaskCreationService(tasks, routing, standIn(billing), settlement, signals, config, optOutsRepository);
+  const conversationsRepository = new ConversationsRepository(db);
+  const creation = new TaskCreationService(tasks, routing, standIn(billing), settlement, signals, config, optOutsRepository, conversationsRepository);
   const phones = new PhonesRepository(db, conditions);
   const claims = new TaskClaimsService(config, new ClaimsRepository(db, conditions), signals);
   const failover = new PhoneFailover(db, new FailoverRepository(db, conditions), routing, outbox, signals);
@@ -157,6 +161,7 @@ export async function dispatchUnderTest(databaseUrl: string, profile: Profile, o
     replies: new ReplyOwnerService(config, new RepliesRepository(db)),
     webhooks: new WebhooksService(new WebhookEndpointsRepository(db), deliveries),
     optOuts: new OptOutsService(db, optOutsRepository, outbox, deliveries),
+    conversations: new ConversationsService(conversationsRepository),
     newDeliverer: (delivererOptions = {}) => new WebhookDeliverer(deliveries, config).withOptions(delivererOptions),
     close: async () => {
       await db.onModuleDestroy();

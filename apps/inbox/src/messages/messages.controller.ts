@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { MessagesListQuery, MessagesStoreCommand, Patterns, type InboxPage, type MessagesStored } from '@smsq/contracts';
+import { MessagesFromQuery, MessagesListQuery, MessagesSearchSendersQuery, MessagesStoreCommand, MessagesUnreadQuery, Patterns, type InboxMessageView, type InboxPage, type MessagesStored } from '@smsq/contracts';
 import { MessagesService } from './messages.service.js';
 
 @Controller()
@@ -15,5 +15,20 @@ export class MessagesController {
   @MessagePattern(Patterns.inbox.messagesList)
   list(@Payload() query: MessagesListQuery): Promise<InboxPage> {
     return this.messages.list(query);
+  }
+
+  @MessagePattern(Patterns.inbox.messagesFrom)
+  from(@Payload() query: MessagesFromQuery): Promise<InboxMessageView[]> {
+    return this.messages.from(query);
+  }
+
+  @MessagePattern(Patterns.inbox.messagesUnread)
+  unread(@Payload() query: MessagesUnreadQuery): Promise<Record<string, number>> {
+    return this.messages.unread(query);
+  }
+
+  @MessagePattern(Patterns.inbox.messagesSearchSenders)
+  searchSenders(@Payload() query: MessagesSearchSendersQuery): Promise<string[]> {
+    return this.messages.searchSenders(query);
   }
 }

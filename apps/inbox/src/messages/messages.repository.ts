@@ -48,6 +48,39 @@ export class MessagesRepository {
        ORDER BY received_at DESC, id DESC
        LIMIT ${limit} OFFSET ${offset}`;
   }
+
+  /** The client's replies from `from` received before `before`, newest first, along (client_id, sender, received_at). */
+  fromSender(db: InboxDatabase, clientId: number, from: string, before: Date | undefined, limit: number): Promise<StoredMessage[]> {
+    const older = before ? Prisma.sql`AND received_at < ${before}` : Prisma.empty;
+    return db.$queryRaw<StoredMessage[]>`
+      SELECT id, client_id AS "clientId", phone_id AS "phoneId", sender, body, received_at AS "receivedAt", stored_at AS "storedAt"
+        FROM "inbox"."messages"
+       WHERE client_id = ${clientId} AND sender = ${from} ${older}
+       ORDER BY received_at DESC, id DESC
+       LIMIT ${limit}`;
+  }
+
+  /** Per sender, the replies received after its mark (all when the mark is null). */
+  async unread(db: InboxDatabase, clientId: number, marks: readonly { from: string; since: Date | null }[]): Promise<Record<string, number>> {
+    if (marks.length === 0) return {};
+    const rows = await db.$queryRaw<{ sender: string; unread: number }[]>`
+      SELECT m.sender, count(*)::int AS unread
+        FROM unnest(${marks.map((mark) => mark.from)}::text[], ${marks.map((mark) => mark.since)}::timestamptz[]) AS t(sender, since)
+        JOIN "inbox"."messages" m ON m.client_id = ${clientId} AND m.sender = t.sender AND (t.since IS NULL OR m.received_at > t.since)
+       GROUP BY m.sender`;
+    return Object.fromEntries(rows.map((row) => [row.sender, row.unread]));
+  }
+
+  /** The client's senders with a reply whose text matches `pattern` (an ILIKE pattern), most recent first. */
+  async sendersWithText(db: InboxDatabase, clientId: number, pattern: string, limit: number): Promise<string[]> {
+    const rows = await db.$queryRaw<{ sender: string }[]>`
+      SELECT sender FROM "inbox"."messages"
+       WHERE client_id = ${clientId} AND body ILIKE ${pattern} ESCAPE '\\'
+       GROUP BY sender
+       ORDER BY max(received_at) DESC
+       LIMIT ${limit}`;
+    return rows.map((row) => row.sender);
+  }
 }
 
 function whereOf(filter: MessageFilter): Prisma.Sql {

@@ -246,6 +246,33 @@ describe(MessagesService.name, () => {
       await expect(sut.list({ page: 1, pageSize: 10, search: 'a\u0000' })).rejects.toMatchObject({ code: 'invalid_request' });
     });
   });
+
+  describe('conversations', () => {
+    it("lists one number's replies newest first before a time, counts those after each thread's read mark, and finds senders by text", async () => {
+      const clientId = nextId();
+      const at = (minute: number) => `2026-11-22T10:0${minute}:00.000Z`;
+      await sut.store({
+        messages: [
+          inbound({ clientId, from: '+381641110001', message: 'first', receivedAt: at(1) }),
+          inbound({ clientId, from: '+381641110001', message: 'Your CODE please', receivedAt: at(2) }),
+          inbound({ clientId, from: '+381641110001', message: 'third', receivedAt: at(3) }),
+          inbound({ clientId, from: '+381641110002', message: 'other number', receivedAt: at(4) }),
+          inbound({ clientId: nextId(), from: '+381641110001', message: 'another client', receivedAt: at(5) }),
+        ],
+      });
+
+      expect((await sut.from({ clientId, from: '+381641110001', limit: 10 })).map((reply) => reply.message)).toEqual(['third', 'Your CODE please', 'first']);
+      expect((await sut.from({ clientId, from: '+381641110001', limit: 10, before: at(3) })).map((reply) => reply.message)).toEqual(['Your CODE please', 'first']);
+      expect((await sut.from({ clientId, from: '+381641110001', limit: 1 })).map((reply) => reply.message)).toEqual(['third']);
+
+      expect(await sut.unread({ clientId, threads: [{ from: '+381641110001', since: at(1) }, { from: '+381641110002', since: null }, { from: '+381641119999', since: null }] })).toEqual({ '+381641110001': 2, '+381641110002': 1 });
+      expect(await sut.unread({ clientId, threads: [{ from: '+381641110001', since: at(3) }] })).toEqual({});
+
+      expect(await sut.searchSenders({ clientId, text: 'code', limit: 10 })).toEqual(['+381641110001']);
+      expect(await sut.searchSenders({ clientId, text: 'number', limit: 10 })).toEqual(['+381641110002']);
+      expect(await sut.searchSenders({ clientId, text: '%', limit: 10 })).toEqual([]);
+    });
+  });
 });
 
 function shuffled<T>(items: readonly T[]): T[] {

@@ -1,12 +1,22 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InvalidRequestError, type InboxPage, type MessagesListQuery, type MessagesStoreCommand, type MessagesStored } from '@smsq/contracts';
+import {
+  InvalidRequestError,
+  type InboxMessageView,
+  type InboxPage,
+  type MessagesFromQuery,
+  type MessagesListQuery,
+  type MessagesSearchSendersQuery,
+  type MessagesStoreCommand,
+  type MessagesStored,
+  type MessagesUnreadQuery,
+} from '@smsq/contracts';
 import { InboxConfig } from '../config/inbox-config.js';
 import { InboxDatabase } from '../database/inbox-database.js';
 import { isStoredId } from '../database/stored-id.js';
 import { toInboxMessageView } from './inbox-message-view.js';
 import { MessagesRepository } from './messages.repository.js';
 import { newMessageOf } from './new-message.js';
-import { containsPattern } from './search-pattern.js';
+import { containsPattern } from '@smsq/persistence';
 
 /** Replies as the gateway syncs them: stored once each, listed newest first per client. */
 @Injectable()
@@ -39,6 +49,21 @@ export class MessagesService {
     const duplicates = command.messages.length - stored;
     this.logger.log(`stored ${stored} inbound message(s), ${duplicates} duplicate(s)`);
     return { stored, duplicates };
+  }
+
+  /** A conversation's replies: one client's from one number, newest first, before a time. */
+  async from(query: MessagesFromQuery): Promise<InboxMessageView[]> {
+    const rows = await this.messages.fromSender(this.database, query.clientId, query.from, query.before ? new Date(query.before) : undefined, query.limit);
+    return rows.map(toInboxMessageView);
+  }
+
+  /** Each thread's replies received after its read mark. */
+  unread(query: MessagesUnreadQuery): Promise<Record<string, number>> {
+    return this.messages.unread(this.database, query.clientId, query.threads.map((thread) => ({ from: thread.from, since: thread.since ? new Date(thread.since) : null })));
+  }
+
+  searchSenders(query: MessagesSearchSendersQuery): Promise<string[]> {
+    return this.messages.sendersWithText(this.database, query.clientId, containsPattern(query.text), query.limit);
   }
 
   async list(query: MessagesListQuery): Promise<InboxPage> {

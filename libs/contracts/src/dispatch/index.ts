@@ -20,3 +20,4 @@ export * from './task-stats.js';
 export * from './webhooks.js';
 export * from './client-timezone.js';
 export * from './opt-outs.js';
+export * from './conversations.js';

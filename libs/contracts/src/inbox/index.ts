@@ -1,2 +1,3 @@
 export * from './messages-list.js';
 export * from './messages-store.js';
+export * from './messages-thread.js';

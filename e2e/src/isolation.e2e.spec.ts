@@ -1,5 +1,6 @@
 import { domainErrorFrom, Patterns, type PhoneDetails } from '@smsq/contracts';
 import type { ServiceClient } from '@smsq/platform';
+import { eventually } from '@smsq/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +28,11 @@ interface Tenant {
   pendingTaskId: number;
   replyId: number;
   webhookId: number;
+  templateId: number;
+  /** On this tenant's opt-out list only. */
+  optOutNumber: string;
+  /** A number only this tenant has a conversation with. */
+  threadNumber: string;
   dashboard: DashboardBrowser;
 }
 
@@ -64,6 +70,16 @@ function expectNotFound(answer: Pick<HttpAnswer, 'status' | 'body'> | Outcome, w
 
 function idsOf(items: unknown): number[] {
   return (items as Array<{ id: number }>).map((item) => item.id);
+}
+
+/** The numbers of a list's items; with `field`, of the list in that field of `answer`. */
+function numbersOf(items: unknown, field?: string): string[] {
+  const list = field === undefined ? items : (items as Record<string, unknown>)[field];
+  return (list as Array<{ number: string }>).map((item) => item.number);
+}
+
+function keyOf(tenant: { apiKey: string }) {
+  return { headers: { 'x-api-key': tenant.apiKey } };
 }
 
 /** The routes Nest mapped at start, from a service's own log: `GET /smsapi/tasks/:id`. */
@@ -109,6 +125,15 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
     const replies = await dashboard.send('GET', '/api/inbox');
     const webhook = await stack.http('POST', '/smsapi/webhooks', { headers: { 'x-api-key': key.body.apiKey }, body: { url: `https://example.com/${label}`, events: ['task.sent'] } });
     expect(webhook.status).toBe(201);
+    const auth = { headers: { 'x-api-key': key.body.apiKey } };
+    const template = await stack.http('POST', '/smsapi/templates', { ...auth, body: { name: `${label} template`, body: `Hi {name} from ${label}` } });
+    expect(template.status).toBe(201);
+    const optOutNumber = label === 'a' ? '+381643330001' : '+381643330002';
+    expect((await stack.http('POST', '/smsapi/opt-outs', { ...auth, body: { numbers: [optOutNumber] } })).status).toBe(200);
+    expect((await stack.http('PATCH', '/smsapi/opt-out-settings', { ...auth, body: { opt_out_words: [`ODJAVA${label.toUpperCase()}`] } })).status).toBe(200);
+    // Scheduled far ahead, so no poll below is handed it.
+    const threadNumber = label === 'a' ? '+381643331111' : '+381643332222';
+    expect((await stack.createTask(key.body.apiKey, { recipient: threadNumber, message: `only of ${label}`, scheduled_at: '2099-01-01 12:00:00' })).status).toBe(201);
     return {
       clientId,
       apiKey: key.body.apiKey,
@@ -122,6 +147,9 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
       pendingTaskId: second.body.id,
       replyId: replies.body.items[0].id,
       webhookId: webhook.body.id,
+      templateId: template.body.id,
+      optOutNumber,
+      threadNumber,
       dashboard,
     };
   }
@@ -398,6 +426,139 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
         expect(idsOf(page.body.items)).not.toContain(a.pendingTaskId);
       },
     },
+    'GET /smsapi/opt-outs': {
+      intrude: async () => expect(numbersOf((await stack.http('GET', '/smsapi/opt-outs', keyOf(b))).body.items)).not.toContain(a.optOutNumber),
+      own: async () => expect(numbersOf((await stack.http('GET', '/smsapi/opt-outs', keyOf(b))).body.items)).toContain(b.optOutNumber),
+    },
+    'POST /smsapi/opt-outs': {
+      intrude: async () => {
+        expect((await stack.http('POST', '/smsapi/opt-outs', { ...keyOf(b), body: { numbers: ['+381643339901'] } })).status).toBe(200);
+        expect(numbersOf((await stack.http('GET', '/smsapi/opt-outs', keyOf(a))).body.items)).not.toContain('+381643339901');
+      },
+    },
+    'DELETE /smsapi/opt-outs/:number': {
+      intrude: async () => {
+        expectNotFound(await stack.http('DELETE', `/smsapi/opt-outs/${encodeURIComponent(a.optOutNumber)}`, keyOf(b)), "A's opt-out removed with B's key");
+        expect(numbersOf((await stack.http('GET', '/smsapi/opt-outs', keyOf(a))).body.items)).toContain(a.optOutNumber);
+      },
+    },
+    'GET /smsapi/opt-out-settings': {
+      intrude: async () => expect((await stack.http('GET', '/smsapi/opt-out-settings', keyOf(b))).body.opt_out_words).toEqual(['ODJAVAB']),
+    },
+    'PATCH /smsapi/opt-out-settings': {
+      intrude: async () => {
+        expect((await stack.http('PATCH', '/smsapi/opt-out-settings', { ...keyOf(b), body: { opt_in_words: ['PRIJAVAB'] } })).status).toBe(200);
+        expect((await stack.http('GET', '/smsapi/opt-out-settings', keyOf(a))).body).toMatchObject({ opt_out_words: ['ODJAVAA'], opt_in_words: [] });
+      },
+    },
+    'GET /smsapi/templates': {
+      intrude: async () => expect(idsOf((await stack.http('GET', '/smsapi/templates', keyOf(b))).body.items)).not.toContain(a.templateId),
+      own: async () => expect(idsOf((await stack.http('GET', '/smsapi/templates', keyOf(b))).body.items)).toContain(b.templateId),
+    },
+    'POST /smsapi/templates': {
+      intrude: async () => {
+        const created = await stack.http('POST', '/smsapi/templates', { ...keyOf(b), body: { name: 'a template', body: 'same name as A, another client' } });
+        expect(created.status).toBe(201);
+        expect(idsOf((await stack.http('GET', '/smsapi/templates', keyOf(a))).body.items)).not.toContain(created.body.id);
+      },
+    },
+    'GET /smsapi/templates/:id': {
+      intrude: async () => {
+        expectNotFound(await stack.http('GET', `/smsapi/templates/${a.templateId}`, keyOf(b)), "A's template read with B's key");
+        expect((await stack.createTask(b.apiKey, { ...SMS, message: undefined, template_id: a.templateId, variables: { name: 'x' } })).body).toMatchObject({ error: 'invalid_request' });
+      },
+      own: async () => expect((await stack.http('GET', `/smsapi/templates/${b.templateId}`, keyOf(b))).status).toBe(200),
+    },
+    'PUT /smsapi/templates/:id': {
+      intrude: async () => {
+        expectNotFound(await stack.http('PUT', `/smsapi/templates/${a.templateId}`, { ...keyOf(b), body: { name: 'taken', body: 'changed by b' } }), "A's template changed with B's key");
+        expect((await stack.http('GET', `/smsapi/templates/${a.templateId}`, keyOf(a))).body.body).toBe('Hi {name} from a');
+      },
+    },
+    'DELETE /smsapi/templates/:id': {
+      intrude: async () => {
+        expectNotFound(await stack.http('DELETE', `/smsapi/templates/${a.templateId}`, keyOf(b)), "A's template deleted with B's key");
+        expect((await stack.http('GET', `/smsapi/templates/${a.templateId}`, keyOf(a))).status).toBe(200);
+      },
+    },
+    'GET /api/opt-outs': {
+      intrude: async () => expect(numbersOf((await b.dashboard.send('GET', '/api/opt-outs')).body.items)).not.toContain(a.optOutNumber),
+      own: async () => expect(numbersOf((await b.dashboard.send('GET', '/api/opt-outs')).body.items)).toContain(b.optOutNumber),
+    },
+    'POST /api/opt-outs': {
+      intrude: async () => {
+        expect((await b.dashboard.send('POST', '/api/opt-outs', { numbers: ['+381643339902'] })).status).toBe(200);
+        expect(numbersOf((await a.dashboard.send('GET', '/api/opt-outs')).body.items)).not.toContain('+381643339902');
+      },
+    },
+    'DELETE /api/opt-outs/:number': {
+      intrude: async () => {
+        expectNotFound(await b.dashboard.send('DELETE', `/api/opt-outs/${encodeURIComponent(a.optOutNumber)}`), "A's opt-out removed from B's dashboard");
+        expect(numbersOf((await a.dashboard.send('GET', '/api/opt-outs')).body.items)).toContain(a.optOutNumber);
+      },
+    },
+    'GET /api/opt-out-settings': {
+      intrude: async () => expect((await b.dashboard.send('GET', '/api/opt-out-settings')).body.optOutWords).toEqual(['ODJAVAB']),
+    },
+    'PUT /api/opt-out-settings': {
+      intrude: async () => {
+        expect((await b.dashboard.send('PUT', '/api/opt-out-settings', { optOutWords: ['ODJAVAB'], optInWords: [], cancelQueued: false })).status).toBe(200);
+        expect((await a.dashboard.send('GET', '/api/opt-out-settings')).body).toMatchObject({ optOutWords: ['ODJAVAA'], cancelQueued: true });
+      },
+    },
+    'GET /api/templates': {
+      intrude: async () => expect(idsOf((await b.dashboard.send('GET', '/api/templates')).body)).not.toContain(a.templateId),
+      own: async () => expect(idsOf((await b.dashboard.send('GET', '/api/templates')).body)).toContain(b.templateId),
+    },
+    'POST /api/templates': {
+      intrude: async () => {
+        const created = await b.dashboard.send('POST', '/api/templates', { name: 'from b dashboard', body: 'hello' });
+        expect(created.status).toBe(201);
+        expect(idsOf((await a.dashboard.send('GET', '/api/templates')).body)).not.toContain(created.body.id);
+      },
+    },
+    'PUT /api/templates/:id': {
+      intrude: async () => {
+        expectNotFound(await b.dashboard.send('PUT', `/api/templates/${a.templateId}`, { name: 'x', body: 'changed by b' }), "A's template changed from B's dashboard");
+        expect((await stack.http('GET', `/smsapi/templates/${a.templateId}`, keyOf(a))).body.body).toBe('Hi {name} from a');
+      },
+    },
+    'DELETE /api/templates/:id': {
+      intrude: async () => {
+        expectNotFound(await b.dashboard.send('DELETE', `/api/templates/${a.templateId}`), "A's template deleted from B's dashboard");
+        expect((await stack.http('GET', `/smsapi/templates/${a.templateId}`, keyOf(a))).status).toBe(200);
+      },
+    },
+    'GET /api/conversations': {
+      intrude: async () => {
+        const threads = (await b.dashboard.send('GET', '/api/conversations')).body.items as Array<{ number: string; lastText: string }>;
+        expect(threads.map((thread) => thread.number)).not.toContain(a.threadNumber);
+        expect(threads.map((thread) => thread.lastText)).not.toContain('reply to a');
+      },
+      own: async () => expect(numbersOf((await b.dashboard.send('GET', '/api/conversations')).body.items)).toContain(b.threadNumber),
+    },
+    'GET /api/conversations/:number': {
+      intrude: async () => {
+        expectNotFound(await b.dashboard.send('GET', `/api/conversations/${encodeURIComponent(a.threadNumber)}`), "A's conversation in B's dashboard");
+        // Both replied from this number: B's thread holds B's reply only (its thread comes with inbox's relay, so it may take a moment).
+        await eventually(async () => {
+          const shared = await b.dashboard.send('GET', `/api/conversations/${encodeURIComponent('+381641111111')}`);
+          expect((shared.body.messages as Array<{ message: string }> | undefined)?.map((message) => message.message)).toEqual(['reply to b']);
+        });
+      },
+      own: async () => expect((await b.dashboard.send('GET', `/api/conversations/${encodeURIComponent(b.threadNumber)}`)).status).toBe(200),
+    },
+    'POST /api/conversations/:number/read': {
+      intrude: async () => expectNotFound(await b.dashboard.send('POST', `/api/conversations/${encodeURIComponent(a.threadNumber)}/read`), "A's conversation marked read from B's dashboard"),
+      own: async () => expect((await b.dashboard.send('POST', `/api/conversations/${encodeURIComponent(b.threadNumber)}/read`)).status).toBe(204),
+    },
+    'POST /api/conversations/:number/reply': {
+      intrude: async () => {
+        const before = await stack.credits(b.clientId);
+        expectNotFound(await b.dashboard.send('POST', `/api/conversations/${encodeURIComponent(a.threadNumber)}/reply`, { message: 'from b', idempotencyKey: 'reply-of-b' }), "a reply in A's conversation from B's dashboard");
+        expect(await stack.credits(b.clientId)).toBe(before);
+      },
+    },
     'GET /api/inbox': {
       intrude: async () => {
         const page = await b.dashboard.send('GET', '/api/inbox');
@@ -595,6 +756,76 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
         const counted = (stats.body as Array<{ sent: number; failed: number; pending: number }>).reduce((sum, day) => sum + day.sent + day.failed + day.pending, 0);
         expect(counted).toBe((await b.dashboard.send('GET', '/api/tasks')).body.total);
       },
+    },
+    [Patterns.gateway.optOutsAdd]: {
+      intrude: async () => {
+        expect((await rpc(services().gateway, Patterns.gateway.optOutsAdd, { clientId: b.clientId, numbers: ['+381643339903'] })).status).toBe('ok');
+        expect(numbersOf((await stack.http('GET', '/smsapi/opt-outs', keyOf(a))).body.items)).not.toContain('+381643339903');
+      },
+    },
+    [Patterns.gateway.optOutRemove]: {
+      intrude: async () => expectNotFound(await rpc(services().gateway, Patterns.gateway.optOutRemove, { clientId: b.clientId, number: a.optOutNumber }), "A's opt-out removed for B"),
+    },
+    [Patterns.gateway.templateList]: {
+      intrude: async () => expect(idsOf((await rpc(services().gateway, Patterns.gateway.templateList, { clientId: b.clientId })).body)).not.toContain(a.templateId),
+    },
+    [Patterns.gateway.templateSave]: {
+      intrude: async () => expectNotFound(await rpc(services().gateway, Patterns.gateway.templateSave, { clientId: b.clientId, id: a.templateId, name: 'x', body: 'changed for b' }), "A's template changed for B"),
+    },
+    [Patterns.gateway.templateDelete]: {
+      intrude: async () => expectNotFound(await rpc(services().gateway, Patterns.gateway.templateDelete, { clientId: b.clientId, id: a.templateId }), "A's template deleted for B"),
+    },
+    [Patterns.dispatch.optOutList]: {
+      intrude: async () => expect(numbersOf((await rpc(services().dispatch, Patterns.dispatch.optOutList, { clientId: b.clientId, limit: 100 })).body as { items: unknown }, 'items')).not.toContain(a.optOutNumber),
+    },
+    [Patterns.dispatch.optOutAdd]: {
+      intrude: async () => {
+        expect((await rpc(services().dispatch, Patterns.dispatch.optOutAdd, { clientId: b.clientId, numbers: ['+381643339904'], source: 'api' })).status).toBe('ok');
+        expect(numbersOf((await stack.http('GET', '/smsapi/opt-outs', keyOf(a))).body.items)).not.toContain('+381643339904');
+      },
+    },
+    [Patterns.dispatch.optOutRemove]: {
+      intrude: async () => expectNotFound(await rpc(services().dispatch, Patterns.dispatch.optOutRemove, { clientId: b.clientId, number: a.optOutNumber, source: 'api' }), "A's opt-out removed for B"),
+    },
+    [Patterns.dispatch.optOutCheck]: {
+      intrude: async () => expect((await rpc(services().dispatch, Patterns.dispatch.optOutCheck, { clientId: b.clientId, numbers: [a.optOutNumber] })).body).toEqual([]),
+    },
+    [Patterns.dispatch.optOutSettingsGet]: {
+      intrude: async () => expect((await rpc(services().dispatch, Patterns.dispatch.optOutSettingsGet, { clientId: b.clientId })).body).toMatchObject({ optOutWords: ['ODJAVAB'] }),
+    },
+    [Patterns.dispatch.optOutSettingsUpdate]: {
+      intrude: async () => {
+        expect((await rpc(services().dispatch, Patterns.dispatch.optOutSettingsUpdate, { clientId: b.clientId, optInWords: ['VRATI'] })).status).toBe('ok');
+        expect((await stack.http('GET', '/smsapi/opt-out-settings', keyOf(a))).body.opt_in_words).toEqual([]);
+      },
+    },
+    [Patterns.dispatch.conversationList]: {
+      intrude: async () => expect(numbersOf((await rpc(services().dispatch, Patterns.dispatch.conversationList, { clientId: b.clientId, limit: 100 })).body as { items: unknown }, 'items')).not.toContain(a.threadNumber),
+    },
+    [Patterns.dispatch.conversationTasks]: {
+      intrude: async () => {
+        expect((await rpc(services().dispatch, Patterns.dispatch.conversationTasks, { clientId: b.clientId, number: a.threadNumber, limit: 50 })).body).toEqual([]);
+        expect(idsOf((await rpc(services().dispatch, Patterns.dispatch.conversationTasks, { clientId: b.clientId, number: SMS.recipient, limit: 50 })).body)).not.toContain(a.claimedTaskId);
+      },
+    },
+    [Patterns.dispatch.conversationRead]: {
+      intrude: async () => expectNotFound(await rpc(services().dispatch, Patterns.dispatch.conversationRead, { clientId: b.clientId, number: a.threadNumber }), "A's conversation marked read for B"),
+    },
+    [Patterns.dispatch.conversationSearch]: {
+      intrude: async () => expect((await rpc(services().dispatch, Patterns.dispatch.conversationSearch, { clientId: b.clientId, text: 'only of a', limit: 10 })).body).toEqual([]),
+    },
+    [Patterns.inbox.messagesFrom]: {
+      intrude: async () => {
+        const replies = idsOf((await rpc(services().inbox, Patterns.inbox.messagesFrom, { clientId: b.clientId, from: '+381641111111', limit: 50 })).body);
+        expect(replies).toContain(b.replyId);
+        expect(replies).not.toContain(a.replyId);
+      },
+    },
+    [Patterns.inbox.messagesUnread]: {
+      intrude: async () => expect((await rpc(services().inbox, Patterns.inbox.messagesUnread, { clientId: b.clientId, threads: [{ from: '+381641111111', since: null }] })).body).toEqual({ '+381641111111': 1 }),
+    },
+    [Patterns.inbox.messagesSearchSenders]: {
+      intrude: async () => expect((await rpc(services().inbox, Patterns.inbox.messagesSearchSenders, { clientId: b.clientId, text: 'reply to a', limit: 10 })).body).toEqual([]),
     },
     [Patterns.inbox.messagesList]: {
       intrude: async () => {

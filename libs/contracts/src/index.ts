@@ -14,3 +14,4 @@ export * from './due-signal.js';
 export * from './sms-segments.js';
 export * from './dashboard/admin-create.js';
 export * from './openapi/index.js';
+export * from './phone-number.js';

@@ -3,6 +3,7 @@ import {
   DomainError,
   InvalidRequestError,
   MAX_OPT_OUTS_PER_REQUEST,
+  MAX_OWN_KEYWORDS,
   Patterns,
   type Ok,
   type OptOutAddCommand,
@@ -13,6 +14,7 @@ import {
   type OptOutSettingsView,
   type OptOutsAdded,
   type OptOutView,
+  withoutSeparators,
 } from '@smsq/contracts';
 import { ServiceClient, serviceClientToken } from '@smsq/platform';
 import { GatewayConfig } from '../config/gateway-config.js';
@@ -46,7 +48,7 @@ export class OptOutsService {
     const limit = query['limit'] === undefined ? DEFAULT_LIMIT : Number(query['limit']);
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw new InvalidRequestError(`limit must be a whole number from 1 to ${MAX_LIMIT}`);
     const cursor = singleText(query['cursor'], 'cursor', 200);
-    const search = singleText(query['search'], 'search', 16)?.replace(/[\s\-.()]/g, '');
+    const search = withoutSeparators(singleText(query['search'], 'search', 32) ?? '') || undefined;
     if (search !== undefined && !/^\+?\d{1,15}$/.test(search)) throw new InvalidRequestError('search must be digits of a phone number');
     const request: OptOutListQuery = { clientId, limit, ...(cursor ? { cursor } : {}), ...(search ? { search } : {}) };
     const page = await this.dispatch.send<OptOutPage>(Patterns.dispatch.optOutList, request);
@@ -106,8 +108,8 @@ function singleText(value: unknown, name: string, maxLength: number): string | u
 }
 
 function wordsOf(value: unknown, field: string): string[] {
-  if (!Array.isArray(value) || value.length > 20 || !value.every((word) => typeof word === 'string' && word.length >= 1 && word.length <= 32)) {
-    throw new InvalidRequestError(`${field} must be a list of at most 20 words of 1 to 32 characters`);
+  if (!Array.isArray(value) || value.length > MAX_OWN_KEYWORDS || !value.every((word) => typeof word === 'string' && word.length >= 1 && word.length <= 32)) {
+    throw new InvalidRequestError(`${field} must be a list of at most ${MAX_OWN_KEYWORDS} words of 1 to 32 characters`);
   }
   return value as string[];
 }

@@ -1,5 +1,5 @@
 import type { Profile } from '@smsq/contracts';
-import { DomainError } from '@smsq/contracts';
+import { DomainError, withoutSeparators } from '@smsq/contracts';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 
 export interface RecipientRules {
@@ -8,15 +8,13 @@ export interface RecipientRules {
   defaultRegion: string | undefined;
 }
 
-const SEPARATORS = /[\s\-.()/]/g;
-
 /**
  * The recipient in E.164. Separators are dropped; `00` counts as `+`. Profile A reads a local
  * `06…` number as Serbian (+3816…); otherwise a number must carry its country code, except that
  * Profile B reads it in SMSQ_DEFAULT_REGION when one is set.
  */
 export function normaliseRecipient(input: string, rules: RecipientRules): string {
-  const compact = input.replace(SEPARATORS, '').replace(/^00/, '+');
+  const compact = withoutSeparators(input).replace(/^00/, '+');
   if (!/^\+?\d{3,17}$/.test(compact)) throw invalidRecipient(input);
   const region = regionFor(compact, rules);
   if (!compact.startsWith('+') && region === undefined) {

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, api } from './client';
+import { buildQuery, type QueryValue } from './query';
 
 export interface ApiState<T> {
   data: T | undefined;
@@ -72,4 +73,35 @@ export function useAction() {
     [run],
   );
   return { busy, error, setError, run, attempt };
+}
+
+/** A list read newest first a page at a time, as `{ items, nextCursor }` answers it. */
+export interface CursorPages<T> {
+  /** Every page shown so far. */
+  rows: T[];
+  page: ApiState<{ items: T[]; nextCursor: string | null }>;
+  /** Shows the next page too; null on the last one. */
+  more: (() => void) | null;
+  /** Back to the first page, read afresh (after a change to the list). */
+  restart: () => void;
+}
+
+/** GETs `path` with `params`, then the pages after it on request; starts again whenever they change. */
+export function useCursorPages<T>(path: string, params: Record<string, QueryValue> = {}): CursorPages<T> {
+  const list = `${path}${buildQuery(params)}`;
+  const [state, setState] = useState<{ list: string; cursor: string | null; earlier: T[] }>({ list, cursor: null, earlier: [] });
+  const current = state.list === list ? state : { list, cursor: null, earlier: [] };
+  const page = useApi<{ items: T[]; nextCursor: string | null }>(`${path}${buildQuery({ ...params, cursor: current.cursor })}`);
+  // While the next page loads, the answer held is still the page before it, which `earlier` already has.
+  const rows = page.loading && current.cursor !== null ? current.earlier : [...current.earlier, ...(page.data?.items ?? [])];
+  const next = page.data?.nextCursor ?? null;
+  return {
+    rows,
+    page,
+    more: next === null ? null : () => setState({ list, cursor: next, earlier: rows }),
+    restart: () => {
+      setState({ list, cursor: null, earlier: [] });
+      page.reload();
+    },
+  };
 }

@@ -10,6 +10,7 @@ import {
   type OptOutsAddFromDashboard,
   type OptOutSettingsUpdate,
   type OptOutSettingsView,
+  withoutSeparators,
 } from '@smsq/contracts';
 import type { OptOutPage, OptOutSettings, OptOutsAdded } from '@smsq/dashboard-api';
 import { ServiceClient, serviceClientToken } from '@smsq/platform';
@@ -34,7 +35,7 @@ export class OptOutsService {
   async list(clientId: number, raw: { limit?: string; cursor?: string; search?: string }): Promise<OptOutPage> {
     const limit = raw.limit === undefined ? DEFAULT_LIMIT : Number(raw.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new InvalidRequestError('limit must be a whole number from 1 to 1000');
-    const search = raw.search?.replace(/[\s\-.()]/g, '');
+    const search = raw.search === undefined ? undefined : withoutSeparators(raw.search);
     if (search !== undefined && !/^\+?\d{1,15}$/.test(search)) throw new InvalidRequestError('search must be digits of a phone number');
     const query: OptOutListQuery = { clientId, limit, ...(raw.cursor ? { cursor: raw.cursor } : {}), ...(search ? { search } : {}) };
     const [page, timeZone] = await Promise.all([this.dispatch.send<DispatchOptOutPage>(Patterns.dispatch.optOutList, query), this.directory.timeZoneOf(clientId)]);

@@ -2,14 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { CONVERSATION_PREVIEW_LENGTH, type ConversationView } from '@smsq/contracts';
 import type { DbTransaction } from '../database/db-transaction.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
+import type { PagePosition } from '../database/page-cursor.js';
 import { Prisma, type Conversation, type Task } from '../generated/prisma/client.js';
 import { TASK_COLUMNS } from '../tasks/task-columns.js';
-
-/** Where a page of threads starts: after this one, newest first. */
-export interface ConversationPosition {
-  lastAt: Date;
-  number: string;
-}
 
 export function conversationViewOf(row: Conversation): ConversationView {
   return {
@@ -58,8 +53,8 @@ export class ConversationsRepository {
   }
 
   /** Newest first along (client_id, last_at, number). */
-  async page(clientId: number, limit: number, after: ConversationPosition | undefined, search: string | undefined, numbers: readonly string[] | undefined): Promise<ConversationView[]> {
-    const from = after ? Prisma.sql`AND (last_at, number) < (${after.lastAt}, ${after.number})` : Prisma.empty;
+  async page(clientId: number, limit: number, after: PagePosition | undefined, search: string | undefined, numbers: readonly string[] | undefined): Promise<ConversationView[]> {
+    const from = after ? Prisma.sql`AND (last_at, number) < (${after.at}, ${after.key})` : Prisma.empty;
     // Digits and at most a leading +: nothing in it means anything to LIKE.
     const containing = search ? Prisma.sql`AND number LIKE ${`%${search}%`}` : Prisma.empty;
     const among = numbers ? Prisma.sql`AND number = ANY (${[...numbers]}::text[])` : Prisma.empty;

@@ -11,9 +11,9 @@ import {
   type TaskView,
 } from '@smsq/contracts';
 import { containsPattern } from '@smsq/persistence';
+import { pageCursorOf, parsePageCursor } from '../database/page-cursor.js';
 import { isStoredId } from '../database/stored-id.js';
 import { toTaskView } from '../tasks/task-view.js';
-import { conversationCursorOf, parseConversationCursor } from './conversation-cursor.js';
 import { ConversationsRepository } from './conversations.repository.js';
 
 /**
@@ -26,12 +26,12 @@ export class ConversationsService {
   constructor(private readonly conversations: ConversationsRepository) {}
 
   async list(query: ConversationListQuery): Promise<ConversationPage> {
-    const after = query.cursor === undefined ? undefined : parseConversationCursor(query.cursor);
+    const after = query.cursor === undefined ? undefined : parsePageCursor(query.cursor);
     if (!isStoredId(query.clientId) || query.numbers?.length === 0) return { items: [], nextCursor: null };
     const items = await this.conversations.page(query.clientId, query.limit + 1, after, query.search, query.numbers);
     const page = items.slice(0, query.limit);
     const last = page.at(-1);
-    return { items: page, nextCursor: items.length > query.limit && last ? conversationCursorOf(last) : null };
+    return { items: page, nextCursor: items.length > query.limit && last ? pageCursorOf(last.lastAt, last.number) : null };
   }
 
   async tasks(query: ConversationTasksQuery): Promise<TaskView[]> {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { OPTED_OUT_ERROR, type OptOutSettingsView, type OptOutSource, type OptOutView } from '@smsq/contracts';
 import { lockAllSharedUntilCommit, lockAllUntilCommit } from '../database/advisory-lock.js';
 import type { DbTransaction } from '../database/db-transaction.js';
+import type { PagePosition } from '../database/page-cursor.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
 import { Prisma } from '../generated/prisma/client.js';
 
@@ -9,12 +10,6 @@ import { Prisma } from '../generated/prisma/client.js';
 export interface ClientNumber {
   clientId: number;
   recipient: string;
-}
-
-/** Where a page of the list starts: after this row, newest first. */
-export interface OptOutPosition {
-  changedAt: Date;
-  number: string;
 }
 
 /** A change of one number's state, and whether it took: a change older than the row's is stale. */
@@ -105,8 +100,8 @@ export class OptOutsRepository {
       RETURNING id, task_key AS "taskKey"`;
   }
 
-  async page(clientId: number, limit: number, after: OptOutPosition | undefined, search: string | undefined): Promise<OptOutView[]> {
-    const from = after ? Prisma.sql`AND (changed_at, number) < (${after.changedAt}, ${after.number})` : Prisma.empty;
+  async page(clientId: number, limit: number, after: PagePosition | undefined, search: string | undefined): Promise<OptOutView[]> {
+    const from = after ? Prisma.sql`AND (changed_at, number) < (${after.at}, ${after.key})` : Prisma.empty;
     // The search is digits and at most a leading +: nothing in it means anything to LIKE.
     const containing = search ? Prisma.sql`AND number LIKE ${`%${search}%`}` : Prisma.empty;
     const rows = await this.db.$queryRaw<OptOutRow[]>`

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import {
+  E164,
   InvalidRequestError,
   keywordIntent,
   NotFoundError,
@@ -15,20 +16,18 @@ import {
   type OptOutsAdded,
   type OptOutSource,
   type ReplyReceivedCommand,
+  withoutSeparators,
 } from '@smsq/contracts';
 import { randomUUID } from 'node:crypto';
 import { inTransaction, type DbTransaction } from '../database/db-transaction.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
+import { pageCursorOf, parsePageCursor } from '../database/page-cursor.js';
 import { isStoredId } from '../database/stored-id.js';
 import { tasksFailed } from '../metrics/task-counters.js';
 import { OutboxRepository } from '../outbox/outbox.repository.js';
 import { refundOfFailedTask } from '../outbox/refund-message.js';
 import { WebhookDeliveriesRepository } from '../webhooks/webhook-deliveries.repository.js';
-import { optOutCursorOf, parseOptOutCursor } from './opt-out-cursor.js';
 import { keyOf, OptOutsRepository } from './opt-outs.repository.js';
-
-/** A reply's sender as create-task stores recipients; a sender in any other form cannot be on the list. */
-const E164 = /^\+[1-9]\d{6,14}$/;
 
 /**
  * Each client's opt-out list: numbers its recipients took off by replying STOP (or the client's
@@ -48,12 +47,12 @@ export class OptOutsService {
   ) {}
 
   async list(query: OptOutListQuery): Promise<OptOutPage> {
-    const after = query.cursor === undefined ? undefined : parseOptOutCursor(query.cursor);
+    const after = query.cursor === undefined ? undefined : parsePageCursor(query.cursor);
     if (!isStoredId(query.clientId)) return { items: [], nextCursor: null };
     const items = await this.optOuts.page(query.clientId, query.limit + 1, after, query.search);
     const page = items.slice(0, query.limit);
     const last = page.at(-1);
-    return { items: page, nextCursor: items.length > query.limit && last ? optOutCursorOf(last) : null };
+    return { items: page, nextCursor: items.length > query.limit && last ? pageCursorOf(last.optedOutAt, last.number) : null };
   }
 
   /** Numbers already on the list stay as they were; the others are added now, and their queued tasks cancelled. */
@@ -110,7 +109,8 @@ export class OptOutsService {
    * changes nothing.
    */
   async fromReply(command: ReplyReceivedCommand): Promise<void> {
-    const number = command.from.replace(/[\s\-.()]/g, '');
+    // A sender in any form but E.164 cannot match a stored recipient, so it cannot be on the list.
+    const number = withoutSeparators(command.from);
     if (!E164.test(number)) return;
     const settings = await this.optOuts.settingsOf(command.clientId);
     const intent = keywordIntent(command.message, settings);
@@ -141,11 +141,11 @@ export class OptOutsService {
 
   private async announce(tx: DbTransaction, clientId: number, numbers: readonly string[], type: 'recipient.opted_out' | 'recipient.opted_in', source: OptOutSource, messageId: number | null): Promise<void> {
     const createdAt = new Date().toISOString();
-    for (const number of numbers) {
+    const events = numbers.map((number) => {
       const eventId = randomUUID();
-      const body = JSON.stringify({ id: eventId, type, created_at: createdAt, data: { number, source, message_id: messageId } });
-      await this.deliveries.queueFixedForClient(clientId, type, eventId, null, body, tx);
-    }
+      return { clientId, eventId, taskId: null, body: JSON.stringify({ id: eventId, type, created_at: createdAt, data: { number, source, message_id: messageId } }) };
+    });
+    await this.deliveries.queueFixed(type, events, tx);
   }
 }
 

@@ -55,11 +55,11 @@ export class PhoneStateWatch implements OnApplicationBootstrap, OnModuleDestroy 
     const ids = owned.map((phone) => phone.id);
     const phones = await this.phones.findMany(ids, tx);
     const counts = await this.phones.countsOf(ids, tx);
-    for (const phone of phones) {
-      const details = toPhoneDetails(phone, this.conditions, counts.get(phone.id)!);
+    const events = phones.map((phone) => {
       const eventId = randomUUID();
-      const body = JSON.stringify({ id: eventId, type, created_at: new Date().toISOString(), data: phoneBody(details) });
-      await this.deliveries.queueFixedForClient(phone.clientId!, type, eventId, null, body, tx);
-    }
+      const body = JSON.stringify({ id: eventId, type, created_at: new Date().toISOString(), data: phoneBody(toPhoneDetails(phone, this.conditions, counts.get(phone.id)!)) });
+      return { clientId: phone.clientId!, eventId, taskId: null, body };
+    });
+    await this.deliveries.queueFixed(type, events, tx);
   }
 }

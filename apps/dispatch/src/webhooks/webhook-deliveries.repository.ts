@@ -193,15 +193,28 @@ export class WebhookDeliveriesRepository {
     return rows[0]?.id ?? null;
   }
 
-  /** Queues an event whose body is fixed already for the client's active endpoints that take `type`; an event id queued before is not queued again. */
-  async queueFixedForClient(clientId: number, type: WebhookEventType, eventId: string, taskId: number | null, body: string, tx?: DbTransaction): Promise<number> {
+  /**
+   * Queues events whose bodies are fixed already, each for its client's active endpoints that take
+   * `type`, in one statement; an event id queued before is not queued again.
+   */
+  async queueFixed(type: WebhookEventType, events: readonly FixedEvent[], tx?: DbTransaction): Promise<number> {
+    if (events.length === 0) return 0;
     return (tx ?? this.db).$executeRaw`
       INSERT INTO "dispatch"."webhook_deliveries" (endpoint_id, event_id, type, task_id, body)
-      SELECT e.id, ${eventId}::uuid, ${type}, ${taskId}::int, ${body}
-        FROM "dispatch"."webhook_endpoints" e
-       WHERE e.client_id = ${clientId} AND e.active AND ${type} = ANY (e.events)
+      SELECT e.id, ev.event_id, ${type}, ev.task_id, ev.body
+        FROM unnest(${events.map((event) => event.clientId)}::int[], ${events.map((event) => event.eventId)}::uuid[],
+                    ${events.map((event) => event.taskId)}::int[], ${events.map((event) => event.body)}::text[]) AS ev(client_id, event_id, task_id, body)
+        JOIN "dispatch"."webhook_endpoints" e ON e.client_id = ev.client_id AND e.active AND ${type} = ANY (e.events)
       ON CONFLICT (endpoint_id, event_id) DO NOTHING`;
   }
+}
+
+/** An event for one client's endpoints, its body fixed when queued. */
+export interface FixedEvent {
+  clientId: number;
+  eventId: string;
+  taskId: number | null;
+  body: string;
 }
 
 function deliveryViewOf(row: WebhookDelivery): WebhookDeliveryView {

@@ -89,7 +89,7 @@ export class WebhooksService {
       created_at: command.storedAt,
       data: { id: command.messageId, from: command.from, message: command.message, received_at: command.receivedAt, phone_id: command.phoneId ?? null, in_reply_to_task_id: taskId },
     });
-    await this.deliveries.queueFixedForClient(command.clientId, 'message.received', command.eventId, taskId, body);
+    await this.deliveries.queueFixed('message.received', [{ clientId: command.clientId, eventId: command.eventId, taskId, body }]);
     return { ok: true };
   }
 

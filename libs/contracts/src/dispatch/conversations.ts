@@ -1,6 +1,5 @@
 import { ArrayMaxSize, IsArray, IsInt, IsISO8601, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { HasNoNul, IsEntityId } from '../validation.js';
-import type { TaskView } from './task-view.js';
 
 /** A thread's last message, shortened for the list. */
 export const CONVERSATION_PREVIEW_LENGTH = 160;
@@ -54,5 +53,3 @@ export class ConversationSearchQuery {
   @IsString() @Length(1, 200) @HasNoNul() text!: string;
   @IsInt() @Min(1) @Max(1_000) limit!: number;
 }
-
-export type ConversationTasks = TaskView[];

@@ -1,4 +1,5 @@
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
+import { E164 } from '../phone-number.js';
 import { HasNoNul, IsEntityId } from '../validation.js';
 
 /** A reply whose whole text is one of these (case, surrounding spaces and punctuation ignored) opts its sender out. */
@@ -17,9 +18,6 @@ export type OptOutSource = (typeof OPT_OUT_SOURCES)[number];
 
 /** The error a queued task fails with when its recipient opts out. */
 export const OPTED_OUT_ERROR = 'opted_out';
-
-/** A number in E.164 form, as create-task normalises recipients. */
-const E164 = /^\+[1-9]\d{6,14}$/;
 
 /** One number on a client's opt-out list. */
 export interface OptOutView {

@@ -1,8 +1,8 @@
-import type { ConversationPage, ConversationRow } from '@smsq/dashboard-api';
+import type { ConversationRow } from '@smsq/dashboard-api';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { buildQuery } from '../../api/query';
-import { useApi } from '../../api/useApi';
+import { useCursorPages } from '../../api/useApi';
 import { ErrorAlert } from '../../components/Alert';
 import { EmptyState } from '../../components/EmptyState';
 import { ZonedTime } from '../../components/Time';
@@ -12,15 +12,10 @@ export function ConversationsPage() {
   const [params, setParams] = useSearchParams();
   const search = params.get('search') ?? '';
   const [draft, setDraft] = useState(search);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [earlier, setEarlier] = useState<ConversationRow[]>([]);
-  const page = useApi<ConversationPage>(`/conversations${buildQuery({ search, cursor: cursor ?? undefined })}`);
-  const rows = [...earlier, ...(page.data?.items ?? [])];
+  const { rows, page, more } = useCursorPages<ConversationRow>('/conversations', { search });
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setEarlier([]);
-    setCursor(null);
     setParams(new URLSearchParams(buildQuery({ search: draft }).slice(1)));
   }
 
@@ -64,15 +59,8 @@ export function ConversationsPage() {
               </li>
             ))}
           </ul>
-          {page.data?.nextCursor ? (
-            <button
-              type="button"
-              className="btn btn-secondary"
-              onClick={() => {
-                setEarlier(rows);
-                setCursor(page.data!.nextCursor);
-              }}
-            >
+          {more ? (
+            <button type="button" className="btn btn-secondary" onClick={more}>
               Show more
             </button>
           ) : null}

@@ -3,7 +3,7 @@ import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { api } from '../../api/client';
 import { buildQuery } from '../../api/query';
-import { useAction, useApi } from '../../api/useApi';
+import { useAction, useApi, useCursorPages } from '../../api/useApi';
 import { Alert, ErrorAlert } from '../../components/Alert';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
@@ -131,34 +131,19 @@ export function OptOutsPage() {
   const [params, setParams] = useSearchParams();
   const search = params.get('search') ?? '';
   const [draft, setDraft] = useState(search);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [earlier, setEarlier] = useState<OptOutRow[]>([]);
-  const page = useApi<OptOutPage>(`/opt-outs${buildQuery({ search, cursor: cursor ?? undefined })}`);
+  const { rows, page, more, restart } = useCursorPages<OptOutRow>('/opt-outs', { search });
   const [added, setAdded] = useState<OptOutsAdded | null>(null);
   const [removing, setRemoving] = useState<string | null>(null);
   const action = useAction();
-  const rows = [...earlier, ...(page.data?.items ?? [])];
-
-  function restart() {
-    setEarlier([]);
-    setCursor(null);
-    page.reload();
-  }
 
   function submitSearch(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setEarlier([]);
-    setCursor(null);
     setParams(new URLSearchParams(buildQuery({ search: draft }).slice(1)));
   }
 
   async function remove() {
     if (removing === null) return;
-    const done = await action.run(async () => {
-      await api.delete(`/opt-outs/${encodeURIComponent(removing)}`);
-      return true;
-    });
-    if (!done) return;
+    if (!(await action.attempt(() => api.delete(`/opt-outs/${encodeURIComponent(removing)}`)))) return;
     setRemoving(null);
     restart();
   }
@@ -257,15 +242,8 @@ export function OptOutsPage() {
               </tbody>
             </table>
           </div>
-          {page.data?.nextCursor ? (
-            <button
-              type="button"
-              className="btn btn-secondary"
-              onClick={() => {
-                setEarlier(rows);
-                setCursor(page.data!.nextCursor);
-              }}
-            >
+          {more ? (
+            <button type="button" className="btn btn-secondary" onClick={more}>
               Show more
             </button>
           ) : null}

@@ -54,11 +54,7 @@ export function TemplatesPage() {
 
   async function remove() {
     if (!deleting) return;
-    const done = await action.run(async () => {
-      await api.delete(`/templates/${deleting.id}`);
-      return true;
-    });
-    if (!done) return;
+    if (!(await action.attempt(() => api.delete(`/templates/${deleting.id}`)))) return;
     setDeleting(null);
     templates.reload();
   }

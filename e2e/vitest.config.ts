@@ -39,7 +39,7 @@ class SlowestFirst extends BaseSequencer {
 // cache while it does: a stack starting beside it found modules missing, so it runs alone, first.
 // Each project names its own files (a project's lists add to the root's).
 // Each end-to-end file in a fresh worker: a file's stacks and their processes are its own.
-const config = projectTestConfig({ include: [], testTimeout: 60_000, maxWorkers: Number(process.env['SMSQ_E2E_WORKERS'] ?? 3), isolate: true });
+const config = projectTestConfig({ include: [], testTimeout: 60_000, maxWorkers: Number(process.env['SMSQ_E2E_WORKERS'] ?? 3), isolate: false });
 config.test!.sequence = { sequencer: SlowestFirst };
 config.test!.projects = [
   { extends: true, test: { name: 'npm start', include: [START], sequence: { groupOrder: 0 } } },

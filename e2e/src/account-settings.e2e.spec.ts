@@ -20,7 +20,7 @@ describe('account settings in the dashboard, in a real browser', () => {
   let dashboardUrl: string;
 
   beforeAll(async () => {
-    stack = await Stack.start({ profile: 'A' });
+    stack = await Stack.start({ profile: 'A', oneProcess: true });
     [mailbox, browser] = await Promise.all([startMailbox(), launchBrowser()]);
     // Without SMTP first (the log path); the SMTP tests restart it with a mail server.
     dashboardUrl = await stack.startDashboard();

@@ -6,7 +6,7 @@ describe('admin command line', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await Stack.start({ profile: 'A' });
+    stack = await Stack.start({ profile: 'A', oneProcess: true });
   });
 
   afterAll(async () => {

@@ -33,7 +33,7 @@ describe('claims and reports in batches through the HTTP API, Profile A', () => 
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await Stack.start({ profile: 'A' });
+    stack = await Stack.start({ profile: 'A', oneProcess: true });
   });
 
   afterAll(async () => {
@@ -225,7 +225,7 @@ describe('claims and reports in batches through the HTTP API, Profile B', () => 
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await Stack.start({ profile: 'B' });
+    stack = await Stack.start({ profile: 'B', oneProcess: true });
   });
 
   afterAll(async () => {

@@ -9,7 +9,7 @@ describe('a client’s own tasks: cancel, expiry and list', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await Stack.start({ profile: 'A' });
+    stack = await Stack.start({ profile: 'A', oneProcess: true });
   });
 
   afterAll(async () => {

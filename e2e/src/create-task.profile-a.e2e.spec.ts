@@ -8,7 +8,7 @@ describe('POST /smsapi/create-task, Profile A', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await Stack.start({ profile: 'A' });
+    stack = await Stack.start({ profile: 'A', oneProcess: true });
   });
 
   afterAll(async () => {

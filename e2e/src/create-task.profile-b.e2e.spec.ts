@@ -7,7 +7,7 @@ describe('POST /smsapi/create-task, Profile B', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await Stack.start({ profile: 'B' });
+    stack = await Stack.start({ profile: 'B', oneProcess: true });
   });
 
   afterAll(async () => {
@@ -108,7 +108,7 @@ describe('Profile B with SMSQ_DEFAULT_REGION', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await Stack.start({ profile: 'B', env: { SMSQ_DEFAULT_REGION: 'DE' } });
+    stack = await Stack.start({ profile: 'B', oneProcess: true, env: { SMSQ_DEFAULT_REGION: 'DE' } });
     await stack.adminOk('gateway', 'create', '--name', 'g', '--url', 'http://127.0.0.1:9');
   });
 

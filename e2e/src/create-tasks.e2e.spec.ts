@@ -8,7 +8,7 @@ describe('create-tasks: many tasks in one request', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await Stack.start({ profile: 'A' });
+    stack = await Stack.start({ profile: 'A', oneProcess: true });
   });
 
   afterAll(async () => {

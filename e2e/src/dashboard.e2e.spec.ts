@@ -42,7 +42,7 @@ describe('the dashboard in a real browser, Profile A', () => {
 
   beforeAll(async () => {
     // The webhook receiver of a test listens on loopback.
-    stack = await Stack.start({ profile: 'A', env: { SMSQ_WEBHOOK_ALLOW_PRIVATE: 'true' } });
+    stack = await Stack.start({ profile: 'A', oneProcess: true, env: { SMSQ_WEBHOOK_ALLOW_PRIVATE: 'true' } });
     [dashboardUrl, simUrl] = await Promise.all([stack.startDashboard(), stack.startGatewaySim({ GATEWAY_SIM_FAILURE_RATE: '0' })]);
     browser = await launchBrowser();
     if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });

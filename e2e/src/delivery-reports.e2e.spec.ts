@@ -33,7 +33,7 @@ describe('delivery reports, segments and phone health, Profile A', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await Stack.start({ profile: 'A' });
+    stack = await Stack.start({ profile: 'A', oneProcess: true });
   });
 
   afterAll(async () => {
@@ -213,7 +213,7 @@ describe('delivery reports and gateway health, Profile B', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await Stack.start({ profile: 'B' });
+    stack = await Stack.start({ profile: 'B', oneProcess: true });
   });
 
   afterAll(async () => {

@@ -9,7 +9,7 @@ describe('the delivery path, Profile B', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await Stack.start({ profile: 'B' });
+    stack = await Stack.start({ profile: 'B', oneProcess: true });
   });
 
   afterAll(async () => {

@@ -97,7 +97,7 @@ describe('fuzzing the public API (Profile A)', () => {
 
   beforeAll(async () => {
     console.log(`fuzz seed ${SEED} (set FUZZ_SEED to change it)`);
-    stack = await Stack.start({ profile: 'A' });
+    stack = await Stack.start({ profile: 'A', oneProcess: true });
     payer = await stack.newClient({ plan: 'enterprise' });
     pairer = await stack.newClient({ plan: 'enterprise', phone: false });
     workerClient = await stack.newClient({ plan: 'enterprise', phone: false });

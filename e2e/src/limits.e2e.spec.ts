@@ -8,7 +8,7 @@ describe('time-based rules, with short periods', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await Stack.start({ profile: 'A', env: { SMSQ_DAILY_PERIOD_S: '5' } });
+    stack = await Stack.start({ profile: 'A', oneProcess: true, env: { SMSQ_DAILY_PERIOD_S: '5' } });
   });
 
   afterAll(async () => {
@@ -44,7 +44,7 @@ describe('the per-key rate limit', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await Stack.start({ profile: 'A', env: { SMSQ_RATE_LIMIT_RPS: '1' } });
+    stack = await Stack.start({ profile: 'A', oneProcess: true, env: { SMSQ_RATE_LIMIT_RPS: '1' } });
   });
 
   afterAll(async () => {

@@ -24,7 +24,7 @@ describe('the API described: OpenAPI document, reference page and typed client',
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await Stack.start({ profile: 'A', env: { SMSQ_WEBHOOK_ALLOW_PRIVATE: 'true' } });
+    stack = await Stack.start({ profile: 'A', oneProcess: true, env: { SMSQ_WEBHOOK_ALLOW_PRIVATE: 'true' } });
   });
 
   afterAll(async () => {

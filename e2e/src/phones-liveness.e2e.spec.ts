@@ -20,7 +20,7 @@ describe('phone liveness and SIM limits, Profile A', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    stack = await Stack.start({ profile: 'A', env: { SMSQ_PHONE_SILENT_S: String(SILENT_S) } });
+    stack = await Stack.start({ profile: 'A', oneProcess: true, env: { SMSQ_PHONE_SILENT_S: String(SILENT_S) } });
     dashboardUrl = await stack.startDashboard();
     browser = await launchBrowser();
   });

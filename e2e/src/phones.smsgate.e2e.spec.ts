@@ -65,7 +65,7 @@ describe.each(['A', 'B'] as const)('real phones: the worker drives SMS Gateway f
   }
 
   beforeAll(async () => {
-    stack = await Stack.start({ profile, env: { SMSQ_CLAIM_TIMEOUT_S: String(CLAIM_TIMEOUT_S) } });
+    stack = await Stack.start({ profile, oneProcess: true, env: { SMSQ_CLAIM_TIMEOUT_S: String(CLAIM_TIMEOUT_S) } });
     await startPhone();
     client = await stack.newClient({ phone: false });
     stateDir = mkdtempSync(join(tmpdir(), 'smsq-phone-'));

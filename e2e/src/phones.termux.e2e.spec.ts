@@ -28,7 +28,7 @@ describe.each(['A', 'B'] as const)('real phones: the worker on a phone through T
   }
 
   beforeAll(async () => {
-    stack = await Stack.start({ profile, env: { SMSQ_CLAIM_TIMEOUT_S: String(CLAIM_TIMEOUT_S) } });
+    stack = await Stack.start({ profile, oneProcess: true, env: { SMSQ_CLAIM_TIMEOUT_S: String(CLAIM_TIMEOUT_S) } });
     phone = await TermuxStandIns.start();
     client = await stack.newClient({ phone: false });
     const stateDir = mkdtempSync(join(tmpdir(), 'smsq-termux-'));

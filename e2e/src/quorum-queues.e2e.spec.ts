@@ -13,7 +13,7 @@ describe('quorum queues', () => {
   let connection: ChannelModel;
 
   beforeAll(async () => {
-    stack = await Stack.start({ profile: 'A', env: { SMSQ_QUEUE_TYPE: 'quorum' } });
+    stack = await Stack.start({ profile: 'A', oneProcess: true, env: { SMSQ_QUEUE_TYPE: 'quorum' } });
     await stack.startDashboard();
     connection = await amqplib.connect(stack.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672');
   });

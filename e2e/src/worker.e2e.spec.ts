@@ -10,7 +10,7 @@ describe.each(['A', 'B'] as const)('the reference worker delivering through gate
   let simUrl: string;
 
   beforeAll(async () => {
-    stack = await Stack.start({ profile });
+    stack = await Stack.start({ profile, oneProcess: true });
     simUrl = await stack.startGatewaySim({ GATEWAY_SIM_FAILURE_RATE: '0' });
   });
 

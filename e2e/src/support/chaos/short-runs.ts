@@ -11,12 +11,20 @@ export const SHORT_SILENCE_MS = 12_000;
 export const CLAIM_TIMEOUT_S = 14;
 
 /**
+ * The short runs' load: every loop of the three clients pauses this long between requests. The
+ * long run's 40 ms keeps the services as busy as the machine lets them, which in `npm test` takes
+ * the cores from the end-to-end files running beside the two short runs; at this pace the load is
+ * steady, still a create-task every few hundred milliseconds from each loop through every fault.
+ */
+export const SHORT_RUN_PAUSE_MS = 200;
+
+/**
  * A short run of `faults` under the load of three clients, its figures printed, then its checks:
  * every fault of each kind happened and was recovered from (`expected`), the phone faults moved
  * tasks and left outcomes unknown, enough tasks were created, and no invariant was violated.
  */
 export async function expectShortRunHolds(faults: Fault[], expected: { kills: number; restarts: number; networkFaults: number }, options: { replicas?: boolean; label: string }): Promise<void> {
-  const report = await runChaos({ faults, quietMs: 2_500, clients: 3, claimTimeoutS: CLAIM_TIMEOUT_S, recoveryTimeoutMs: 120_000, replicas: options.replicas, log: (line) => console.log(`[${options.label}] ${line}`) });
+  const report = await runChaos({ faults, quietMs: 2_500, clients: 3, claimTimeoutS: CLAIM_TIMEOUT_S, recoveryTimeoutMs: 120_000, load: { pauseMs: SHORT_RUN_PAUSE_MS, deliveryPauseMs: SHORT_RUN_PAUSE_MS / 2 }, replicas: options.replicas, log: (line) => console.log(`[${options.label}] ${line}`) });
   console.log(printFigures(report));
   expect(report.kills).toBe(expected.kills);
   expect(report.restarts).toBe(expected.restarts);

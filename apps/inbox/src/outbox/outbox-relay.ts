@@ -58,6 +58,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     return new OutboxRelayRounds<OutboxTransaction>(
       {
         table: '"inbox"."outbox_events"',
+        database: this.db,
         // The row stays locked while dispatch is asked, so the transaction must outlive that request.
         transaction: (work) => this.db.$transaction(work, { maxWait: 5_000, timeout: this.config.rpcTimeoutMs + 5_000 }),
         send: (entry) => this.send(entry),

@@ -113,11 +113,11 @@ describe.each(['A', 'B'] as const)('phones fail over, Profile %s', (profile) => 
   const phoneList = async (): Promise<Array<Record<string, any>>> => (await stack.http('GET', '/smsapi/phones', { headers: { 'x-api-key': client.apiKey } })).body.phones;
   const eventsOf = (type: string, phoneId: number): WebhookEvent[] => receiver.events.filter((event) => event.type === type && event.data['id'] === phoneId);
   const diagnostics = async (ids: number[]): Promise<string> =>
-    JSON.stringify({ tasks: await Promise.all(ids.map(taskOf)), sends: await phones.sendsPerTask(), dispatch: stack.logsOf('dispatch').slice(-20) }, null, 1);
+    JSON.stringify({ tasks: await Promise.all(ids.map(taskOf)), sends: await phones.sendsPerTask(), services: stack.logsOf('services').slice(-20) }, null, 1);
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    stack = await Stack.start({ profile, env: { SMSQ_PHONE_SILENT_S: String(SILENT_S), SMSQ_CLAIM_TIMEOUT_S: String(CLAIM_TIMEOUT_S), SMSQ_WEBHOOK_ALLOW_PRIVATE: 'true' } });
+    stack = await Stack.start({ profile, oneProcess: true, env: { SMSQ_PHONE_SILENT_S: String(SILENT_S), SMSQ_CLAIM_TIMEOUT_S: String(CLAIM_TIMEOUT_S), SMSQ_WEBHOOK_ALLOW_PRIVATE: 'true' } });
     phones = new TwoPhones(stack);
     await phones.startSims();
     client = await stack.newClient({ phone: false });

@@ -171,6 +171,9 @@ export class PrivateInfra {
       RABBITMQ_PID_FILE: join(this.dir, 'rabbit', 'node.pid'),
       RABBITMQ_ENABLED_PLUGINS_FILE: join(this.dir, 'rabbit', 'enabled_plugins'),
       RABBITMQ_CONFIG_FILE: join(this.dir, 'rabbit', 'rabbitmq'),
+      // Erlang's schedulers spin while they wait for work by default, which on two cores takes CPU
+      // from everything running beside a chaos run.
+      RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS: '+sbwt none +sbwtdcpu none +sbwtdio none',
     };
   }
 

@@ -7,6 +7,7 @@ import { useAction, useApi } from '../../api/useApi';
 import { Alert, ErrorAlert } from '../../components/Alert';
 import { EmptyState } from '../../components/EmptyState';
 import { Pager } from '../../components/Pager';
+import { SearchBar, useSearch } from '../../components/SearchBar';
 import { Badge, Card, Field, Loading, PageHeader } from '../../components/ui';
 import { useSession } from '../../auth/session';
 import { formatCredits, formatDateTime } from '../../lib/format';
@@ -84,9 +85,8 @@ function CreateClientForm({ onCreated }: { onCreated: (client: ClientRow) => voi
 
 export function ClientsPage() {
   const [params, setParams] = useSearchParams();
-  const search = params.get('search') ?? '';
+  const search = useSearch();
   const page = parsePage(params.get('page'));
-  const [draft, setDraft] = useState(search);
   const [created, setCreated] = useState<ClientRow | null>(null);
   const clients = useApi<Page<ClientListRow>>(`/admin/clients${buildQuery({ search, page })}`);
 
@@ -100,23 +100,7 @@ export function ClientsPage() {
       ) : null}
       <div className="stack">
         <Card title="Directory">
-          <form
-            className="search-bar"
-            role="search"
-           
-            onSubmit={(event) => {
-              event.preventDefault();
-              setParams(new URLSearchParams(buildQuery({ search: draft }).slice(1)));
-            }}
-          >
-            <label htmlFor="client-search" className="sr-only">
-              Search
-            </label>
-            <input id="client-search" type="search" placeholder="Search by name or email" value={draft} onChange={(e) => setDraft(e.target.value)} />
-            <button type="submit" className="btn btn-secondary">
-              Search
-            </button>
-          </form>
+          <SearchBar id="client-search" placeholder="Search by name or email" button="btn-secondary" />
           <ErrorAlert error={clients.error} />
           {clients.loading && !clients.data ? <Loading /> : null}
           {clients.data && clients.data.items.length === 0 ? (

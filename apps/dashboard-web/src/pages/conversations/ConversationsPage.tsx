@@ -1,36 +1,20 @@
 import type { ConversationRow } from '@smsq/dashboard-api';
-import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import { buildQuery } from '../../api/query';
+import { Link } from 'react-router';
 import { useCursorPages } from '../../api/useApi';
 import { ErrorAlert } from '../../components/Alert';
 import { EmptyState } from '../../components/EmptyState';
+import { SearchBar, useSearch } from '../../components/SearchBar';
 import { ZonedTime } from '../../components/Time';
 import { Badge, Card, Loading, PageHeader } from '../../components/ui';
 
 export function ConversationsPage() {
-  const [params, setParams] = useSearchParams();
-  const search = params.get('search') ?? '';
-  const [draft, setDraft] = useState(search);
+  const search = useSearch();
   const { rows, page, more } = useCursorPages<ConversationRow>('/conversations', { search });
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setParams(new URLSearchParams(buildQuery({ search: draft }).slice(1)));
-  }
 
   return (
     <>
       <PageHeader title="Conversations" subtitle="One thread per number: what you sent and what came back, newest thread first." />
-      <form className="search-bar" role="search" onSubmit={submit}>
-        <label htmlFor="conversations-search" className="sr-only">
-          Search
-        </label>
-        <input id="conversations-search" type="search" placeholder="Search by number or text" value={draft} onChange={(e) => setDraft(e.target.value)} />
-        <button type="submit" className="btn btn-primary">
-          Search
-        </button>
-      </form>
+      <SearchBar id="conversations-search" placeholder="Search by number or text" />
       <ErrorAlert error={page.error} />
       {page.loading && rows.length === 0 ? <Loading /> : null}
       {page.data && rows.length === 0 ? (

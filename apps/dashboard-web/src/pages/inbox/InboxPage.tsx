@@ -1,11 +1,11 @@
 import type { InboxRow, Page } from '@smsq/dashboard-api';
-import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { buildQuery, parsePage } from '../../api/query';
 import { useApi } from '../../api/useApi';
 import { ErrorAlert } from '../../components/Alert';
 import { EmptyState } from '../../components/EmptyState';
 import { Pager } from '../../components/Pager';
+import { SearchBar, useSearch } from '../../components/SearchBar';
 import { ZonedTime } from '../../components/Time';
 import { Card, Loading, PageHeader } from '../../components/ui';
 import { formatRelative } from '../../lib/format';
@@ -13,41 +13,15 @@ import { groupByNumber } from '../../lib/inbox';
 
 export function InboxPage() {
   const [params, setParams] = useSearchParams();
-  const search = params.get('search') ?? '';
+  const search = useSearch();
   const page = parsePage(params.get('page'));
-  const [draft, setDraft] = useState(search);
   const inbox = useApi<Page<InboxRow>>(`/inbox${buildQuery({ search, page })}`);
   const groups = inbox.data ? groupByNumber(inbox.data.items) : [];
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setParams(new URLSearchParams(buildQuery({ search: draft }).slice(1)));
-  }
 
   return (
     <>
       <PageHeader title="Inbox" subtitle="Replies to your messages, grouped by number, newest first." />
-      <form className="search-bar" role="search" onSubmit={submit}>
-        <label htmlFor="inbox-search" className="sr-only">
-          Search
-        </label>
-        <input id="inbox-search" type="search" placeholder="Search by number or text" value={draft} onChange={(e) => setDraft(e.target.value)} />
-        <button type="submit" className="btn btn-primary">
-          Search
-        </button>
-        {search ? (
-          <button
-            type="button"
-            className="btn btn-ghost"
-            onClick={() => {
-              setDraft('');
-              setParams(new URLSearchParams());
-            }}
-          >
-            Clear
-          </button>
-        ) : null}
-      </form>
+      <SearchBar id="inbox-search" placeholder="Search by number or text" clearable />
       <ErrorAlert error={inbox.error} />
       {inbox.loading && !inbox.data ? <Loading /> : null}
       {inbox.data && groups.length === 0 ? (

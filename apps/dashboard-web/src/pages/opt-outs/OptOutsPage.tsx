@@ -1,12 +1,12 @@
 import type { OptOutPage, OptOutRow, OptOutSettings, OptOutsAdded } from '@smsq/dashboard-api';
 import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
-import { useSearchParams } from 'react-router';
 import { api } from '../../api/client';
 import { buildQuery } from '../../api/query';
 import { useAction, useApi, useCursorPages } from '../../api/useApi';
 import { Alert, ErrorAlert } from '../../components/Alert';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
+import { SearchBar, useSearch } from '../../components/SearchBar';
 import { ZonedTime } from '../../components/Time';
 import { Badge, Card, Field, Loading, PageHeader } from '../../components/ui';
 import { parseCsv } from '../../lib/bulk-send';
@@ -128,18 +128,11 @@ function Settings() {
 }
 
 export function OptOutsPage() {
-  const [params, setParams] = useSearchParams();
-  const search = params.get('search') ?? '';
-  const [draft, setDraft] = useState(search);
+  const search = useSearch();
   const { rows, page, more, restart } = useCursorPages<OptOutRow>('/opt-outs', { search });
   const [added, setAdded] = useState<OptOutsAdded | null>(null);
   const [removing, setRemoving] = useState<string | null>(null);
   const action = useAction();
-
-  function submitSearch(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setParams(new URLSearchParams(buildQuery({ search: draft }).slice(1)));
-  }
 
   async function remove() {
     if (removing === null) return;
@@ -190,15 +183,7 @@ export function OptOutsPage() {
           </span>
         </Alert>
       ) : null}
-      <form className="search-bar" role="search" onSubmit={submitSearch}>
-        <label htmlFor="opt-outs-search" className="sr-only">
-          Search
-        </label>
-        <input id="opt-outs-search" type="search" inputMode="tel" placeholder="Search by number" value={draft} onChange={(e) => setDraft(e.target.value)} />
-        <button type="submit" className="btn btn-primary">
-          Search
-        </button>
-      </form>
+      <SearchBar id="opt-outs-search" placeholder="Search by number" inputMode="tel" />
       <ErrorAlert error={page.error ?? action.error} />
       {page.loading && rows.length === 0 ? <Loading /> : null}
       {page.data && rows.length === 0 ? (

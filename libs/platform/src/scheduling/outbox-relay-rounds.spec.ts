@@ -14,7 +14,7 @@ function outboxOf(due: OutboxEntry[]) {
   const rounds = new OutboxRelayRounds(
     {
       table: '"test"."outbox"',
-      database: { $queryRawUnsafe: async <T>() => (queue.length ? [{ '?column?': 1 }] : []) as T },
+      database: { $queryRawUnsafe: async <T>() => (queue.length ? [{ now: new Date() }] : []) as T },
       transaction: async (work) => {
         transactions += 1;
         return work(tx);

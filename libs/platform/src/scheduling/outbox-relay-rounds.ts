@@ -41,7 +41,7 @@ export interface OutboxRelayTable<Tx extends OutboxTransaction> {
   table: string;
   /** Runs `work` in one transaction, long enough for a request to the receiver. */
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
-  /** Statements outside a transaction: the round's first look, whether anything is due at all. */
+  /** Statements outside a transaction: the round's first look, whether anything is due at all and the time it began. */
   database: Pick<OutboxTransaction, '$queryRawUnsafe'>;
   /** Sends one message and resolves once its receiver has answered; throws when it did not take it. */
   send(entry: OutboxEntry): Promise<void>;
@@ -65,10 +65,11 @@ export class OutboxRelayRounds<Tx extends OutboxTransaction> {
 
   async relayOnce(): Promise<RelayOutcome> {
     const outcome: RelayOutcome = { delivered: 0, failed: 0, interrupted: false };
-    if (!(await this.anyDue())) return outcome;
+    const dueBy = await this.dueSince();
+    if (!dueBy) return outcome;
     let after: Pick<OutboxEntry, 'id' | 'nextAttemptAt'> | null = null;
     for (let tried = 0; tried < ROUND_LIMIT; tried++) {
-      const step = await this.deliverNext(after);
+      const step = await this.deliverNext(dueBy, after);
       if (step === 'empty') break;
       after = step.entry;
       if (step.result === 'delivered') outcome.delivered += 1;
@@ -83,28 +84,34 @@ export class OutboxRelayRounds<Tx extends OutboxTransaction> {
   }
 
   /**
-   * Most rounds find nothing due. One plain statement says so, where opening a transaction to
-   * lock nothing took three round trips and most of an idle service's CPU.
+   * The database's time when the round began, or null when nothing is due. Most rounds find
+   * nothing: one plain statement says so, where opening a transaction to lock nothing took three
+   * round trips and most of an idle service's CPU. The round then takes only messages due by that
+   * time, so a message refused early in a slow round is not asked again before the round ends.
    */
-  private async anyDue(): Promise<boolean> {
-    const rows = await this.outbox.database.$queryRawUnsafe<unknown[]>(
-      `SELECT 1 FROM ${this.outbox.table} WHERE published_at IS NULL AND next_attempt_at <= now() LIMIT 1`,
+  private async dueSince(): Promise<Date | null> {
+    const [row] = await this.outbox.database.$queryRawUnsafe<{ now: Date }[]>(
+      `SELECT now() AS now FROM ${this.outbox.table} WHERE published_at IS NULL AND next_attempt_at <= now() LIMIT 1`,
     );
-    return rows.length > 0;
+    return row?.now ?? null;
   }
 
-  private deliverNext(after: Pick<OutboxEntry, 'id' | 'nextAttemptAt'> | null): Promise<'empty' | { entry: OutboxEntry; result: 'delivered' | 'failed' | 'unavailable' }> {
+  private deliverNext(
+    dueBy: Date,
+    after: Pick<OutboxEntry, 'id' | 'nextAttemptAt'> | null,
+  ): Promise<'empty' | { entry: OutboxEntry; result: 'delivered' | 'failed' | 'unavailable' }> {
     const { table } = this.outbox;
     return this.outbox.transaction(async (tx) => {
       const [entry] = await tx.$queryRawUnsafe<OutboxEntry[]>(
         `SELECT id, pattern, payload, attempts, next_attempt_at AS "nextAttemptAt" FROM ${table}
-          WHERE published_at IS NULL AND next_attempt_at <= now()
+          WHERE published_at IS NULL AND next_attempt_at <= $3::timestamptz
             AND ($1::timestamptz IS NULL OR (next_attempt_at, id) > ($1::timestamptz, $2::bigint))
           ORDER BY next_attempt_at, id
           LIMIT 1
             FOR UPDATE SKIP LOCKED`,
         after?.nextAttemptAt ?? null,
         after?.id ?? 0n,
+        dueBy,
       );
       if (!entry) return 'empty' as const;
       try {

@@ -1,6 +1,6 @@
 import type { TaskClaim } from '@smsq/contracts';
 import { eventually, type TestDatabase } from '@smsq/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDispatchTestDatabase, dispatchUnderTest, type DispatchUnderTest } from '../testing/dispatch-under-test.js';
 import { taskCreateCommand } from '../testing/task-commands.js';
 import { truncateDispatch } from '../testing/task-rows.js';
@@ -73,7 +73,14 @@ describe(`${LeaseExpiry.name} on Postgres`, () => {
     const task = await createTask();
     await claim(1);
 
-    await expect(dispatch.leases.sweepOnce()).resolves.toEqual({ returned: 0, failed: 0 });
+    const transactions = vi.spyOn(dispatch.db, '$transaction');
+    try {
+      await expect(dispatch.leases.sweepOnce()).resolves.toEqual({ returned: 0, failed: 0 });
+      // One look finds nothing lapsed: no transaction is opened to settle nothing.
+      expect(transactions).not.toHaveBeenCalled();
+    } finally {
+      transactions.mockRestore();
+    }
     expect((await stored(task.id)).status).toBe('claimed');
   });
 

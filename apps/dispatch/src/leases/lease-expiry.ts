@@ -47,6 +47,7 @@ export class LeaseExpiry implements OnApplicationBootstrap, OnModuleDestroy {
 
   async sweepOnce(): Promise<LeaseSweep> {
     const sweep: LeaseSweep = { returned: 0, failed: 0 };
+    if (!(await this.leases.anyLapsedClaim())) return sweep;
     for (let batch = 0; batch < MAX_BATCHES; batch++) {
       const expired = await inTransaction(this.db, async (tx) => {
         const claims = await this.leases.expireClaims(tx, this.config.maxAttempts, BATCH);

@@ -1,6 +1,6 @@
 import type { TaskClaim } from '@smsq/contracts';
 import type { TestDatabase } from '@smsq/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDispatchTestDatabase, dispatchUnderTest, type DispatchUnderTest } from '../testing/dispatch-under-test.js';
 import { taskCreateCommand } from '../testing/task-commands.js';
 import { truncateDispatch } from '../testing/task-rows.js';
@@ -61,6 +61,17 @@ describe(`${TaskExpiry.name} on Postgres`, () => {
     await dispatch.newRelay().relayOnce();
     expect(dispatch.billing.refundCalls).toEqual([{ taskKey: task.taskKey, reason: 'task_expired' }]);
     expect(await dispatch.expiry.sweepOnce()).toBe(0);
+  });
+
+  it('opens no transaction when no task waits past its expiry', async () => {
+    await createTask(new Date(Date.now() + 60_000));
+    const transactions = vi.spyOn(dispatch.db, '$transaction');
+    try {
+      expect(await dispatch.expiry.sweepOnce()).toBe(0);
+      expect(transactions).not.toHaveBeenCalled();
+    } finally {
+      transactions.mockRestore();
+    }
   });
 
   it('lets a claim run no later than the task’s expiry, and leaves a claimed task to its lease', async () => {

@@ -39,6 +39,7 @@ export class TaskExpiry implements OnApplicationBootstrap, OnModuleDestroy {
   /** How many tasks this sweep failed as expired. */
   async sweepOnce(): Promise<number> {
     let expired = 0;
+    if (!(await this.leases.anyExpiredTask())) return expired;
     for (let batch = 0; batch < MAX_BATCHES; batch++) {
       const tasks = await inTransaction(this.db, async (tx) => {
         const failed = await this.leases.expireTasks(tx, BATCH);

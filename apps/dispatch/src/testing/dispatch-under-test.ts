@@ -136,6 +136,7 @@ export async function dispatchUnderTest(databaseUrl: string, profile: Profile, o
   const claims = new TaskClaimsService(config, new ClaimsRepository(db, conditions), signals);
   const failover = new PhoneFailover(db, new FailoverRepository(db, conditions), routing, outbox, signals);
   const deliveries = new WebhookDeliveriesRepository(db);
+  const leasesRepository = new LeasesRepository(db);
   return {
     config,
     db,
@@ -154,8 +155,8 @@ export async function dispatchUnderTest(databaseUrl: string, profile: Profile, o
     reports: new TaskReportsService(config, new TaskReportsRepository(db, conditions), outbox, routing, signals, claims),
     failover,
     phoneWatch: new PhoneStateWatch(phones, deliveries, conditions),
-    leases: new LeaseExpiry(db, new LeasesRepository(), outbox, signals, config),
-    expiry: new TaskExpiry(db, new LeasesRepository(), outbox),
+    leases: new LeaseExpiry(db, leasesRepository, outbox, signals, config),
+    expiry: new TaskExpiry(db, leasesRepository, outbox),
     outbox,
     newRelay: (relayBilling = billing) => new OutboxRelay(db, standIn(relayBilling), config),
     replies: new ReplyOwnerService(config, new RepliesRepository(db)),

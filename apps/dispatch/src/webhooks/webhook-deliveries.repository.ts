@@ -62,6 +62,12 @@ export class WebhookDeliveriesRepository {
    * An endpoint with thousands of due deliveries thus gets no more of a round than any other.
    */
   async takeDue(limit: number, leaseS: number, perEndpoint: number): Promise<DueDelivery[]> {
+    // Most rounds find nothing due: one plain look says so, where the transaction below is four round trips.
+    const [due] = await this.db.$queryRaw<unknown[]>`
+      SELECT 1 FROM "dispatch"."webhook_deliveries" d JOIN "dispatch"."webhook_endpoints" e ON e.id = d.endpoint_id AND e.active
+       WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+       LIMIT 1`;
+    if (!due) return [];
     const [, taken] = await this.db.$transaction([
       // Deliverers take one after another, so two never both see an endpoint's free places and fill them twice over.
       this.db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('dispatch.webhook_deliveries:take', 0))`,

@@ -58,7 +58,7 @@ export class ClaimsRepository {
   async claimDue(scope: ClaimScope, tokenId: number, claimTimeoutS: number, limit: number): Promise<ClaimedTask[]> {
     const today = this.conditions.localToday('p');
     const rows = await this.db.$queryRaw<ClaimedRow[]>`
-      WITH next AS (${this.nextDueTasks(scope, limit)}),
+      WITH ${this.phoneGate(scope)} next AS (${this.nextDueTasks(scope, limit)}),
       wanted AS (SELECT phone_id, count(*)::int AS n FROM next GROUP BY phone_id),
       room AS (
         SELECT p.id, CASE WHEN p.day_of = ${today} THEN p.day_sends ELSE 0 END AS sends,
@@ -139,10 +139,26 @@ export class ClaimsRepository {
   }
 
   /**
+   * A bound token's phone, locked before any of its tasks, and whether it may be handed tasks now
+   * (`open`). Two claims of one phone thus take its tasks one after the other, each the oldest the
+   * other left: locked only when counted (below), a later claim that reached the phone first could
+   * take the day's last room with younger tasks while an earlier one held the older. Claims never
+   * wait on tasks (SKIP LOCKED), so taking the phone first cannot deadlock with a report.
+   */
+  private phoneGate(scope: ClaimScope): Prisma.Sql {
+    if (scope.phoneId === null) return Prisma.empty;
+    return Prisma.sql`gate AS (
+      SELECT p.active AND NOT ${this.conditions.dayIsFull('p')} AS open FROM "dispatch"."phones" p WHERE p.id = ${scope.phoneId}
+         FOR UPDATE
+    ),`;
+  }
+
+  /**
    * The first `limit` due tasks of the scope that no other transaction holds, locked. A task is due when it
    * is pending, its time (and any retry back-off) has come and its phone is active and has not
-   * reached its daily limit; the phone row itself is not locked. An unbound token (Profile B)
-   * takes from gateways only.
+   * reached its daily limit. A bound token's phone is the gate's, read once it is locked (an
+   * uncorrelated condition: Postgres evaluates it before the scan locks any task); an unbound
+   * token (Profile B) takes from gateways only, whose rows are locked only where counted.
    */
   private nextDueTasks(scope: ClaimScope, limit: number): Prisma.Sql {
     if (scope.phoneId === null) {
@@ -157,7 +173,7 @@ export class ClaimsRepository {
     return Prisma.sql`
       SELECT t.id, t.phone_id, t.scheduled_at FROM "dispatch"."tasks" t
        WHERE t.phone_id = ${scope.phoneId} AND t.status = 'pending' AND t.scheduled_at <= now() AND ${NOT_EXPIRED} AND ${NOT_BACKING_OFF}
-         AND EXISTS (SELECT 1 FROM "dispatch"."phones" p WHERE p.id = ${scope.phoneId} AND p.active AND NOT ${this.conditions.dayIsFull('p')})
+         AND (SELECT open FROM gate)
        ORDER BY t.scheduled_at, t.id
        LIMIT ${limit}
          FOR UPDATE SKIP LOCKED`;

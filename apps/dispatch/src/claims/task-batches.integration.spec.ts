@@ -166,6 +166,19 @@ describe(`${TaskClaimsService.name} in batches on Postgres`, () => {
       expect(await profileA.db.task.count({ where: { status: 'pending' } })).toBe(23);
     });
 
+    it('hand a phone near its daily limit its oldest tasks, whichever claim reaches it first (Profile A)', async () => {
+      for (let round = 0; round < 10; round++) {
+        await truncateDispatch(profileA.db);
+        const phone = await ownPhone();
+        await dailyLimit(phone, 3);
+        const tasks = await insertTasks(profileA.db, 5, () => ({ phoneId: phone, clientId: CLIENT }));
+
+        const claimed = (await Promise.all([batch(profileA, 1, 2, phone)(), batch(twinA, 2, 100, phone)()])).flat();
+
+        expect(ids(claimed).sort((a, b) => a - b)).toEqual(ids(tasks).slice(0, 3));
+      }
+    });
+
     it('never hand any gateway more than its daily limit when one batch spans many gateways (Profile B, property)', async () => {
       await fc.assert(
         fc.asyncProperty(

@@ -20,7 +20,7 @@ export function testReporters(name: string): ['default', ['json', { outputFile: 
   return ['default', ['json', { outputFile: join(root, 'test-results', `${name}.json`) }]];
 }
 
-export function projectTestConfig(options: { testTimeout?: number; include?: string[]; maxWorkers?: number; isolate?: boolean } = {}) {
+export function projectTestConfig(options: { testTimeout?: number; hookTimeout?: number; include?: string[]; maxWorkers?: number; isolate?: boolean } = {}) {
   return defineConfig({
     // Nest's dependency injection needs decorator metadata, which only SWC emits here.
     plugins: [swc.vite({ jsc: { target: 'es2022', transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false } } })],
@@ -28,7 +28,7 @@ export function projectTestConfig(options: { testTimeout?: number; include?: str
     test: {
       include: options.include ?? ['src/**/*.spec.ts'],
       testTimeout: options.testTimeout ?? 20_000,
-      hookTimeout: 60_000,
+      hookTimeout: options.hookTimeout ?? 60_000,
       pool: 'forks',
       // A worker runs file after file in one module graph instead of loading Nest, Prisma and the
       // libraries again for each: that loading was half of the unit step (the files' own time

@@ -44,7 +44,10 @@ class SlowestFirst extends BaseSequencer {
 // add to the root's).
 // A worker runs file after file in one module graph (isolate: false): loading the specs' imports
 // again for every file took 158 s of the lanes' time. A file's stacks and processes are still its own.
-const config = projectTestConfig({ include: [], testTimeout: 60_000, maxWorkers: Number(process.env['SMSQ_E2E_WORKERS'] ?? 2), isolate: false });
+// A set-up starts processes, and beside a chaos run on that slower machine the dashboard's (a stack,
+// the dashboard, the phone stand-in and Chromium) took over a minute: set-ups get three (the stack's
+// own waits, stack.ts, stay shorter, so one that never gets ready still fails with its last lines).
+const config = projectTestConfig({ include: [], testTimeout: 60_000, hookTimeout: 180_000, maxWorkers: Number(process.env['SMSQ_E2E_WORKERS'] ?? 2), isolate: false });
 config.test!.sequence = { sequencer: SlowestFirst };
 config.test!.projects = [
   { extends: true, test: { name: 'npm start', include: [START], sequence: { groupOrder: 0 } } },

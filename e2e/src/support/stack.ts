@@ -105,7 +105,9 @@ export class Stack {
     const stack = new Stack(env, env['SMSQ_BASE_URL'], databaseName, options.nodeFlags ?? TEST_NODE_FLAGS);
     if (options.oneProcess) stack.launch('services');
     else for (const service of SERVICES) stack.launch(service);
-    await stack.waitUntilReady();
+    // Two minutes, within a set-up's three (e2e/vitest.config.ts): a stack starting beside a chaos
+    // run on a slow machine gets a fraction of a core.
+    await stack.waitUntilReady(120_000);
     return stack;
   }
 
@@ -206,8 +208,10 @@ export class Stack {
     return this.logs.get(service) ?? [];
   }
 
-  /** Waits until the gateway answers /readyz with 200, which needs every service to answer. */
-  /** Shorter than a hook's 60 s, so that a stack that never gets ready fails with its services' last lines. */
+  /**
+   * Waits until the gateway answers /readyz with 200, which needs every service to answer. Shorter
+   * than a test's 60 s, so that a stack that never gets ready fails with its services' last lines.
+   */
   async waitUntilReady(timeoutMs = 50_000): Promise<void> {
     await eventually(
       async () => {
@@ -220,9 +224,9 @@ export class Stack {
     });
   }
 
-  /** Until the process answers its /healthz; a process that does not says why in the error, with its last lines. */
+  /** Until the process answers its /healthz (within a test's 60 s); a process that does not says why in the error, with its last lines. */
   private async waitForHealth(service: ProcessName, url: string): Promise<void> {
-    await eventually(async () => expect200(await fetch(`${url}/healthz`)), { timeoutMs: 30_000, intervalMs: 100 }).catch((error: Error) => {
+    await eventually(async () => expect200(await fetch(`${url}/healthz`)), { timeoutMs: 45_000, intervalMs: 100 }).catch((error: Error) => {
       throw new Error(`${service} did not answer /healthz: ${error.message}\n--- ${service}\n${this.logsOf(service).slice(-30).join('\n')}`);
     });
   }

@@ -368,10 +368,10 @@ describe(`${WebhookDeliverer.name} on Postgres`, () => {
       await Promise.all(deliverers.map((deliverer) => deliverer.onModuleDestroy()));
 
       const rows = await dispatch.db.webhookDelivery.findMany({ select: { endpointId: true, eventId: true, status: true, attempts: true, nextAttemptAt: true, createdAt: true } });
-      // On time: each event arrives within 10 s of being queued (a few hundred ms on an idle machine, up to 7 s on a 2-core one
-      // at load 15). Held to 4 sends per deliverer per 1 s round, as before issue 19, the last would wait 2 minutes.
+      // On time: each event arrives within 20 s of being queued (a few hundred ms on an idle machine, up to 7 s on a 2-core one
+      // at load 15, 10.3 s on a slower 2-core one). Held to 4 sends per deliverer per 1 s round, as before issue 19, the last would wait 2 minutes.
       const lateness = rows.filter((row) => row.endpointId === healthy.id).map((row) => endpoints.arrivals.healthy.get(row.eventId)! - row.createdAt.getTime());
-      expect(Math.max(...lateness)).toBeLessThan(10_000);
+      expect(Math.max(...lateness)).toBeLessThan(20_000);
       expect(endpoints.requests.healthy).toBe(1_000);
       // The failing endpoint's deliveries back off: none is asked again before its doubling wait (±20 %) is over.
       const failed = rows.filter((row) => row.endpointId === failing.id && row.attempts > 0);

@@ -89,6 +89,11 @@ export class WebhookDeliverer implements OnApplicationBootstrap, OnModuleDestroy
       this.roundWasFull = true;
       return [];
     }
+    // An idle deliverer looks before it locks: most of its rounds find nothing due. A busy one just took some, and takes.
+    if (this.underWay.size === 0 && !(await this.deliveries.anyDue())) {
+      this.roundWasFull = false;
+      return [];
+    }
     const places = MAX_IN_FLIGHT - this.underWay.size;
     const due = await this.deliveries.takeDue(places, LEASE_S, PER_ENDPOINT);
     this.roundWasFull = due.length === places;

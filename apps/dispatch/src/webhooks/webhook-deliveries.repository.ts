@@ -61,13 +61,16 @@ export class WebhookDeliveriesRepository {
    * sent, so another deliverer never takes them meanwhile, and one that dies leaves them due again.
    * An endpoint with thousands of due deliveries thus gets no more of a round than any other.
    */
-  async takeDue(limit: number, leaseS: number, perEndpoint: number): Promise<DueDelivery[]> {
-    // Most rounds find nothing due: one plain look says so, where the transaction below is four round trips.
-    const [due] = await this.db.$queryRaw<unknown[]>`
+  /** Whether any delivery of an active endpoint is due, in one plain statement (`takeDue` is a transaction of four round trips). */
+  async anyDue(): Promise<boolean> {
+    const rows = await this.db.$queryRaw<unknown[]>`
       SELECT 1 FROM "dispatch"."webhook_deliveries" d JOIN "dispatch"."webhook_endpoints" e ON e.id = d.endpoint_id AND e.active
        WHERE d.status = 'pending' AND d.next_attempt_at <= now()
        LIMIT 1`;
-    if (!due) return [];
+    return rows.length > 0;
+  }
+
+  async takeDue(limit: number, leaseS: number, perEndpoint: number): Promise<DueDelivery[]> {
     const [, taken] = await this.db.$transaction([
       // Deliverers take one after another, so two never both see an endpoint's free places and fill them twice over.
       this.db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('dispatch.webhook_deliveries:take', 0))`,

@@ -65,7 +65,7 @@ export class OutboxRelayRounds<Tx extends OutboxTransaction> {
 
   async relayOnce(): Promise<RelayOutcome> {
     const outcome: RelayOutcome = { delivered: 0, failed: 0, interrupted: false };
-    const dueBy = await this.dueSince();
+    const dueBy = await this.startIfDue();
     if (!dueBy) return outcome;
     let after: Pick<OutboxEntry, 'id' | 'nextAttemptAt'> | null = null;
     for (let tried = 0; tried < ROUND_LIMIT; tried++) {
@@ -89,7 +89,7 @@ export class OutboxRelayRounds<Tx extends OutboxTransaction> {
    * round trips and most of an idle service's CPU. The round then takes only messages due by that
    * time, so a message refused early in a slow round is not asked again before the round ends.
    */
-  private async dueSince(): Promise<Date | null> {
+  private async startIfDue(): Promise<Date | null> {
     const [row] = await this.outbox.database.$queryRawUnsafe<{ now: Date }[]>(
       `SELECT now() AS now FROM ${this.outbox.table} WHERE published_at IS NULL AND next_attempt_at <= now() LIMIT 1`,
     );

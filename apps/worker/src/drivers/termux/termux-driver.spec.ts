@@ -13,6 +13,11 @@ import { REPORT_MARGIN_MS, TermuxDriver, type TermuxDriverOptions } from './term
 const RECIPIENT = '+381641234567';
 // Starts with a dash: as an argument it would read as an option.
 const TEXT = '-n 999 Your code is 4711';
+/**
+ * The command timeout where one stand-in hangs: each stand-in is a Node program, and on a busy 2-core machine
+ * one that answers took over half a second to start, so a shorter timeout cut off answers, not only the hang.
+ */
+const HANG_TIMEOUT_MS = 2_000;
 
 describe(TermuxDriver.name, () => {
   let standIns: TermuxStandIns;
@@ -109,10 +114,10 @@ describe(TermuxDriver.name, () => {
     });
 
     it('reports an SMS still in the outbox when the claim is about to lapse as sent unconfirmed', async () => {
-      sut = driver({ commandTimeoutMs: 300 });
+      sut = driver({ commandTimeoutMs: HANG_TIMEOUT_MS });
       await standIns.control({ send: { queuedForMs: 60_000 } });
 
-      const outcome = await sut.send(outgoing({ claimDeadline: Date.now() + REPORT_MARGIN_MS + 1_000 }), new AbortController().signal);
+      const outcome = await sut.send(outgoing({ claimDeadline: Date.now() + REPORT_MARGIN_MS + HANG_TIMEOUT_MS + 1_000 }), new AbortController().signal);
 
       expect(outcome).toEqual({ status: 'sent', delivered: false });
       expect(logger.lines).toContain('warn termux SMS still queued on the phone: reported sent unconfirmed task=7');
@@ -129,12 +134,12 @@ describe(TermuxDriver.name, () => {
     });
 
     it('kills a hanging termux-sms-send and what it started, and says the Termux:API app may be missing', async () => {
-      sut = driver({ commandTimeoutMs: 500 });
+      sut = driver({ commandTimeoutMs: HANG_TIMEOUT_MS });
       await standIns.control({ send: { outcome: 'hang' } });
 
       const outcome = await sut.send(outgoing(), new AbortController().signal);
 
-      expect(outcome).toEqual({ status: 'failed', error: 'termux-sms-send did not answer within 0.5 s: is the Termux:API app installed and allowed to send SMS?' });
+      expect(outcome).toEqual({ status: 'failed', error: 'termux-sms-send did not answer within 2 s: is the Termux:API app installed and allowed to send SMS?' });
       expect(standIns.hungPids()).toHaveLength(2);
       await until(() => standIns.hungPids().every((pid) => !isRunning(pid)));
     });
@@ -150,7 +155,7 @@ describe(TermuxDriver.name, () => {
     });
 
     it('does not send again after a hang, and answers failed when the SMS never showed up', async () => {
-      sut = driver({ commandTimeoutMs: 500, confirmWindowMs: 200 });
+      sut = driver({ commandTimeoutMs: HANG_TIMEOUT_MS, confirmWindowMs: 200 });
       await standIns.control({ send: { outcome: 'hang' } });
       await sut.send(outgoing(), new AbortController().signal);
       await standIns.control({});
@@ -269,7 +274,7 @@ describe(TermuxDriver.name, () => {
     });
 
     it('answers from the SMS list when termux-sms-send hung after the app took the SMS', async () => {
-      sut = driver({ commandTimeoutMs: 500 });
+      sut = driver({ commandTimeoutMs: HANG_TIMEOUT_MS });
       await standIns.control({ send: { thenHang: true } });
 
       const outcome = await sut.send(outgoing(), new AbortController().signal);
@@ -280,7 +285,7 @@ describe(TermuxDriver.name, () => {
     });
 
     it('answers failed when termux-sms-send hung after the app took the SMS and the list shows it failed', async () => {
-      sut = driver({ commandTimeoutMs: 500 });
+      sut = driver({ commandTimeoutMs: HANG_TIMEOUT_MS });
       await standIns.control({ send: { outcome: 'failed', thenHang: true } });
 
       const outcome = await sut.send(outgoing(), new AbortController().signal);

@@ -79,14 +79,15 @@ describe('claims and reports in batches through the HTTP API, Profile A', () => 
 
   it('answers a waiting batched poll as soon as a task is queued', async () => {
     const client = await clientWithPairedPhone(stack);
-    const startedAt = Date.now();
     const poll = client.worker.pollMany(10, 20);
     const [id] = await createTasks(stack, client.apiKey, 1);
+    const queuedAt = Date.now();
 
     const answer = await poll;
 
     expect(idsOf(answer)).toEqual([id]);
-    expect(Date.now() - startedAt).toBeLessThan(10_000);
+    // Soon after it was queued, not when the 20 s wait ended.
+    expect(Date.now() - queuedAt).toBeLessThan(10_000);
   });
 
   it('reports many tasks in one request, each answered as task-status would, refunds a failure once, and claims the next ones', async () => {

@@ -77,10 +77,12 @@ describe('graceful shutdown', () => {
     const exit = await terminate(processOf('api-gateway'));
     const answer = await poll;
 
+    // Well short of the poll's 25 s wait, which a shutdown holding it would take; not tighter, as a busy machine takes a
+    // few seconds to close the gateway's connections.
     expect(answer).toMatchObject({ status: 200, body: {} });
-    expect(Date.now() - pollStartedAt).toBeLessThan(5_000);
+    expect(Date.now() - pollStartedAt).toBeLessThan(12_500);
     expect(exit).toMatchObject({ code: 0, signal: null });
-    expect(exit.tookMs).toBeLessThan(5_000);
+    expect(exit.tookMs).toBeLessThan(12_500);
     await relaunch('api-gateway');
   });
 

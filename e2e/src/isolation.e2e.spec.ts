@@ -700,7 +700,7 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
       intrude: async () => expectNotFound(await rpc(services().dispatch, Patterns.dispatch.taskCancel, { clientId: b.clientId, id: a.pendingTaskId }), "A's task cancelled for B"),
     },
     [Patterns.dispatch.taskResend]: {
-      intrude: async () => expectNotFound(await rpc(services().dispatch, Patterns.dispatch.taskResend, { clientId: b.clientId, id: a.failedTaskId, taskKey: randomUUID(), deadline: new Date(Date.now() + 5_000).toISOString() }), "A's task resent for B"),
+      intrude: async () => expectNotFound(await rpc(services().dispatch, Patterns.dispatch.taskResend, { clientId: b.clientId, id: a.failedTaskId, taskKey: randomUUID(), deadline: new Date(Date.now() + 60_000).toISOString() }), "A's task resent for B"),
     },
     [Patterns.dispatch.taskList]: {
       intrude: async () => {

@@ -1,7 +1,7 @@
 import { Patterns, type InboxPage } from '@smsq/contracts';
 import { eventually, TermuxStandIns } from '@smsq/testing';
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,6 +15,12 @@ import { Stack, WORKER_FILE } from './support/stack.js';
 const RECIPIENT = '+381641234567';
 /** Short, so a task left by a killed worker is claimed again within the test. */
 const CLAIM_TIMEOUT_S = 20;
+/**
+ * Each Termux:API program, the ones that answer too, must answer within this: short, so the hang
+ * test ends soon, and still several times what a stand-in (a Node program) took to start beside
+ * the chaos runs on a busy machine.
+ */
+const TERMUX_TIMEOUT_S = 5;
 
 describe.each(['A', 'B'] as const)('real phones: the worker on a phone through Termux, Profile %s', (profile) => {
   let stack: Stack;
@@ -22,6 +28,13 @@ describe.each(['A', 'B'] as const)('real phones: the worker on a phone through T
   let client: { clientId: number; apiKey: string };
   let workerEnv: Record<string, string>;
   let workerToken = '';
+  let stateDir: string;
+
+  /** When the worker handed each task to its driver: the send journal's entries (the driver's state file beside the worker's). */
+  function handedOver(taskIds: number[]): number[] {
+    const journal = JSON.parse(readFileSync(join(stateDir, 'termux-journal.json'), 'utf8')) as { entries: { taskId: number; startedAt: number }[] };
+    return taskIds.map((id) => journal.entries.find((entry) => entry.taskId === id)!.startedAt);
+  }
 
   async function taskOf(id: number): Promise<Record<string, unknown>> {
     return (await stack.http('GET', `/smsapi/tasks/${id}`, { headers: { 'x-api-key': client.apiKey } })).body;
@@ -31,8 +44,8 @@ describe.each(['A', 'B'] as const)('real phones: the worker on a phone through T
     stack = await Stack.start({ profile, oneProcess: true, env: { SMSQ_CLAIM_TIMEOUT_S: String(CLAIM_TIMEOUT_S) } });
     phone = await TermuxStandIns.start();
     client = await stack.newClient({ phone: false });
-    const stateDir = mkdtempSync(join(tmpdir(), 'smsq-termux-'));
-    workerEnv = { WORKER_STATE_DIR: stateDir, PATH: phone.env['PATH'] ?? '', TERMUX_STANDIN_DIR: phone.dir, WORKER_SENDS_PER_MINUTE: '60', WORKER_SEND_JITTER_MS: '0', WORKER_TERMUX_TIMEOUT_S: '3' };
+    stateDir = mkdtempSync(join(tmpdir(), 'smsq-termux-'));
+    workerEnv = { WORKER_STATE_DIR: stateDir, PATH: phone.env['PATH'] ?? '', TERMUX_STANDIN_DIR: phone.dir, WORKER_SENDS_PER_MINUTE: '60', WORKER_SEND_JITTER_MS: '0', WORKER_TERMUX_TIMEOUT_S: String(TERMUX_TIMEOUT_S) };
     if (profile === 'A') {
       const qrText = JSON.stringify({ base_url: stack.baseUrl, api_key: client.apiKey });
       const { stdout } = await promisify(execFile)(process.execPath, [WORKER_FILE, 'pair', qrText, '--driver', 'termux', '--name', 'My phone'], { env: { ...process.env, WORKER_STATE_DIR: stateDir } });
@@ -61,8 +74,11 @@ describe.each(['A', 'B'] as const)('real phones: the worker on a phone through T
       { argv: ['-n', RECIPIENT], stdin: 'First from the phone' },
       { argv: ['-n', RECIPIENT], stdin: 'Second from the phone' },
     ]);
-    // 60 a minute: a second between the two hand-overs, less the program starts before each send; unpaced, about 0.1 s.
-    expect(sends[1]!.at - sends[0]!.at).toBeGreaterThanOrEqual(700);
+    // 60 a minute: a second between the two hand-overs to the driver; unpaced, about 0.1 s. Measured where the worker
+    // hands over, not where the stand-in records the send: each send starts a Node program or two first, and on a busy
+    // machine how long that takes varies by more than the slot's margin.
+    const [first, second] = handedOver(ids);
+    expect(second! - first!).toBeGreaterThanOrEqual(950);
   });
 
   it("stores a reply from the phone's inbox once", async () => {
@@ -97,7 +113,7 @@ describe.each(['A', 'B'] as const)('real phones: the worker on a phone through T
     const balance = await stack.credits(client.clientId);
     const created = await stack.createTask(client.apiKey, { recipient: RECIPIENT, message: 'Termux:API is missing' });
 
-    await eventually(async () => expect(await taskOf(created.body.id)).toMatchObject({ status: 'failed', error: expect.stringContaining('is the Termux:API app installed') }), { timeoutMs: 20_000, intervalMs: 250 });
+    await eventually(async () => expect(await taskOf(created.body.id)).toMatchObject({ status: 'failed', error: expect.stringContaining('is the Termux:API app installed') }), { timeoutMs: TERMUX_TIMEOUT_S * 1000 + 20_000, intervalMs: 250 });
     await eventually(async () => expect(await stack.credits(client.clientId)).toBe(balance));
     await phone.control({});
   });

@@ -36,10 +36,11 @@ interface PostgresProxy {
 async function expectGivenUpThenFresh(lost: { ms: number; error?: unknown }, adapter: SqlQueryable, silenced: number, proxy: PostgresProxy): Promise<void> {
   expect(lost.error).toEqual(new Error('Query read timeout'));
   expect(lost.ms).toBeGreaterThanOrEqual(QUERY_DEADLINE_MS - 50);
-  expect(lost.ms).toBeLessThan(QUERY_DEADLINE_MS + 1_000);
+  expect(lost.ms).toBeLessThan(QUERY_DEADLINE_MS + 2_000);
   const next = await timed(async () => expect(await backendPid(adapter)).not.toBe(silenced));
   expect(next.error).toBeUndefined();
-  expect(next.ms).toBeLessThan(1_000);
+  // A new connection, well within the deadline that handing out the lost one again would wait for.
+  expect(next.ms).toBeLessThan(QUERY_DEADLINE_MS);
   expect(await proxy.openConnections()).toBe(1);
 }
 
@@ -164,9 +165,9 @@ describe.concurrent(createPgAdapter.name, () => {
         const lockFreedAfter = performance.now() - idleSince;
 
         expect(lockFreedAfter).toBeGreaterThanOrEqual(LIMITS.idleInTransactionTimeoutMs - 50);
-        expect(lockFreedAfter).toBeLessThan(LIMITS.idleInTransactionTimeoutMs + 1_000);
+        expect(lockFreedAfter).toBeLessThan(LIMITS.idleInTransactionTimeoutMs + 2_000);
         const sessions = async () => (await direct.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1 OR pid = $2', [applicationName, silenced])).rows;
-        await until(async () => (await sessions()).length === 0, { timeoutMs: 1_000 });
+        await until(async () => (await sessions()).length === 0, { timeoutMs: 3_000 });
       });
     });
   });
@@ -213,7 +214,7 @@ describe.concurrent(createPgAdapter.name, () => {
     expect(refused.error).toBeInstanceOf(Error);
     expect(String(refused.error)).toMatch(/timeout/i);
     expect(refused.ms).toBeGreaterThanOrEqual(4_950);
-    expect(refused.ms).toBeLessThan(6_000);
+    expect(refused.ms).toBeLessThan(7_000);
     expect(pool.totalCount).toBe(0);
   });
 });
@@ -233,6 +234,6 @@ describe.concurrent(databaseAnswersAfresh.name, () => {
 
     expect(probed.error).toBeInstanceOf(Error);
     expect(probed.ms).toBeGreaterThanOrEqual(1_950);
-    expect(probed.ms).toBeLessThan(2_500);
+    expect(probed.ms).toBeLessThan(4_000);
   });
 });

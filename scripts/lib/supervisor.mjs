@@ -62,7 +62,15 @@ export class Supervisor {
       child.kill('SIGTERM');
       setTimeout(() => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'), 10_000).unref();
     };
-    setInterval(() => void look(), HEALTH_PERIOD_MS).unref();
+    // One look at a time: an answer can take longer than the period on a busy machine, and looks
+    // started meanwhile would pile requests on a service already slow to answer, and keep asking one
+    // whose third failure is about to restart it.
+    let looking = false;
+    setInterval(() => {
+      if (looking) return;
+      looking = true;
+      void look().finally(() => (looking = false));
+    }, HEALTH_PERIOD_MS).unref();
   }
 
   #prefix(entry) {

@@ -7,3 +7,4 @@ export * from './fault-proxy/fault-proxy.js';
 export * from './mailbox.js';
 export * from './timed.js';
 export * from './concurrent-writes.js';
+export * from './backoff-schedule.js';

@@ -14,11 +14,11 @@ async function hearingSignals(signals: DueSignals, publisher: Redis, namespace: 
   await eventually(
     async () => {
       const waiter = signals.register(null);
-      const woke = waiter.wait(200, new AbortController().signal).then(() => Date.now());
+      const woke = waiter.wait(1_000, new AbortController().signal).then(() => Date.now());
       await publisher.publish(dueSignalChannel(namespace), '0');
       const started = Date.now();
       try {
-        expect((await woke) - started).toBeLessThan(150);
+        expect((await woke) - started).toBeLessThan(900);
       } finally {
         waiter.dispose();
       }
@@ -43,7 +43,8 @@ describe(DueSignals.name, () => {
     publisher.disconnect();
   });
 
-  async function waitedMs(phoneId: number | null, announce: string | undefined, timeoutMs = 1_000): Promise<number> {
+  /** How long a poll waited; woken by `announce`, well under `timeoutMs`, which is long so a busy machine's slow wake-up still tells the two apart. */
+  async function waitedMs(phoneId: number | null, announce: string | undefined, timeoutMs = 5_000): Promise<number> {
     const waiter = sut.register(phoneId);
     const started = Date.now();
     const done = waiter.wait(timeoutMs, new AbortController().signal);
@@ -54,12 +55,12 @@ describe(DueSignals.name, () => {
   }
 
   it("wakes a phone's poll when its tasks become due, not another phone's", async () => {
-    expect(await waitedMs(7, '7')).toBeLessThan(500);
+    expect(await waitedMs(7, '7')).toBeLessThan(2_500);
     expect(await waitedMs(7, '8', 600)).toBeGreaterThanOrEqual(550);
   });
 
   it('wakes an unbound poll for any phone', async () => {
-    expect(await waitedMs(null, '42')).toBeLessThan(500);
+    expect(await waitedMs(null, '42')).toBeLessThan(2_500);
   });
 
   it('does not miss a signal that came between registering and waiting', async () => {
@@ -67,8 +68,8 @@ describe(DueSignals.name, () => {
     // The announcement lands after the claim attempt found nothing but before the poll sleeps.
     (sut as unknown as { announce(phoneId: string): void }).announce('3');
     const started = Date.now();
-    await waiter.wait(2_000, new AbortController().signal);
-    expect(Date.now() - started).toBeLessThan(100);
+    await waiter.wait(5_000, new AbortController().signal);
+    expect(Date.now() - started).toBeLessThan(2_500);
     waiter.dispose();
   });
 
@@ -79,7 +80,8 @@ describe(DueSignals.name, () => {
     const done = waiter.wait(5_000, gone.signal);
     gone.abort();
     await done;
-    expect(Date.now() - started).toBeLessThan(100);
+    // Not the 5 s asked for.
+    expect(Date.now() - started).toBeLessThan(2_500);
     waiter.dispose();
   });
 
@@ -98,7 +100,7 @@ describe(DueSignals.name, () => {
     const waiting = waiter.wait(5_000, new AbortController().signal, shutdown.signal);
     shutdown.abort();
     await waiting;
-    expect(Date.now() - started).toBeLessThan(100);
+    expect(Date.now() - started).toBeLessThan(2_500);
     waiter.dispose();
   });
 
@@ -134,19 +136,22 @@ describe(DueSignals.name, () => {
 
       expect(wokenAfter).toBeLessThan(5_000);
       expect(recheckAfter).toBeGreaterThanOrEqual(1_950);
-      expect(recheckAfter).toBeLessThan(2_500);
+      // Not the 30 s asked for.
+      expect(recheckAfter).toBeLessThan(4_000);
 
       await proxies.heal('redis');
       const healedAt = performance.now();
-      await hearingSignals(deafened, publisher, silentNamespace);
-      expect(performance.now() - healedAt).toBeLessThan(10_000);
+      await hearingSignals(deafened, publisher, silentNamespace, 20_000);
+      // A socket time-out (4 s) and perhaps a reconnect into the silence before it healed (4 s more), on a busy machine.
+      expect(performance.now() - healedAt).toBeLessThan(20_000);
       const heard = deafened.register(7);
       const started = performance.now();
       const woken = heard.wait(30_000, new AbortController().signal);
       await publisher.publish(dueSignalChannel(silentNamespace), '7');
       await woken;
       heard.dispose();
-      expect(performance.now() - started).toBeLessThan(500);
-    });
+      // Woken by the signal, not by a deaf re-check after 2 s.
+      expect(performance.now() - started).toBeLessThan(1_900);
+    }, 45_000);
   });
 });

@@ -11,7 +11,8 @@ describe(RateLimiter.name, () => {
 
   beforeAll(() => {
     redis = createRedis({ redisUrl: 'redis://127.0.0.1:6379', namespace: `test_rate_${randomBytes(4).toString('hex')}` });
-    sut = new RateLimiter(redis, Object.assign(new GatewayConfig(), { rateLimitRps: 5 }));
+    // One a second: a token comes back only after a second, so a busy machine's slow round trips to Redis do not refill the bucket mid-test.
+    sut = new RateLimiter(redis, Object.assign(new GatewayConfig(), { rateLimitRps: 1 }));
   });
 
   afterAll(async () => {
@@ -20,20 +21,20 @@ describe(RateLimiter.name, () => {
 
   it('allows a burst of twice the rate, then refuses with the seconds until the next token', async () => {
     const decisions = [];
-    for (let request = 0; request < 11; request++) decisions.push(await sut.take('key:1'));
-    expect(decisions.slice(0, 10).every((decision) => decision.allowed)).toBe(true);
-    expect(decisions[10]).toEqual({ allowed: false, retryAfterS: 1 });
+    for (let request = 0; request < 3; request++) decisions.push(await sut.take('key:1'));
+    expect(decisions.slice(0, 2).every((decision) => decision.allowed)).toBe(true);
+    expect(decisions[2]).toEqual({ allowed: false, retryAfterS: 1 });
   });
 
   it('keeps one bucket per key', async () => {
-    for (let request = 0; request < 10; request++) await sut.take('key:2');
+    for (let request = 0; request < 2; request++) await sut.take('key:2');
     expect((await sut.take('key:2')).allowed).toBe(false);
     expect((await sut.take('key:3')).allowed).toBe(true);
   });
 
   it('decides atomically under concurrency', async () => {
     const decisions = await Promise.all(Array.from({ length: 40 }, () => sut.take('key:4')));
-    expect(decisions.filter((decision) => decision.allowed).length).toBeGreaterThanOrEqual(10);
-    expect(decisions.filter((decision) => decision.allowed).length).toBeLessThanOrEqual(11);
+    expect(decisions.filter((decision) => decision.allowed).length).toBeGreaterThanOrEqual(2);
+    expect(decisions.filter((decision) => decision.allowed).length).toBeLessThanOrEqual(3);
   });
 });

@@ -1,6 +1,7 @@
 import { DomainError, Patterns, UnavailableError, type ReplyReceivedCommand } from '@smsq/contracts';
 import type { ServiceClient } from '@smsq/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BackoffSchedule } from '@smsq/testing';
 import type { InboxDatabase } from '../database/inbox-database.js';
 import type { MessagesService } from '../messages/messages.service.js';
 import { inbound, nextId, openInboxTestDatabase, testInboxConfig } from '../testing/inbox-harness.js';
@@ -101,13 +102,10 @@ describe(`${OutboxRelay.name} on Postgres`, () => {
 
     expect(takenTexts()).toEqual(['first after', 'second after', 'third after']);
     // Every round would have asked again; the back-off (0.1 s, 0.2 s, 0.4 s, then 0.4 s, each ±20 %) asks a handful of times.
-    const shortestWait = (attempt: number) => 0.8 * Math.min(100 * 2 ** attempt, 400);
-    const waits = dispatch.refusals.slice(1).map((at, i) => at - dispatch.refusals[i]!);
-    waits.forEach((wait, attempt) => expect(wait).toBeGreaterThanOrEqual(shortestWait(attempt)));
-    let mostRefusals = 1;
-    for (let waited = shortestWait(0); waited <= sinceFirstRefusal; waited += shortestWait(mostRefusals)) mostRefusals++;
+    const backoff = new BackoffSchedule(100, 400);
+    expect(backoff.tooShortWaits(dispatch.refusals)).toEqual([]);
     expect(dispatch.refusals.length).toBeGreaterThanOrEqual(3);
-    expect(dispatch.refusals.length).toBeLessThanOrEqual(mostRefusals);
+    expect(dispatch.refusals.length).toBeLessThanOrEqual(backoff.mostAttemptsWithin(sinceFirstRefusal));
     expect(dispatch.refusals.length).toBeLessThan(rounds / 3);
     const refused = await database.outboxEvent.findFirstOrThrow({ where: { publishedAt: null } });
     expect(refused).toMatchObject({ payload: expect.objectContaining({ clientId, message: 'refused' }), attempts: dispatch.refusals.length, lastError: expect.stringContaining('refused') });

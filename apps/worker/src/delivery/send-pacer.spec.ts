@@ -12,7 +12,8 @@ describe(SendPacer.name, () => {
     await sut.waitTurn('phone-1');
     const second = Date.now() - started;
 
-    expect(first).toBeLessThan(50);
+    // At once: well under the 120 ms the second waits (bounds here leave a busy machine's pauses room).
+    expect(first).toBeLessThan(100);
     // 60 000 / 600 = 100 ms, plus 0.5 × 40 ms of jitter.
     expect(second).toBeGreaterThanOrEqual(115);
   });
@@ -24,7 +25,8 @@ describe(SendPacer.name, () => {
     await sut.waitTurn('phone-1');
     await sut.waitTurn('phone-2');
 
-    expect(Date.now() - started).toBeLessThan(50);
+    // Not the minute phone-1's next send waits.
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it('gives up the wait when told to, so a stopping worker sends nothing more', async () => {
@@ -37,7 +39,7 @@ describe(SendPacer.name, () => {
     stopping.abort();
 
     await expect(turn).resolves.toBe(false);
-    expect(Date.now() - started).toBeLessThan(50);
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   /** How long the second of two sends waits. */
@@ -69,7 +71,7 @@ describe(SendPacer.name, () => {
 
   it('keeps its own pace, exactly as before, when smsq names none', async () => {
     expect(await spacing(new SendPacer({ perMinute: 600, jitterMs: 0 }), null)).toBeGreaterThanOrEqual(90);
-    expect(await spacing(new SendPacer({ perMinute: 0, jitterMs: 0 }), null)).toBeLessThan(50);
+    expect(await spacing(new SendPacer({ perMinute: 0, jitterMs: 0 }), null)).toBeLessThan(90);
   });
 
   it.each([
@@ -88,6 +90,7 @@ describe(SendPacer.name, () => {
 
     for (let send = 0; send < 100; send++) await sut.waitTurn('gateway');
 
-    expect(Date.now() - started).toBeLessThan(50);
+    // Under 5 ms a send, on the busiest machine.
+    expect(Date.now() - started).toBeLessThan(500);
   });
 });

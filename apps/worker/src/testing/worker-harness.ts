@@ -39,15 +39,19 @@ export function pendingTask(gatewayUrl: string | null, overrides: Record<string,
   };
 }
 
+/** What a stand-in answers, or how to make it when the request comes (a claim's lapse counted from when it was handed over). */
+type Made<T> = T | (() => T);
+const made = <T>(answer: Made<T>): T => (typeof answer === 'function' ? (answer as () => T)() : answer);
+
 /**
  * Answers polls with the given answers in turn, then as an idle smsq does: holds the request for
  * `wait` seconds and answers `{}` (or until the worker goes away).
  */
-export function pollAnswers(...answers: Answer[]): Handler {
+export function pollAnswers(...answers: Made<Answer>[]): Handler {
   const queue = [...answers];
   return async (request) => {
     const next = queue.shift();
-    if (next !== undefined) return next;
+    if (next !== undefined) return made(next);
     const waitS = Number(request.query.get('wait') ?? 0);
     await Promise.race([new Promise((resolve) => setTimeout(resolve, waitS * 1000)), request.abandoned]);
     return { status: 200, body: {} };
@@ -58,11 +62,11 @@ export function pollAnswers(...answers: Answer[]): Handler {
  * Answers batched polls (`?limit=N`) with the given batches of tasks in turn, each cut to the
  * limit asked, then as an idle smsq does: holds the request for `wait` seconds and answers no tasks.
  */
-export function batchAnswers(...batches: Record<string, unknown>[][]): Handler {
+export function batchAnswers(...batches: Made<Record<string, unknown>[]>[]): Handler {
   const queue = [...batches];
   return async (request) => {
     const next = queue.shift();
-    if (next !== undefined) return { status: 200, body: { tasks: next.slice(0, Number(request.query.get('limit') ?? 1)) } };
+    if (next !== undefined) return { status: 200, body: { tasks: made(next).slice(0, Number(request.query.get('limit') ?? 1)) } };
     const waitS = Number(request.query.get('wait') ?? 0);
     await Promise.race([new Promise((resolve) => setTimeout(resolve, waitS * 1000)), request.abandoned]);
     return { status: 200, body: { tasks: [] } };

@@ -105,10 +105,11 @@ describe.concurrent('broker connections gone silent', () => {
       ]);
 
       expect(report.value).toEqual({ ready: false, checks: { 'broker:billing': 'no answer within 2000 ms' } });
-      expect(report.ms).toBeLessThan(2_200);
+      // Its own 2 s, not the request's 3 s beside it (both timers wait for the same busy event loop).
+      expect(report.ms).toBeLessThan(request.ms);
       expect(request.error).toBeInstanceOf(UnavailableError);
       expect(request.ms).toBeGreaterThanOrEqual(RPC_TIMEOUT_MS - 50);
-      expect(request.ms).toBeLessThan(RPC_TIMEOUT_MS + 500);
+      expect(request.ms).toBeLessThan(RPC_TIMEOUT_MS + 2_000);
       expect(emitted).toBeInstanceOf(UnavailableError);
 
       // Missed heartbeats (3 s apart) end the connection.
@@ -117,8 +118,8 @@ describe.concurrent('broker connections gone silent', () => {
       expect(noticedAfter).toBeLessThan(10_000);
 
       // Healed only once the client has connected again into the silence: that connection is as dead as the first, and its handshake must give up.
-      await until(async () => (await proxies.connections('caller')) === 0, { timeoutMs: 2_000, intervalMs: 50 });
-      await until(async () => (await proxies.connections('caller')) === 1, { timeoutMs: 3_000, intervalMs: 50 });
+      await until(async () => (await proxies.connections('caller')) === 0, { timeoutMs: 5_000, intervalMs: 50 });
+      await until(async () => (await proxies.connections('caller')) === 1, { timeoutMs: 6_000, intervalMs: 50 });
       await proxies.heal('caller');
       const healedAt = performance.now();
       await eventually(() => sut.send('test.echo.v1', { n: 3 }, { timeoutMs: 1_000 }), { timeoutMs: 10_000, intervalMs: 250 });
@@ -129,7 +130,7 @@ describe.concurrent('broker connections gone silent', () => {
       await expect(sut.send('test.echo.v1', { n: 4 })).resolves.toEqual({ n: 4 });
       // What was sent into the silence was given up by its caller: it is not published once the connection is back.
       await sut.emit('test.noted.v1', { n: 104 });
-      await until(() => handled.includes(104), { timeoutMs: 2_000, intervalMs: 50 });
+      await until(() => handled.includes(104), { timeoutMs: 5_000, intervalMs: 50 });
       expect(handled.filter((n) => n === 2 || n === 102)).toEqual([]);
       expect(await readiness.report()).toEqual({ ready: true, checks: { 'broker:billing': 'ok' } });
       answeringAgain = true;

@@ -53,17 +53,18 @@ describe.concurrent('Redis connections gone silent', () => {
 
       expect(command.error).toEqual(new Error('Command timed out'));
       expect(command.ms).toBeGreaterThanOrEqual(REDIS_SILENCE_BOUNDS.commandTimeout - 50);
-      expect(command.ms).toBeLessThan(REDIS_SILENCE_BOUNDS.commandTimeout + 500);
+      // Upper bounds leave a busy machine's timers 1.5 s, still short of the socket time-out the next step waits for.
+      expect(command.ms).toBeLessThan(REDIS_SILENCE_BOUNDS.commandTimeout + 1_500);
       expect(lookup.value).toBe('from the database');
-      expect(lookup.ms).toBeLessThan(REDIS_SILENCE_BOUNDS.commandTimeout + 500);
+      expect(lookup.ms).toBeLessThan(REDIS_SILENCE_BOUNDS.commandTimeout + 1_500);
 
       // No byte for the socket time-out while answers are owed: the client drops the socket.
-      await until(() => closedAt.length > 0, { timeoutMs: REDIS_SILENCE_BOUNDS.socketTimeout + 2_000 });
+      await until(() => closedAt.length > 0, { timeoutMs: REDIS_SILENCE_BOUNDS.socketTimeout + 3_000 });
       expect(closedAt[0]! - silentSince).toBeGreaterThanOrEqual(REDIS_SILENCE_BOUNDS.socketTimeout - 50);
-      expect(closedAt[0]! - silentSince).toBeLessThan(REDIS_SILENCE_BOUNDS.socketTimeout + 1_000);
+      expect(closedAt[0]! - silentSince).toBeLessThan(REDIS_SILENCE_BOUNDS.socketTimeout + 1_500);
 
       // Healed only once the client has connected again into the silence: that connection is as dead as the first.
-      await until(() => connections === 2, { timeoutMs: 2_000 });
+      await until(() => connections === 2, { timeoutMs: 5_000 });
       await proxies.heal(proxy.name);
       const healedAt = performance.now();
       await eventually(async () => expect(await credential()).toBe('cached'), { timeoutMs: REDIS_SILENCE_BOUNDS.socketTimeout + 3_000, intervalMs: 50 });
@@ -102,19 +103,19 @@ describe.concurrent('Redis connections gone silent', () => {
       });
       await until(() => sut.hearing, { timeoutMs: 3_000 });
       await publisher.publish(channel, 'before');
-      await until(() => heard.includes('before'), { timeoutMs: 1_000 });
+      await until(() => heard.includes('before'), { timeoutMs: 3_000 });
 
       await proxies.fault(proxy.name, { kind: 'silent' });
       const silentSince = performance.now();
-      await until(() => !sut.hearing, { timeoutMs: 2 * SUBSCRIPTION_HEARTBEAT_MS + 1_000 });
+      await until(() => !sut.hearing, { timeoutMs: 2 * SUBSCRIPTION_HEARTBEAT_MS + 2_000 });
       const deafAfter = performance.now() - silentSince;
 
       expect(deafened).toBe(1);
-      expect(deafAfter).toBeLessThan(2 * SUBSCRIPTION_HEARTBEAT_MS + 500);
+      expect(deafAfter).toBeLessThan(2 * SUBSCRIPTION_HEARTBEAT_MS + 1_500);
 
       // Healed only once the subscription has dropped its connection and made a new one into the silence, as dead as the first.
       await until(async () => (await proxies.connections(proxy.name)) === 0, { timeoutMs: REDIS_SILENCE_BOUNDS.socketTimeout + 1_000 });
-      await until(async () => (await proxies.connections(proxy.name)) === 1, { timeoutMs: 2_000 });
+      await until(async () => (await proxies.connections(proxy.name)) === 1, { timeoutMs: 5_000 });
       await proxies.heal(proxy.name);
       const healedAt = performance.now();
       await until(() => sut.hearing, { timeoutMs: 10_000 });

@@ -114,12 +114,14 @@ describe(FaultProxies.name, () => {
   it('delays every chunk by mean ± jitter each way, keeps byte order, and drops the delay at heal', async () => {
     const { name, client } = await proxy();
     const sender = await client();
-    await sut.fault(name, { kind: 'latency', meanMs: 100, jitterMs: 20 });
+    // Long enough that the healed round trip below, a few ms on an idle machine, stays under it on a busy one.
+    await sut.fault(name, { kind: 'latency', meanMs: 500, jitterMs: 20 });
 
     const started = performance.now();
     expect(await echo(sender, 'ping')).toBe('ping');
     // Out through the proxy and back through it: at least (mean - jitter) twice, less a millisecond of clock rounding each way.
-    expect(performance.now() - started).toBeGreaterThanOrEqual(2 * (100 - 20) - 2);
+    const shortestDelayed = 2 * (500 - 20) - 2;
+    expect(performance.now() - started).toBeGreaterThanOrEqual(shortestDelayed);
 
     await sut.fault(name, { kind: 'latency', meanMs: 15, jitterMs: 15 });
     const sent = Array.from({ length: 200 }, (_, index) => `${index};`);
@@ -135,7 +137,7 @@ describe(FaultProxies.name, () => {
     await sut.heal(name);
     const healed = performance.now();
     expect(await echo(sender, 'pong')).toBe('pong');
-    expect(performance.now() - healed).toBeLessThan(2 * (100 - 20));
+    expect(performance.now() - healed).toBeLessThan(shortestDelayed);
   });
 
   it('silences open and new connections without FIN or RST, and keeps them dead after heal while new ones pass', async () => {

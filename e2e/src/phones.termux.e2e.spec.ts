@@ -13,8 +13,11 @@ import { Stack, WORKER_FILE } from './support/stack.js';
  * programs imitated on PATH: they record each call and answer in the real programs' formats.
  */
 const RECIPIENT = '+381641234567';
-/** Short, so a task left by a killed worker is claimed again within the test. */
-const CLAIM_TIMEOUT_S = 20;
+/**
+ * Short, so a task left by a killed worker is claimed again within the test; long enough for the
+ * worker to send (a claim must outlast Termux's timeout, below, and the 3 s the report needs).
+ */
+const CLAIM_TIMEOUT_S = 15;
 /**
  * Each Termux:API program, the ones that answer too, must answer within this: short, so the hang
  * test ends soon, and still several times what a stand-in (a Node program) took to start beside

@@ -48,12 +48,29 @@ async function runAll(commands) {
   return ok;
 }
 
+/**
+ * The machine's CPU time so far (Linux's /proc/stat, in ticks), busy and in all; undefined where
+ * there is none. How busy a step kept the cores tells a slow machine from a step that waits.
+ */
+function cpuTicks() {
+  try {
+    const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+    const all = ticks.reduce((sum, tick) => sum + tick, 0);
+    return { busy: all - ticks[3] - ticks[4], all };
+  } catch {
+    return undefined;
+  }
+}
+
+const busyShare = (before, after) => (before && after && after.all > before.all ? `, the cores ${Math.round((100 * (after.busy - before.busy)) / (after.all - before.all))} % busy` : '');
+
 let failedStep;
 for (const [label, commands] of steps) {
   process.stdout.write(`\n=== ${label}\n`);
   const started = Date.now();
+  const cpuBefore = cpuTicks();
   const ok = await runAll(commands);
-  process.stdout.write(`=== ${label}: ${Math.round((Date.now() - started) / 1000)} s\n`);
+  process.stdout.write(`=== ${label}: ${Math.round((Date.now() - started) / 1000)} s${busyShare(cpuBefore, cpuTicks())}\n`);
   if (!ok) {
     failedStep = label;
     break;

@@ -100,6 +100,8 @@ export class Stack {
       // The isolation spec reads the routes each app mapped from its start-up lines.
       SMSQ_LOG_LEVEL: 'debug',
       SMSQ_RATE_LIMIT_RPS: '0',
+      // bcrypt's cheapest: the tests sign in and out often, and check what a password opens, not how slowly it is hashed.
+      DASHBOARD_PASSWORD_COST: '4',
       ...options.env,
     };
     env['SMSQ_BASE_URL'] = `http://127.0.0.1:${port}`;

@@ -20,6 +20,14 @@ describe(readDashboardConfig.name, () => {
     expect(loadConfig(readDashboardConfig, {}).secret).not.toBe(sut.secret);
   });
 
+  it("hashes new passwords at bcrypt's cost 12 unless DASHBOARD_PASSWORD_COST names one from 4 to 15", () => {
+    expect(loadConfig(readDashboardConfig, {}).passwordCost).toBe(12);
+    expect(loadConfig(readDashboardConfig, { DASHBOARD_PASSWORD_COST: '13' }).passwordCost).toBe(13);
+    expect(loadConfig(readDashboardConfig, { DASHBOARD_PASSWORD_COST: '4' }).passwordCost).toBe(4);
+    expect(() => loadConfig(readDashboardConfig, { DASHBOARD_PASSWORD_COST: '3' })).toThrow(/DASHBOARD_PASSWORD_COST/);
+    expect(() => loadConfig(readDashboardConfig, { DASHBOARD_PASSWORD_COST: '16' })).toThrow(/DASHBOARD_PASSWORD_COST/);
+  });
+
   it('takes the public API URL from DASHBOARD_PUBLIC_API_URL, else SMSQ_BASE_URL', () => {
     expect(loadConfig(readDashboardConfig, { SMSQ_BASE_URL: 'https://api.example.test/' }).publicApiUrl).toBe('https://api.example.test');
     expect(loadConfig(readDashboardConfig, { SMSQ_BASE_URL: 'https://a.test', DASHBOARD_PUBLIC_API_URL: 'https://b.test' }).publicApiUrl).toBe('https://b.test');

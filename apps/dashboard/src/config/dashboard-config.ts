@@ -8,6 +8,9 @@ const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../../dashboard-web/dist', imp
 /** The reference worker's single-file build, offered for download when it exists. */
 const DEFAULT_WORKER_FILE = fileURLToPath(new URL('../../../worker/dist/smsq-worker.mjs', import.meta.url));
 
+/** bcrypt's work factor unless DASHBOARD_PASSWORD_COST says otherwise. */
+export const DEFAULT_PASSWORD_COST = 12;
+
 export class DashboardConfig extends CommonConfig {
   /** DASHBOARD_DATABASE_URL: the service's own database user, for when DATABASE_URL's user cannot create roles. */
   serviceDatabaseUrl?: string;
@@ -45,6 +48,12 @@ export class DashboardConfig extends CommonConfig {
   sessionIdleS!: number;
   /** …and after this long whatever happens. */
   sessionMaxS!: number;
+  /**
+   * DASHBOARD_PASSWORD_COST: bcrypt's work factor for new password hashes, 12 by default (about a
+   * quarter of a second a check on a current server); each step doubles it. Hashes made at another
+   * cost keep verifying. Lower only where passwords protect nothing, as in tests.
+   */
+  passwordCost!: number;
   /** SMSQ_RETENTION_INTERVAL_S: how often the retention prunes run. */
   retentionIntervalS!: number;
   /** SMSQ_RETENTION_PASSWORD_RESET_S: an unused password reset is deleted this long after it expired. */
@@ -79,6 +88,7 @@ export function readDashboardConfig(env: EnvReader): DashboardConfig {
     trustProxy: proxiesOf(env.optionalString('DASHBOARD_TRUST_PROXY')),
     sessionIdleS: env.int('DASHBOARD_SESSION_IDLE_S', 12 * 3600, { min: 60, max: 30 * 86_400 }),
     sessionMaxS: env.int('DASHBOARD_SESSION_MAX_S', 7 * 86_400, { min: 60, max: 90 * 86_400 }),
+    passwordCost: env.int('DASHBOARD_PASSWORD_COST', DEFAULT_PASSWORD_COST, { min: 4, max: 15 }),
     retentionIntervalS: readRetentionIntervalS(env),
     passwordResetRetentionS: readPasswordResetRetentionS(env),
   });

@@ -36,6 +36,8 @@ export function testDashboardConfig(overrides: Partial<DashboardConfig> = {}): D
     resetLinksInLog: true,
     sessionIdleS: 3_600,
     sessionMaxS: 86_400,
+    // bcrypt's cheapest: the specs check what is hashed and compared, not how slowly (password-hasher.spec.ts checks the cost).
+    passwordCost: 4,
     retentionIntervalS: RETENTION_DEFAULTS.intervalS,
     passwordResetRetentionS: RETENTION_DEFAULTS.passwordResetS,
     ...overrides,

@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { compare, hash } from 'bcryptjs';
-
-/** bcrypt's work factor: about a quarter of a second per check on a current server. */
-export const BCRYPT_COST = 12;
+import { DashboardConfig } from '../config/dashboard-config.js';
 
 /**
  * bcrypt reads only the first 72 bytes of its input, so the password is first reduced to the
@@ -17,8 +15,10 @@ function prehash(password: string): string {
 export class PasswordHasher {
   private decoy: Promise<string> | undefined;
 
+  constructor(private readonly config: DashboardConfig) {}
+
   hash(password: string): Promise<string> {
-    return hash(prehash(password), BCRYPT_COST);
+    return hash(prehash(password), this.config.passwordCost);
   }
 
   verify(password: string, passwordHash: string): Promise<boolean> {

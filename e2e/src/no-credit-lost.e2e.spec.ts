@@ -36,6 +36,7 @@ describe('no credit is lost or taken twice', () => {
     for (;;) {
       const answer = await stack.createTask(apiKey, SMS);
       if (answer.status !== 503 || answer.body.error !== 'unavailable' || Date.now() > deadline) return answer;
+      await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
 

@@ -19,7 +19,7 @@ export class BackoffSchedule {
   /** The most attempts, the first included, that fit in `elapsedMs` since the first. */
   mostAttemptsWithin(elapsedMs: number): number {
     let attempts = 1;
-    for (let waited = this.shortestWait(0); waited <= elapsedMs; waited += this.shortestWait(attempts)) attempts++;
+    for (let waited = this.shortestWait(0); waited <= elapsedMs; waited += this.shortestWait(attempts - 1)) attempts++;
     return attempts;
   }
 

@@ -14,9 +14,9 @@ async function hearingSignals(signals: DueSignals, publisher: Redis, namespace: 
   await eventually(
     async () => {
       const waiter = signals.register(null);
+      const started = Date.now();
       const woke = waiter.wait(1_000, new AbortController().signal).then(() => Date.now());
       await publisher.publish(dueSignalChannel(namespace), '0');
-      const started = Date.now();
       try {
         expect((await woke) - started).toBeLessThan(900);
       } finally {

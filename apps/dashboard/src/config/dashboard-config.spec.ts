@@ -28,6 +28,14 @@ describe(readDashboardConfig.name, () => {
     expect(() => loadConfig(readDashboardConfig, { DASHBOARD_PASSWORD_COST: '16' })).toThrow(/DASHBOARD_PASSWORD_COST/);
   });
 
+  it('refuses a password cost under 10 in production', () => {
+    process.env['NODE_ENV'] = 'production';
+    const production = { DASHBOARD_SECRET: 'a-production-secret-of-enough-length-0123' };
+
+    expect(() => loadConfig(readDashboardConfig, { ...production, DASHBOARD_PASSWORD_COST: '9' })).toThrow(/DASHBOARD_PASSWORD_COST must be at least 10 in production/);
+    expect(loadConfig(readDashboardConfig, { ...production, DASHBOARD_PASSWORD_COST: '10' }).passwordCost).toBe(10);
+  });
+
   it('takes the public API URL from DASHBOARD_PUBLIC_API_URL, else SMSQ_BASE_URL', () => {
     expect(loadConfig(readDashboardConfig, { SMSQ_BASE_URL: 'https://api.example.test/' }).publicApiUrl).toBe('https://api.example.test');
     expect(loadConfig(readDashboardConfig, { SMSQ_BASE_URL: 'https://a.test', DASHBOARD_PUBLIC_API_URL: 'https://b.test' }).publicApiUrl).toBe('https://b.test');

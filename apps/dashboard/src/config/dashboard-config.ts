@@ -100,6 +100,7 @@ export function readDashboardConfig(env: EnvReader): DashboardConfig {
   env.require(mailFrom === undefined || isMailbox(mailFrom), `SMSQ_MAIL_FROM must be an e-mail address, optionally with a name ("smsq <no-reply@example.com>"), got ${JSON.stringify(mailFrom)}`);
   env.require(!production || smtpUrl === undefined || givenPublicUrl !== undefined, 'DASHBOARD_PUBLIC_URL is required in production with SMSQ_SMTP_URL: it is where the mailed password reset links lead');
   env.require(config.trustProxy === undefined || config.trustProxy.every(isAddressOrCidr), `DASHBOARD_TRUST_PROXY must be proxy addresses or CIDRs, comma-separated, got ${JSON.stringify(env.optionalString('DASHBOARD_TRUST_PROXY'))}`);
+  env.require(!production || config.passwordCost >= 10, `DASHBOARD_PASSWORD_COST must be at least 10 in production (12 by default), got ${config.passwordCost}`);
   env.require(isTimeZone(defaultTimeZone), `SMSQ_TIMEZONE must be an IANA time zone, got ${JSON.stringify(defaultTimeZone)}`);
   return config;
 }

@@ -72,7 +72,7 @@ describe(`${LeaseExpiry.name} on Postgres`, () => {
   it('leaves a claim alone while its lease lasts', async () => {
     const task = await createTask();
     await claim(1);
-    // The lease of a minute a real claim would have: this suite's 1 s could run out before the sweep on a busy machine.
+    // A lease that outlasts the sweep: this suite's 1 s could run out before it on a busy machine.
     await dispatch.db.task.update({ where: { id: task.id }, data: { claimExpiresAt: new Date(Date.now() + 60_000) } });
 
     const transactions = vi.spyOn(dispatch.db, '$transaction');

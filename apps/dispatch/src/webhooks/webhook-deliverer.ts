@@ -18,7 +18,7 @@ const SEND_TIMEOUT_MS = 10_000;
 const PER_ENDPOINT = 4;
 /** Retries go on for 24 hours after the event. */
 const RETRY_FOR_MS = 24 * 60 * 60 * 1000;
-const MAX_BACKOFF_MS = 60 * 60 * 1000;
+export const MAX_BACKOFF_MS = 60 * 60 * 1000;
 /** An endpoint whose every delivery failed for this long is disabled. */
 const DISABLE_AFTER_MS = 3 * 24 * 60 * 60 * 1000;
 const DISABLE_CHECK_INTERVAL_MS = 60_000;

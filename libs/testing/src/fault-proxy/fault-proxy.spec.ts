@@ -134,6 +134,7 @@ describe(FaultProxies.name, () => {
     await until(() => sender.received().length >= before + expected.length, { timeoutMs: 3_000, intervalMs: 5 });
     expect(sender.received().subarray(before).toString()).toBe(expected);
 
+    await sut.fault(name, { kind: 'latency', meanMs: 500, jitterMs: 20 });
     await sut.heal(name);
     const healed = performance.now();
     expect(await echo(sender, 'pong')).toBe('pong');

@@ -4,7 +4,8 @@ import { eventually } from '@smsq/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PasswordResetsRepository } from '../password-reset/password-resets.repository.js';
 import { CLIENT_ACCESS_TTL_MS } from '../shared/client-access.js';
-import { startTestDashboard, type TestDashboard } from '../testing/dashboard-harness.js';
+import { DashboardDatabase } from '../database/dashboard-database.js';
+import { startTestDashboard, testDashboardConfig, type TestDashboard } from '../testing/dashboard-harness.js';
 import type { TestBrowser } from '../testing/test-browser.js';
 import { PasswordHasher } from '../users/password-hasher.js';
 import { AuthService } from './auth.service.js';
@@ -126,6 +127,25 @@ describe(`${AuthService.name}: which sessions stay valid`, () => {
     expect((await browser.session()).user).toBeNull();
     expect((await dashboard.browser().signIn(email, 'set by the late change')).status).toBe(401);
     expect((await dashboard.browser().signIn(email, RESET_PASSWORD)).status).toBe(200);
+  });
+
+  it('hashes a password made at another cost again at sign-in, at the configured cost, and ends no session', async () => {
+    const { browser: earlier, email, userId } = await signedUp('rehash');
+    const users = dashboard.app.get(DashboardDatabase).user;
+    // As a user whose password was set before DASHBOARD_PASSWORD_COST changed (the suite's dashboard hashes at 4).
+    await users.update({ where: { id: userId }, data: { passwordHash: await new PasswordHasher(testDashboardConfig({ passwordCost: 5 })).hash(PASSWORD) } });
+    const before = await users.findUniqueOrThrow({ where: { id: userId } });
+
+    expect((await dashboard.browser().signIn(email, PASSWORD)).status).toBe(200);
+
+    const after = await users.findUniqueOrThrow({ where: { id: userId } });
+    expect(before.passwordHash).toMatch(/^\$2b\$05\$/);
+    expect(after.passwordHash).toMatch(/^\$2b\$04\$/);
+    expect(after.passwordVersion).toBe(before.passwordVersion);
+    expect((await earlier.session()).user?.email).toBe(email);
+    expect((await dashboard.browser().signIn(email, PASSWORD)).status).toBe(200);
+    expect((await dashboard.browser().signIn(email, 'not the password')).status).toBe(401);
+    expect((await users.findUniqueOrThrow({ where: { id: userId } })).passwordHash).toBe(after.passwordHash);
   });
 
   it('keeps the changing browser signed in with the new password’s version, and ends the others', async () => {

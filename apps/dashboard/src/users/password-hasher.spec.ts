@@ -29,6 +29,14 @@ describe(PasswordHasher.name, () => {
     expect(await sut.verify(`${long}a`, await sut.hash(`${long}b`))).toBe(false);
   });
 
+  it('tells a hash made at another cost, to be made again at the configured one', async () => {
+    const sut = hasherAt(5);
+
+    expect(sut.isOutdated(await hasherAt(4).hash('x'))).toBe(true);
+    expect(sut.isOutdated(await sut.hash('x'))).toBe(false);
+    expect(sut.isOutdated('not a bcrypt hash')).toBe(true);
+  });
+
   it('answers false for an unknown user after a check of its own', async () => {
     expect(await hasherAt(4).verifyNothing('anything')).toBe(false);
   });

@@ -25,6 +25,11 @@ export class PasswordHasher {
     return compare(prehash(password), passwordHash);
   }
 
+  /** Whether a hash was made at another cost than the configured one (bcrypt's `$2b$12$…` carries it). */
+  isOutdated(passwordHash: string): boolean {
+    return Number(/^\$2[aby]\$(\d{2})\$/.exec(passwordHash)?.[1]) !== this.config.passwordCost;
+  }
+
   /** Spends the time of a real check, so an unknown address cannot be told from a wrong password by timing. */
   async verifyNothing(password: string): Promise<false> {
     this.decoy ??= this.hash('no user has this password');

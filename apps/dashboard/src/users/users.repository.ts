@@ -55,6 +55,14 @@ export class UsersRepository {
       throw error;
     }
   }
+
+  /**
+   * The same password hashed again (at another cost): the version stays, so no session ends. Only
+   * while the stored hash is still the one checked; whether it was replaced.
+   */
+  async rehash(id: number, checkedHash: string, passwordHash: string): Promise<boolean> {
+    return (await this.database.user.updateMany({ where: { id, passwordHash: checkedHash }, data: { passwordHash } })).count === 1;
+  }
 }
 
 /** What every write of a new password sets: the hash and the next version, together. */

@@ -44,11 +44,19 @@ export class UsersService {
     return { userId: user.id };
   }
 
-  /** The user these credentials belong to, or null; an unknown address takes as long as a wrong password. */
+  /**
+   * The user these credentials belong to, or null; an unknown address takes as long as a wrong
+   * password. A password hashed at another cost than DASHBOARD_PASSWORD_COST is hashed again at
+   * that cost, so a changed cost reaches every user who signs in, and their checks take as long as
+   * the decoy's.
+   */
   async authenticate(email: string, password: string): Promise<StoredUser | null> {
     const user = await this.users.findByEmail(normaliseEmail(email));
     if (!user) return this.hasher.verifyNothing(password).then(() => null);
-    return (await this.hasher.verify(password, user.passwordHash)) ? user : null;
+    if (!(await this.hasher.verify(password, user.passwordHash))) return null;
+    if (!this.hasher.isOutdated(user.passwordHash)) return user;
+    const passwordHash = await this.hasher.hash(password);
+    return (await this.users.rehash(user.id, user.passwordHash, passwordHash)) ? { ...user, passwordHash } : user;
   }
 
   /**

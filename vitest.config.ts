@@ -1,19 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { slowestFirst, testReporters } from './vitest.shared.js';
-
-/**
- * The files that take longest (seconds of a clean run on a 2-core machine): on a clean clone Vitest
- * has no timings to order by, and the longest of them, started last, ran alone for the step's last
- * 10 s.
- */
-const SLOWEST_FIRST = [
-  'apps/worker/src/drivers/termux/termux-driver.spec.ts', // 23
-  'libs/platform/src/messaging/broker-silence.integration.spec.ts', // 13
-  'apps/worker/src/delivery/delivery-worker.spec.ts', // 11
-  'libs/platform/src/redis/redis-silence.integration.spec.ts', // 11
-  'apps/dispatch/src/claims/task-batches.integration.spec.ts', // 10
-  'apps/dispatch/src/webhooks/webhook-deliverer.integration.spec.ts', // 9
-];
+import { testReporters } from './vitest.shared.js';
 
 // Every project's unit and integration tests in one run (`npm test`; `npx vitest run` here): one
 // Vite server transforms the libraries once for all of them, and every project's files share the
@@ -27,7 +13,6 @@ export default defineConfig({
     // (145 s, 193 s of CPU). On a machine busy with other work, SMSQ_TEST_WORKERS=2 is the safer choice:
     // the outbox relays' timed back-off specs count rounds within a second.
     maxWorkers: Number(process.env['SMSQ_TEST_WORKERS'] ?? 3),
-    sequence: { sequencer: slowestFirst(SLOWEST_FIRST) },
     reporters: testReporters('unit'),
   },
 });

@@ -3,7 +3,6 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import swc from 'unplugin-swc';
 import { defineConfig } from 'vitest/config';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const root = dirname(fileURLToPath(import.meta.url));
 
@@ -19,26 +18,6 @@ const libraryAliases = readdirSync(join(root, 'libs')).flatMap((name) => {
 /** Where `npm test` finds a run's counts and adds them up: test-results/<name>.json. */
 export function testReporters(name: string): ['default', ['json', { outputFile: string }]] {
   return ['default', ['json', { outputFile: join(root, 'test-results', `${name}.json`) }]];
-}
-
-/**
- * A sequencer that starts the named files first, in that order (each name the end of a file's
- * path): the slowest, started first, overlap the rest instead of running alone at the end. Files
- * not named keep Vitest's order after them; groups (`sequence.groupOrder`) keep theirs. Only the
- * order depends on the list; it never picks what runs.
- */
-export function slowestFirst(names: readonly string[]): new (...args: ConstructorParameters<typeof BaseSequencer>) => BaseSequencer {
-  return class SlowestFirst extends BaseSequencer {
-    override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-      const rank = (file: TestSpecification) => {
-        const index = names.findIndex((name) => file.moduleId.endsWith(name));
-        return index === -1 ? names.length : index;
-      };
-      const sorted = await super.sort(files);
-      // Array.prototype.sort is stable: Vitest's order stays among files of equal rank.
-      return sorted.sort((a, b) => a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder || rank(a) - rank(b));
-    }
-  };
 }
 
 export function projectTestConfig(options: { testTimeout?: number; hookTimeout?: number; include?: string[]; maxWorkers?: number; isolate?: boolean } = {}) {

@@ -11,6 +11,7 @@ import { call, RequestTally, sleep } from './support/chaos/chaos-http.js';
 import { ClientLoad, type ChaosClient } from './support/chaos/client-load.js';
 import { ledgerViolations, unsettledWork } from './support/chaos/invariants.js';
 import { PrivateInfra } from './support/private-infra.js';
+import { query } from './support/sql.js';
 import { Stack } from './support/stack.js';
 import { registerPhone } from './support/worker-api.js';
 
@@ -58,16 +59,6 @@ function libpqEnv(serverUrl: string, database: string, backupDir: string): NodeJ
     PGDATABASE: database,
     SMSQ_BACKUP_DIR: backupDir,
   };
-}
-
-async function query<T extends pg.QueryResultRow>(databaseUrl: string, sql: string, params: unknown[] = []): Promise<T[]> {
-  const db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    return (await db.query<T>(sql, params)).rows;
-  } finally {
-    await db.end();
-  }
 }
 
 const TASKS_SQL = `SELECT id, client_id, status::text AS status, message, claim_expires_at FROM dispatch.tasks WHERE client_id = ANY($1) ORDER BY id`;

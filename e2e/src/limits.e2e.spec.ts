@@ -1,5 +1,6 @@
 import { eventually } from '@smsq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { query } from './support/sql.js';
 import { Stack } from './support/stack.js';
 
 const SMS = { recipient: '+381641234567', message: 'timing' };
@@ -24,7 +25,7 @@ describe('time-based rules, with a period ended on purpose', () => {
 
   /** The client's period as if it had started a period ago: it is over, as time passing would end it. */
   async function endPeriod(clientId: number): Promise<void> {
-    const ended = await stack.sql("UPDATE billing.accounts SET period_started_at = period_started_at - make_interval(secs => $2) WHERE client_id = $1 RETURNING client_id", [clientId, DAILY_PERIOD_S]);
+    const ended = await query(stack.env['DATABASE_URL']!, "UPDATE billing.accounts SET period_started_at = period_started_at - make_interval(secs => $2) WHERE client_id = $1 RETURNING client_id", [clientId, DAILY_PERIOD_S]);
     expect(ended).toHaveLength(1);
   }
 

@@ -4,7 +4,6 @@ import { createSmsqClient, type SmsqClient } from '@smsq/client';
 import { domainErrorFrom } from '@smsq/contracts';
 import { deadLetterQueueName, queueName, rmqClientOptions, ServiceClient } from '@smsq/platform';
 import amqplib from 'amqplib';
-import pg from 'pg';
 import { dropDatabase, eventually, freePort, TEST_SERVER_URL } from '@smsq/testing';
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -326,17 +325,6 @@ export class Stack {
       ({ phone_id: phoneId } = await this.adminOk('phone', 'register', '--client', String(clientId), '--name', 'test phone'));
     }
     return { clientId, apiKey, keyId, phoneId };
-  }
-
-  /** One statement on the stack's database, as an operator would run it in psql; its rows. */
-  async sql<Row extends Record<string, unknown> = Record<string, unknown>>(text: string, values: unknown[] = []): Promise<Row[]> {
-    const database = new pg.Client({ connectionString: this.env['DATABASE_URL'] });
-    await database.connect();
-    try {
-      return (await database.query<Row>(text, values)).rows;
-    } finally {
-      await database.end();
-    }
   }
 
   async credits(clientId: number): Promise<number> {

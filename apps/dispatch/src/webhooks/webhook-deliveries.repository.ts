@@ -21,6 +21,9 @@ export interface DueDelivery {
   createdAt: Date;
 }
 
+/** A delivery `d` waiting for its next attempt, which is now. */
+const DUE = Prisma.sql`d.status = 'pending' AND d.next_attempt_at <= now()`;
+
 /** What a taken delivery answers, from the delivery `d` and its endpoint `e`. */
 const DUE_FIELDS = Prisma.sql`
   d.id, d.endpoint_id AS "endpointId", e.url, e.secret,
@@ -38,7 +41,7 @@ function handOverTo(endpointId: number, leaseS: number | null): Prisma.Sql {
     next AS (
       SELECT d.id FROM "dispatch"."webhook_deliveries" d JOIN "dispatch"."webhook_endpoints" e ON e.id = d.endpoint_id AND e.active
        WHERE ${leaseS}::int IS NOT NULL AND EXISTS (SELECT 1 FROM settled)
-         AND d.endpoint_id = ${endpointId} AND d.status = 'pending' AND d.next_attempt_at <= now()
+         AND d.endpoint_id = ${endpointId} AND ${DUE}
        ORDER BY d.next_attempt_at, d.id
        LIMIT 1
          FOR UPDATE OF d SKIP LOCKED
@@ -54,6 +57,15 @@ function handOverTo(endpointId: number, leaseS: number | null): Prisma.Sql {
 export class WebhookDeliveriesRepository {
   constructor(private readonly db: DispatchDatabase) {}
 
+  /** Whether any delivery of an active endpoint is due, in one plain statement (`takeDue` is a transaction of four round trips). */
+  async anyDue(): Promise<boolean> {
+    const rows = await this.db.$queryRaw<unknown[]>`
+      SELECT 1 FROM "dispatch"."webhook_deliveries" d JOIN "dispatch"."webhook_endpoints" e ON e.id = d.endpoint_id AND e.active
+       WHERE ${DUE}
+       LIMIT 1`;
+    return rows.length > 0;
+  }
+
   /**
    * Takes up to `limit` due deliveries of active endpoints in due order (next_attempt_at, id),
    * leaving each endpoint at most `perEndpoint` sends under way over all deliverers, and leases
@@ -61,15 +73,6 @@ export class WebhookDeliveriesRepository {
    * sent, so another deliverer never takes them meanwhile, and one that dies leaves them due again.
    * An endpoint with thousands of due deliveries thus gets no more of a round than any other.
    */
-  /** Whether any delivery of an active endpoint is due, in one plain statement (`takeDue` is a transaction of four round trips). */
-  async anyDue(): Promise<boolean> {
-    const rows = await this.db.$queryRaw<unknown[]>`
-      SELECT 1 FROM "dispatch"."webhook_deliveries" d JOIN "dispatch"."webhook_endpoints" e ON e.id = d.endpoint_id AND e.active
-       WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-       LIMIT 1`;
-    return rows.length > 0;
-  }
-
   async takeDue(limit: number, leaseS: number, perEndpoint: number): Promise<DueDelivery[]> {
     const [, taken] = await this.db.$transaction([
       // Deliverers take one after another, so two never both see an endpoint's free places and fill them twice over.
@@ -80,7 +83,7 @@ export class WebhookDeliveriesRepository {
             FROM "dispatch"."webhook_endpoints" e
            CROSS JOIN LATERAL (
              SELECT d.id, d.next_attempt_at FROM "dispatch"."webhook_deliveries" d
-              WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+              WHERE d.endpoint_id = e.id AND ${DUE}
               ORDER BY d.next_attempt_at, d.id
               LIMIT greatest(${perEndpoint} - (
                 SELECT count(*) FROM "dispatch"."webhook_deliveries" s WHERE s.endpoint_id = e.id AND s.sending_until > now() AND s.status = 'pending'
@@ -91,7 +94,7 @@ export class WebhookDeliveriesRepository {
            LIMIT ${limit}
         ), due AS (
           SELECT d.id FROM "dispatch"."webhook_deliveries" d JOIN candidates c ON c.id = d.id
-           WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+           WHERE ${DUE}
              FOR UPDATE OF d SKIP LOCKED
         )
         UPDATE "dispatch"."webhook_deliveries" d

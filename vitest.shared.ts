@@ -20,7 +20,7 @@ export function testReporters(name: string): ['default', ['json', { outputFile: 
   return ['default', ['json', { outputFile: join(root, 'test-results', `${name}.json`) }]];
 }
 
-export function projectTestConfig(options: { testTimeout?: number; hookTimeout?: number; include?: string[]; maxWorkers?: number; isolate?: boolean } = {}) {
+export function projectTestConfig(options: { testTimeout?: number; hookTimeout?: number; include?: string[]; maxWorkers?: number; isolate?: boolean; results?: string } = {}) {
   return defineConfig({
     // Nest's dependency injection needs decorator metadata, which only SWC emits here.
     plugins: [swc.vite({ jsc: { target: 'es2022', transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false } } })],
@@ -38,7 +38,7 @@ export function projectTestConfig(options: { testTimeout?: number; hookTimeout?:
       isolate: options.isolate ?? false,
       ...(options.maxWorkers ? { maxWorkers: options.maxWorkers } : {}),
       // Each project run alone (`nx run <project>:test`) also leaves its counts where `npm test` adds them up.
-      reporters: testReporters(relative(root, process.cwd()).replace(/[\\/]/g, '-') || 'root'),
+      reporters: testReporters(options.results ?? (relative(root, process.cwd()).replace(/[\\/]/g, '-') || 'root')),
     },
   });
 }

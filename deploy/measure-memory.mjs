@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { appFile } from '../scripts/lib/workspace.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const id = process.env.MEASURE_ID ?? 'k8smeasure';
@@ -73,7 +74,7 @@ async function waitReady(port) {
 }
 
 function admin(...args) {
-  return JSON.parse(execFileSync(process.execPath, ['apps/admin/dist/main.js', ...args], { cwd: root, env, encoding: 'utf8' }));
+  return JSON.parse(execFileSync(process.execPath, [appFile('admin'), ...args], { cwd: root, env, encoding: 'utf8' }));
 }
 
 /** `connections` loops calling `once` until `until()` says stop; answers how many calls succeeded. */
@@ -93,7 +94,7 @@ async function loop(count, once, until) {
 
 async function main() {
   for (const [name, app] of Object.entries(SERVICES)) {
-    children[name] = spawn(process.execPath, [`apps/${app}/dist/main.js`], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+    children[name] = spawn(process.execPath, [appFile(app)], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
   }
   await Promise.all(Object.values(ports).map(waitReady));
 
@@ -107,7 +108,7 @@ async function main() {
   admin('admin', 'create', '--email', email, '--password', password);
   // The reference worker polls with its own token; the gateway URL answers nothing, so what it claims fails and is refunded.
   const { worker_token: ownToken } = admin('worker-token', 'create');
-  children.worker = spawn(process.execPath, ['apps/worker/dist/smsq-worker.mjs', 'run'], { cwd: root, env: { ...env, WORKER_TOKEN: ownToken, SMSQ_BASE_URL: api, WORKER_CONCURRENCY: '4' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  children.worker = spawn(process.execPath, [appFile('worker'), 'run'], { cwd: root, env: { ...env, WORKER_TOKEN: ownToken, SMSQ_BASE_URL: api, WORKER_CONCURRENCY: '4' }, stdio: ['ignore', 'ignore', 'inherit'] });
 
   await sleep(15_000);
   const atRest = sample();

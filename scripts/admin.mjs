@@ -2,11 +2,10 @@
 // if it is not (build output goes to stderr so stdout stays one JSON object).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { appFile, root } from './lib/workspace.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const cli = join(root, 'apps', 'admin', 'dist', 'main.js');
+const cli = join(root, appFile('admin'));
 if (!existsSync(cli)) {
   const build = spawnSync(process.execPath, [join(root, 'node_modules', 'nx', 'dist', 'bin', 'nx.js'), 'run', 'admin:build'], {
     cwd: root,

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { Supervisor } from './lib/supervisor.mjs';
+import { appFile } from './lib/workspace.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const env = {
@@ -46,7 +47,7 @@ if (!['one', 'many'].includes(processes)) {
 const HEALTH_PORTS = { billing: env.BILLING_PORT ?? 3011, dispatch: env.DISPATCH_PORT ?? 3012, inbox: env.INBOX_PORT ?? 3013, 'api-gateway': env.PORT, dashboard: env.DASHBOARD_PORT ?? 3001 };
 const healthUrls = (...services) => ({ healthUrls: services.map((service) => `http://127.0.0.1:${HEALTH_PORTS[service]}/healthz`) });
 if (processes === 'one') supervisor.start('services', ['scripts/one-process.mjs', ...SERVICES], {}, healthUrls(...SERVICES));
-else for (const service of SERVICES) supervisor.start(service, [`apps/${service}/dist/main.js`], {}, healthUrls(service));
+else for (const service of SERVICES) supervisor.start(service, [appFile(service)], {}, healthUrls(service));
 
 await waitForReady(`${baseUrl}/readyz`);
 await waitForReady(`${dashboardUrl}/readyz`);
@@ -54,10 +55,10 @@ if (demo) {
   const seeded = await seedDemo();
   if (seeded?.worker_token) {
     // The demo delivers for real: a worker polls with the phone's (or pool's) token and sends through the simulator.
-    supervisor.start('gateway-sim', ['apps/gateway-sim/dist/main.js'], { GATEWAY_SIM_WORKER_TOKEN: seeded.sim_token, GATEWAY_SIM_REPLY_RATE: env.GATEWAY_SIM_REPLY_RATE ?? '0.3', SMSQ_BASE_URL: baseUrl });
+    supervisor.start('gateway-sim', [appFile('gateway-sim')], { GATEWAY_SIM_WORKER_TOKEN: seeded.sim_token, GATEWAY_SIM_REPLY_RATE: env.GATEWAY_SIM_REPLY_RATE ?? '0.3', SMSQ_BASE_URL: baseUrl });
     // The worker's first delivery must find the simulator listening.
     await waitForReady(`${simUrl}/readyz`);
-    supervisor.start('worker', ['apps/worker/dist/smsq-worker.mjs', 'run'], { WORKER_TOKEN: seeded.worker_token, SMSQ_BASE_URL: baseUrl });
+    supervisor.start('worker', [appFile('worker'), 'run'], { WORKER_TOKEN: seeded.worker_token, SMSQ_BASE_URL: baseUrl });
   }
 }
 log(`ready: the API at ${baseUrl}, the dashboard at ${dashboardUrl}  (Ctrl-C stops everything)`);
@@ -78,7 +79,7 @@ async function waitForReady(url) {
 }
 
 function admin(...args) {
-  const output = execFileSync(process.execPath, ['apps/admin/dist/main.js', ...args], { cwd: root, env, encoding: 'utf8' });
+  const output = execFileSync(process.execPath, [appFile('admin'), ...args], { cwd: root, env, encoding: 'utf8' });
   return JSON.parse(output);
 }
 

@@ -88,7 +88,7 @@ export class BenchStack {
     };
     const stack = new BenchStack(options, databaseName, databaseUrl, env, `http://127.0.0.1:${port}`);
     if (options.together) stack.launch(TOGETHER, [join(options.root, 'scripts', 'one-process.mjs'), ...MEASURED_SERVICES]);
-    else for (const service of MEASURED_SERVICES) stack.launch(service, [join(options.root, 'apps', service, 'dist', 'main.js')]);
+    else for (const service of MEASURED_SERVICES) stack.launch(service, [join(options.root, 'apps', service, 'dist', `smsq-${service}.mjs`)]);
     try {
       await until(
         async () => {

@@ -87,7 +87,7 @@ describe.each(['overlays/bring-your-own', 'overlays/operators'])('the services i
     const deployment = deploymentOf(rendered(variant), service);
     const [container] = deployment.spec.template.spec.containers;
     expect(container!.image).toMatch(/^ghcr\.io\/example\/smsq:/);
-    expect(container!.command).toEqual(['node', `apps/${service}/dist/main.js`]);
+    expect(container!.command).toEqual(['node', `apps/${service}/dist/smsq-${service}.mjs`]);
     expect(existsSync(join(repoRoot, 'apps', service, 'src', 'main.ts'))).toBe(true);
     // The port variable and its default, read from the service's own configuration.
     const configDir = join(repoRoot, 'apps', service, 'src', 'config');

@@ -1,13 +1,10 @@
 import { execFile } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { appFile } from './support/stack.js';
 
 function start(service: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(ROOT, 'apps', service, 'dist', 'main.js')], { env: { ...process.env, ...env }, timeout: 20_000 }, (error, _stdout, stderr) => {
+    execFile(process.execPath, [appFile(service)], { env: { ...process.env, ...env }, timeout: 20_000 }, (error, _stdout, stderr) => {
       resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stderr });
     });
   });

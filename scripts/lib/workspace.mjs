@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const nx = join(root, 'node_modules', 'nx', 'dist', 'bin', 'nx.js');
+/** An app as its build leaves it to run: one file (rolldown.service.mjs), relative to `root`. */
+export const appFile = (app) => `apps/${app}/dist/smsq-${app}.mjs`;
 export const nxEnv = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
 
 function reachable(port) {

@@ -35,9 +35,11 @@ const serviceOf = (name: ProcessName): ServiceName => name.split('#')[0] as Serv
  * memory and CPU as production would see them, names its own flags.
  */
 const TEST_NODE_FLAGS = ['--liftoff-only'];
+/** An app as its build leaves it for users to run: one file, `apps/<app>/dist/smsq-<app>.mjs` (rolldown.service.mjs). */
+export const appFile = (app: string): string => join(ROOT, 'apps', app, 'dist', `smsq-${app}.mjs`);
 /** The reference worker as users get it: one bundled file. */
-export const WORKER_FILE = join(ROOT, 'apps', 'worker', 'dist', 'smsq-worker.mjs');
-/** What runs a service that is not simply its app's `dist/main.js`. */
+export const WORKER_FILE = appFile('worker');
+/** What runs a service that is not simply its app's one file. */
 const ENTRIES: Partial<Record<ServiceName, string[]>> = {
   worker: [WORKER_FILE, 'run'],
   services: [join(ROOT, 'scripts', 'one-process.mjs'), ...SERVICES],
@@ -116,7 +118,7 @@ export class Stack {
   launch(service: ProcessName, extraEnv: Record<string, string> = {}): void {
     const env = { ...this.env, ...(this.extraEnv.get(service) ?? {}), ...extraEnv };
     this.extraEnv.set(service, { ...(this.extraEnv.get(service) ?? {}), ...extraEnv });
-    const entry = ENTRIES[serviceOf(service)] ?? [join(ROOT, 'apps', serviceOf(service), 'dist', 'main.js')];
+    const entry = ENTRIES[serviceOf(service)] ?? [appFile(serviceOf(service))];
     const child = spawn(process.execPath, [...this.nodeFlags, ...entry], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines = this.logs.get(service) ?? [];
     this.logs.set(service, lines);
@@ -305,7 +307,7 @@ export class Stack {
   /** The real admin command line as a user runs it: a process printing one JSON object. */
   async cli(...args: string[]): Promise<{ exitCode: number; output: any; stdout: string }> {
     try {
-      const { stdout } = await run(process.execPath, [join(ROOT, 'apps', 'admin', 'dist', 'main.js'), ...args], { cwd: ROOT, env: this.env });
+      const { stdout } = await run(process.execPath, [appFile('admin'), ...args], { cwd: ROOT, env: this.env });
       return { exitCode: 0, output: JSON.parse(stdout), stdout };
     } catch (error) {
       const failure = error as { code?: number; stdout?: string };

@@ -1,12 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { CommonConfig, isHttpUrl, isLoopbackUrl, isTimeZone, readCommonConfig, readPasswordResetRetentionS, readRetentionIntervalS, type EnvReader } from '@smsq/platform';
+import { DEFAULT_WEB_DIR, DEFAULT_WORKER_FILE } from '../app-files.js';
 
-/** Where the front end's build lands: `apps/dashboard-web/dist`, found from this file in `src/` and in `dist/` alike. */
-const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../../dashboard-web/dist', import.meta.url));
-/** The reference worker's single-file build, offered for download when it exists. */
-const DEFAULT_WORKER_FILE = fileURLToPath(new URL('../../../worker/dist/smsq-worker.mjs', import.meta.url));
 
 /** bcrypt's work factor unless DASHBOARD_PASSWORD_COST says otherwise. */
 export const DEFAULT_PASSWORD_COST = 12;

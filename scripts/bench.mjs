@@ -12,7 +12,7 @@ if (!existsSync(pgbench)) {
 }
 await requireLocalServices('The bench');
 
-const build = spawnSync(process.execPath, [nx, 'run-many', '-t', 'build', '-p', 'api-gateway', 'billing', 'dispatch', 'inbox', 'bench', '--output-style=stream'], {
+const build = spawnSync(process.execPath, [nx, 'run-many', '-t', 'build', '-p', 'api-gateway', 'billing', 'dispatch', 'inbox', 'one-process', 'bench', '--output-style=stream'], {
   cwd: root,
   env,
   stdio: ['ignore', 'inherit', 'inherit'],

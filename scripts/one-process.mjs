@@ -15,7 +15,7 @@ if (asked.length === 0 || unknown.length > 0) {
   process.exit(64);
 }
 // In the order asked: the services others call first, the public API last (it drains first). Each
-// service's compiled modules, not its one-file build: the services in this process then share one
-// copy of Nest, Prisma and every other library (four one-file builds in one process took as much CPU
-// to start as the modules do).
-for (const service of asked) await import(pathToFileURL(join(root, 'apps', service, 'dist', 'main.js')).href);
+// service's part of the build made for this process (apps/one-process), not its one-file build: the
+// parts share one copy of Nest, Prisma and every other library, where four one-file builds would
+// load four.
+for (const service of asked) await import(pathToFileURL(join(root, 'apps', service, 'dist', 'one-process.mjs')).href);

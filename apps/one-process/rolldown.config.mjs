@@ -1,0 +1,19 @@
+// The services `npm start` runs in one process (scripts/one-process.mjs), built together: each
+// service's part is `apps/<service>/dist/one-process.mjs`, and what they share (Nest, Prisma's
+// client code, the libraries) is in chunks here in `dist/`, loaded once. Reading these few files
+// instead of about a thousand modules takes the four core services from about 3 s of CPU to ready
+// to about 2 s. Each part sits where its service's `dist/main.js` does, because a service finds
+// its migrations (and the dashboard its web build) from its own module's location.
+import { defineConfig } from 'rolldown';
+import { OUTSIDE } from '../../rolldown.service.mjs';
+
+const SERVICES = ['billing', 'dispatch', 'inbox', 'api-gateway', 'dashboard'];
+
+export default defineConfig({
+  input: Object.fromEntries(SERVICES.map((service) => [`${service}/dist/one-process`, `../${service}/dist/main.js`])),
+  platform: 'node',
+  external: (id) => OUTSIDE.some((pattern) => pattern.test(id)),
+  checks: { unresolvedImport: false },
+  // Relative to apps/: the parts beside each service's modules, the shared chunks in this project's dist.
+  output: { dir: '..', format: 'esm', entryFileNames: '[name].mjs', chunkFileNames: 'one-process/dist/[name]-[hash].mjs', keepNames: true },
+});

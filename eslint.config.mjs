@@ -2,7 +2,7 @@ import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/generated/**', '**/node_modules/**', '**/.nx/**'] },
+  { ignores: ['**/dist/**', 'apps/*/one-process/**', '**/generated/**', '**/node_modules/**', '**/.nx/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

@@ -18,4 +18,4 @@ if (asked.length === 0 || unknown.length > 0) {
 // service's part of the build made for this process (apps/one-process), not its one-file build: the
 // parts share one copy of Nest, Prisma and every other library, where four one-file builds would
 // load four.
-for (const service of asked) await import(pathToFileURL(join(root, 'apps', service, 'dist', 'one-process.mjs')).href);
+for (const service of asked) await import(pathToFileURL(join(root, 'apps', service, 'one-process', 'main.mjs')).href);

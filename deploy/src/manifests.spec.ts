@@ -83,7 +83,7 @@ describe.each(['base', 'overlays/bring-your-own', 'overlays/operators', 'overlay
 });
 
 describe.each(['overlays/bring-your-own', 'overlays/operators'])('the services in deploy/k8s/%s', (variant) => {
-  it.each(SERVICES)('%s runs its own built main.js on the port its configuration reads, probed on /healthz and /readyz', (service) => {
+  it.each(SERVICES)('%s runs its own one-file build on the port its configuration reads, probed on /healthz and /readyz', (service) => {
     const deployment = deploymentOf(rendered(variant), service);
     const [container] = deployment.spec.template.spec.containers;
     expect(container!.image).toMatch(/^ghcr\.io\/example\/smsq:/);

@@ -65,7 +65,13 @@ describe('the dashboard in a real browser, Profile A', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    // A sign-up that does not reach the overview says what the page showed instead (an error, a form).
+    await page
+      .getByRole('heading', { name: 'Overview' })
+      .waitFor()
+      .catch(async (error: Error) => {
+        throw new Error(`${error.message}\nthe page at ${page.url()} showed: ${(await page.locator('body').innerText().catch(() => '(unreadable)')).slice(0, 2_000)}`);
+      });
     return { context, page, email };
   }
 

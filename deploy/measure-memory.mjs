@@ -6,12 +6,9 @@
 // local PostgreSQL, RabbitMQ and Redis (the README's defaults). Prints one JSON object.
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { appFile } from '../scripts/lib/workspace.mjs';
+import { appFile, root } from '../scripts/lib/workspace.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const id = process.env.MEASURE_ID ?? 'k8smeasure';
 const serverUrl = process.env.MEASURE_DATABASE_SERVER ?? 'postgresql://postgres@127.0.0.1:5432';
 const seconds = Number(process.env.MEASURE_SECONDS ?? 30);

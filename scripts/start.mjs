@@ -4,12 +4,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { Supervisor } from './lib/supervisor.mjs';
-import { appFile } from './lib/workspace.mjs';
+import { appFile, root } from './lib/workspace.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const env = {
   SMSQ_PROFILE: 'A',
   SMSQ_DEMO: 'true',

@@ -3,7 +3,6 @@ import { isIP } from 'node:net';
 import { CommonConfig, isHttpUrl, isLoopbackUrl, isTimeZone, readCommonConfig, readPasswordResetRetentionS, readRetentionIntervalS, type EnvReader } from '@smsq/platform';
 import { DEFAULT_WEB_DIR, DEFAULT_WORKER_FILE } from '../app-files.js';
 
-
 /** bcrypt's work factor unless DASHBOARD_PASSWORD_COST says otherwise. */
 export const DEFAULT_PASSWORD_COST = 12;
 

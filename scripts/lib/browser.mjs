@@ -1,11 +1,15 @@
-// The dashboard's browser tests drive a real Chromium or Chrome. `npm test` finds one, and on a
-// machine with none installs Debian's or Ubuntu's `chromium` package when it may (root, apt); it
-// never skips the browser tests and never downloads a browser from elsewhere.
+// The dashboard's browser tests drive a real Chromium or Chrome, headless. A headless shell
+// (Debian's `chromium-headless-shell`, Chrome's `chrome-headless-shell`) runs them on about a third
+// of the CPU a full browser takes, whose headless windows still build its own interface. `npm test`
+// finds one, and where it may (root, apt) installs Debian's package; where neither can be, a
+// full Chromium or Chrome on the PATH does. It never skips the browser tests and never downloads a
+// browser from elsewhere.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
-const NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'chrome'];
+const HEADLESS_SHELLS = ['chromium-headless-shell', 'chrome-headless-shell'];
+const FULL_BROWSERS = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'chrome'];
 
 function executable(path) {
   try {
@@ -16,36 +20,46 @@ function executable(path) {
   }
 }
 
-/** `CHROMIUM_PATH` when set, else the first Chromium or Chrome on the PATH; undefined when there is none. */
-export function findBrowser(env = process.env) {
-  if (env.CHROMIUM_PATH) return executable(env.CHROMIUM_PATH) ? env.CHROMIUM_PATH : undefined;
-  const dirs = (env.PATH ?? '').split(delimiter).filter(Boolean);
-  for (const name of NAMES) for (const dir of dirs) if (executable(join(dir, name))) return join(dir, name);
+/** The first of `names` on the PATH, undefined when there is none. */
+function onPath(names) {
+  const dirs = (process.env.PATH ?? '').split(delimiter).filter(Boolean);
+  for (const name of names) for (const dir of dirs) if (executable(join(dir, name))) return join(dir, name);
   return undefined;
 }
 
-/** The browser's path, installing the system package first when there is none and it may; else it stops with what to do. */
+/**
+ * Installs `pkg` with apt when this runs as root where apt is; answers whether it did. The package
+ * lists are refreshed first only with `refresh` (a machine with no browser at all).
+ */
+function aptInstall(pkg, refresh, log) {
+  if (process.getuid?.() !== 0 || spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status !== 0) return false;
+  log(`installing the system ${pkg} package for the browser tests…`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if (refresh && spawnSync('apt-get', ['update', '-qq'], { env, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) return false;
+  return spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', pkg], { env, stdio: ['ignore', 'ignore', 'ignore'] }).status === 0;
+}
+
+/**
+ * The browser's path: `CHROMIUM_PATH`, else a headless shell on the PATH, else one installed now
+ * when it may, else a full Chromium or Chrome on the PATH (with none at all, the system's chromium
+ * package installed); else it stops with what to do.
+ */
 export function requireBrowser(log) {
-  const found = findBrowser();
-  if (found) return found;
-  if (process.env.CHROMIUM_PATH) return stop(`CHROMIUM_PATH is ${process.env.CHROMIUM_PATH}, which is not an executable browser.`);
-  if (process.getuid?.() === 0 && spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0) {
-    log('no Chromium or Chrome found: installing the system chromium package for the browser tests…');
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', 'chromium']]) {
-      const run = spawnSync('apt-get', args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
-      if (run.status !== 0) return stop(`apt-get ${args.join(' ')} failed.`);
-    }
-    const installed = findBrowser();
-    if (installed) return installed;
-  }
+  const { CHROMIUM_PATH } = process.env;
+  if (CHROMIUM_PATH) return executable(CHROMIUM_PATH) ? CHROMIUM_PATH : stop(`CHROMIUM_PATH is ${CHROMIUM_PATH}, which is not an executable browser.`);
+  const full = onPath(FULL_BROWSERS);
+  const shell = () => onPath(HEADLESS_SHELLS);
+  // Where a full browser is there already, the package lists are not refreshed for the lighter one: a machine whose lists lack it keeps the browser it has.
+  if (shell() || aptInstall('chromium-headless-shell', !full, log)) return shell() ?? full ?? stop('The headless shell installed but is not on the PATH.');
+  if (full) return full;
+  if (aptInstall('chromium', false, log)) return onPath(FULL_BROWSERS) ?? stop('No Chromium or Chrome found.');
   return stop('No Chromium or Chrome found.');
 }
 
 function stop(reason) {
   process.stderr.write(
-    `${reason} The dashboard's browser tests need one: install your system's chromium package (Debian/Ubuntu: sudo apt-get install chromium), ` +
-      'or Chrome, or set CHROMIUM_PATH to a Chromium or Chrome executable, then run the tests again.\n',
+    `${reason} The dashboard's browser tests need one: install your system's chromium-headless-shell or chromium package ` +
+      '(Debian/Ubuntu: sudo apt-get install chromium-headless-shell), or Chrome, or set CHROMIUM_PATH to a Chromium or Chrome executable, then run the tests again.\n',
   );
   process.exit(1);
 }

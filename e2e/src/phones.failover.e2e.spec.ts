@@ -103,7 +103,9 @@ async function startReceiver(): Promise<{ server: Server; url: string; events: W
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/smsq-events`, events };
 }
 
-describe.each(['A', 'B'] as const)('phones fail over, Profile %s', (profile) => {
+// The two profiles side by side, each on its own stack: most of their time is spent waiting (on a
+// phone, a lease, a killed worker), which overlaps. Within a profile the tests run one after another.
+describe.concurrent.each(['A', 'B'] as const)('phones fail over, Profile %s', (profile) => {
   let stack: Stack;
   let phones: TwoPhones;
   let client: { clientId: number; apiKey: string };
@@ -145,7 +147,7 @@ describe.each(['A', 'B'] as const)('phones fail over, Profile %s', (profile) => 
     await new Promise((resolve) => receiver?.server.close(resolve));
   });
 
-  it(
+  it.sequential(
     "a worker killed in a stream of creates: its phone goes silent, its waiting tasks are sent by the other phone, every task exactly once; it is back once its worker is",
     { timeout: 150_000 },
     async () => {
@@ -235,7 +237,7 @@ describe.each(['A', 'B'] as const)('phones fail over, Profile %s', (profile) => 
       for (const event of rerouted()) expect(event).toMatchObject({ first_phone_id: dead, phone_id: live });
   }
 
-  if (profile === 'A') it('a failure the phone says sent nothing (no service) is sent by the other phone, with one debit and no refund', { timeout: 60_000 }, async () => {
+  if (profile === 'A') it.sequential('a failure the phone says sent nothing (no service) is sent by the other phone, with one debit and no refund', { timeout: 60_000 }, async () => {
     const [first, other] = [phones.phoneIds[1], phones.phoneIds[2]];
     // Both online, so routing picks phone 1, the lowest; its radio has no service.
     await eventually(async () => expect((await phoneList()).map((phone) => phone['state'])).toEqual(['online', 'online']), { timeoutMs: 15_000, intervalMs: 250 });
@@ -256,7 +258,7 @@ describe.each(['A', 'B'] as const)('phones fail over, Profile %s', (profile) => 
     await phones.sim(1, 'POST', '/sim/failure', { rate: 0 });
   });
 
-  if (profile === 'A') it('a final failure (generic failure) is not retried: the task fails on its phone and the credit is refunded once', { timeout: 60_000 }, async () => {
+  if (profile === 'A') it.sequential('a final failure (generic failure) is not retried: the task fails on its phone and the credit is refunded once', { timeout: 60_000 }, async () => {
     const first = phones.phoneIds[1];
     await phones.sim(1, 'POST', '/sim/failure', { rate: 1, kind: 'generic-failure' });
     const before = await stack.credits(client.clientId);

@@ -23,7 +23,9 @@ interface SimSend {
   text: string;
 }
 
-describe.each(['A', 'B'] as const)('real phones: the worker drives SMS Gateway for Android, Profile %s', (profile) => {
+// The two profiles side by side, each on its own stack: most of their time is spent waiting (on a
+// phone, a lease, a killed worker), which overlaps. Within a profile the tests run one after another.
+describe.concurrent.each(['A', 'B'] as const)('real phones: the worker drives SMS Gateway for Android, Profile %s', (profile) => {
   let stack: Stack;
   let simUrl: string;
   let stateDir: string;
@@ -91,7 +93,7 @@ describe.each(['A', 'B'] as const)('real phones: the worker drives SMS Gateway f
     await stack?.stop();
   });
 
-  it("sends a queued SMS named by the task's id and time; the task ends sent, with delivered_at once the carrier confirms", async () => {
+  it.sequential("sends a queued SMS named by the task's id and time; the task ends sent, with delivered_at once the carrier confirms", async () => {
     const created = await stack.createTask(client.apiKey, { recipient: RECIPIENT, message: 'Your code is 4821' });
     expect(created.status).toBe(201);
 
@@ -102,7 +104,7 @@ describe.each(['A', 'B'] as const)('real phones: the worker drives SMS Gateway f
     expect(onPhone.body.state).toBe('Delivered');
   });
 
-  it("shows the phone's battery and connection, as the app reports them", async () => {
+  it.sequential("shows the phone's battery and connection, as the app reports them", async () => {
     await eventually(async () => {
       const phones = await stack.serviceClients().dispatch.send<PhoneDetails[]>(Patterns.dispatch.phoneList, profile === 'A' ? { clientId: client.clientId } : { kind: 'gateway' });
       const phone = phones.find((candidate) => candidate.id === phoneId);
@@ -111,7 +113,7 @@ describe.each(['A', 'B'] as const)('real phones: the worker drives SMS Gateway f
     }, { timeoutMs: 15_000, intervalMs: 200 });
   });
 
-  it("stores a reply once, from the app's webhook and its inbox alike", async () => {
+  it.sequential("stores a reply once, from the app's webhook and its inbox alike", async () => {
     const before = await stack.serviceClients().inbox.send<InboxPage>(Patterns.inbox.messagesList, { clientId: client.clientId, page: 1, pageSize: 50 });
     expect((await sim('POST', '/sim/incoming', { from: RECIPIENT, message: 'Thanks, received' })).status).toBe(201);
 
@@ -126,7 +128,7 @@ describe.each(['A', 'B'] as const)('real phones: the worker drives SMS Gateway f
     expect(after.items.find((item) => item.message === 'Thanks, received')).toMatchObject({ from: RECIPIENT, phoneId });
   });
 
-  it('sends no second SMS when the worker is killed between the phone taking the SMS and the report, and the task still ends right', async () => {
+  it.sequential('sends no second SMS when the worker is killed between the phone taking the SMS and the report, and the task still ends right', async () => {
     const balance = await stack.credits(client.clientId);
     await sim('POST', '/sim/hold', { hold: true });
     const created = await stack.createTask(client.apiKey, { recipient: RECIPIENT, message: 'Held by a slow phone' });
@@ -142,7 +144,7 @@ describe.each(['A', 'B'] as const)('real phones: the worker drives SMS Gateway f
     expect(await stack.credits(client.clientId)).toBe(balance - 1);
   }, 90_000);
 
-  it(profile === 'A' ? 'pairing again from a new address moves the phone there and rotates its token' : 'pairing is refused with advice, since Profile B has no own phones', async () => {
+  it.sequential(profile === 'A' ? 'pairing again from a new address moves the phone there and rotates its token' : 'pairing is refused with advice, since Profile B has no own phones', async () => {
     const qrText = JSON.stringify({ base_url: stack.baseUrl, api_key: client.apiKey });
     const movedTo = simUrl.replace('127.0.0.1', 'localhost');
     const pair = promisify(execFile)(process.execPath, [WORKER_FILE, 'pair', qrText, '--driver', 'smsgate', '--gateway-url', movedTo], { env: { ...process.env, WORKER_STATE_DIR: profile === 'A' ? stateDir : mkdtempSync(join(tmpdir(), 'smsq-phone-')) } });
@@ -163,7 +165,7 @@ describe.each(['A', 'B'] as const)('real phones: the worker drives SMS Gateway f
     expect(stale.status).toBe(401);
   });
 
-  it('reports what the phone says when it fails, and refunds the credit once', async () => {
+  it.sequential('reports what the phone says when it fails, and refunds the credit once', async () => {
     await stack.kill('worker', 'SIGTERM');
     await startPhone({ GATEWAY_SIM_FAILURE_RATE: '1' });
     startWorker();
@@ -176,7 +178,7 @@ describe.each(['A', 'B'] as const)('real phones: the worker drives SMS Gateway f
     expect(await sendsOf(created.body)).toEqual([]);
   });
 
-  it('honours a STOP sent to the phone: what was queued to that number is cancelled and refunded, the next create-task is 409 and charges nothing; START lets it through', async () => {
+  it.sequential('honours a STOP sent to the phone: what was queued to that number is cancelled and refunded, the next create-task is 409 and charges nothing; START lets it through', async () => {
     const number = '+381641230099';
     const balance = await stack.credits(client.clientId);
     const queued = await stack.createTask(client.apiKey, { recipient: number, message: 'Your appointment next year', scheduled_at: '2030-01-15 09:00:00' });

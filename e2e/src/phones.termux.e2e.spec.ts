@@ -25,7 +25,9 @@ const CLAIM_TIMEOUT_S = 15;
  */
 const TERMUX_TIMEOUT_S = 5;
 
-describe.each(['A', 'B'] as const)('real phones: the worker on a phone through Termux, Profile %s', (profile) => {
+// The two profiles side by side, each on its own stack: most of their time is spent waiting (on a
+// phone, a lease, a killed worker), which overlaps. Within a profile the tests run one after another.
+describe.concurrent.each(['A', 'B'] as const)('real phones: the worker on a phone through Termux, Profile %s', (profile) => {
   let stack: Stack;
   let phone: TermuxStandIns;
   let client: { clientId: number; apiKey: string };
@@ -66,7 +68,7 @@ describe.each(['A', 'B'] as const)('real phones: the worker on a phone through T
     await phone?.close();
   });
 
-  it("sends each SMS with termux-sms-send, the text on standard input, paced, and confirms it from the phone's list", async () => {
+  it.sequential("sends each SMS with termux-sms-send, the text on standard input, paced, and confirms it from the phone's list", async () => {
     const ids: number[] = [];
     for (const message of ['First from the phone', 'Second from the phone']) ids.push((await stack.createTask(client.apiKey, { recipient: RECIPIENT, message })).body.id);
 
@@ -84,7 +86,7 @@ describe.each(['A', 'B'] as const)('real phones: the worker on a phone through T
     expect(second! - first!).toBeGreaterThanOrEqual(950);
   });
 
-  it("stores a reply from the phone's inbox once", async () => {
+  it.sequential("stores a reply from the phone's inbox once", async () => {
     await phone.receive({ from: RECIPIENT, body: 'Got both, thanks' });
 
     await eventually(async () => {
@@ -93,7 +95,7 @@ describe.each(['A', 'B'] as const)('real phones: the worker on a phone through T
     }, { timeoutMs: 20_000, intervalMs: 250 });
   });
 
-  it('sends no second SMS when the worker is killed after termux-sms-send took the SMS and before the report', async () => {
+  it.sequential('sends no second SMS when the worker is killed after termux-sms-send took the SMS and before the report', async () => {
     const balance = await stack.credits(client.clientId);
     // The app takes the SMS and sends it, but termux-sms-send never returns: the worker is still waiting when it dies.
     await phone.control({ send: { thenHang: true } });
@@ -111,7 +113,7 @@ describe.each(['A', 'B'] as const)('real phones: the worker on a phone through T
     expect(await stack.credits(client.clientId)).toBe(balance - 1);
   }, 90_000);
 
-  it('reports failed, with the reason, when Termux:API never answers, and refunds the credit', async () => {
+  it.sequential('reports failed, with the reason, when Termux:API never answers, and refunds the credit', async () => {
     await phone.control({ send: { outcome: 'hang' } });
     const balance = await stack.credits(client.clientId);
     const created = await stack.createTask(client.apiKey, { recipient: RECIPIENT, message: 'Termux:API is missing' });

@@ -188,28 +188,28 @@ describe('a backup taken under load, restored as docs/deploy.md says', () => {
 
     // smsq on the new server, its RabbitMQ and Redis empty.
     restored = await Stack.start({ profile: 'A', oneProcess: true, env: { ...STACK_ENV, ...infra.envFor(DATABASE) } });
-    const checkedAt = Date.now();
     // The restore left owners and grants out; each service made its role on this server and took its schema back as it started.
     const owners = await query<{ schemaname: string; tableowner: string }>(restoredUrl, `SELECT DISTINCT schemaname, tableowner FROM pg_tables WHERE schemaname IN ('gateway', 'billing', 'dispatch', 'inbox') ORDER BY 1`);
     expect(owners.map((row) => `${row.schemaname}: ${row.tableowner}`)).toEqual(['billing: smsq_billing', 'dispatch: smsq_dispatch', 'gateway: smsq_gateway', 'inbox: smsq_inbox']);
-    const served: { id: number; status: number; taskStatus: string | undefined }[] = [];
+    const served: { id: number; status: number; taskStatus: string | undefined; answeredAt: number }[] = [];
     for (let start = 0; start < dumped.length; start += 25) {
       served.push(
         ...(await Promise.all(
           dumped.slice(start, start + 25).map(async (task) => {
             const answer = await restored!.http('GET', `/smsapi/tasks/${task.id}`, { headers: { 'x-api-key': keyOf.get(task.client_id)! } });
-            return { id: task.id, status: answer.status, taskStatus: answer.body?.status as string | undefined };
+            return { id: task.id, status: answer.status, taskStatus: answer.body?.status as string | undefined, answeredAt: Date.now() };
           }),
         )),
       );
     }
-    // A claim is the one thing time changes by itself: one whose lease ran out is waiting again.
-    const statusDiffers = served.filter(({ id, status, taskStatus }) => {
+    // A claim is the one thing time changes by itself: one whose lease ran out by the time its answer came is waiting again.
+    const statusDiffers = served.filter(({ id, status, taskStatus, answeredAt }) => {
       const task = dumpedById.get(id)!;
-      const leaseOver = task.status === 'claimed' && task.claim_expires_at !== null && task.claim_expires_at.getTime() <= checkedAt;
+      const leaseOver = task.status === 'claimed' && task.claim_expires_at !== null && task.claim_expires_at.getTime() <= answeredAt;
       return status !== 200 || !(taskStatus === task.status || (leaseOver && taskStatus === 'pending'));
     });
-    expect(statusDiffers, 'tasks served with the status the dump holds').toEqual([]);
+    const dumpedAs = ({ id, ...answer }: (typeof served)[number]) => ({ id, ...answer, dumped: dumpedById.get(id)!.status, leaseEndedAt: dumpedById.get(id)!.claim_expires_at?.getTime() });
+    expect(statusDiffers.map(dumpedAs), 'tasks served with the status the dump holds').toEqual([]);
 
     // The phones come back with the tokens the dump holds and deliver what waits; what was in flight settles.
     const drain = new ClientLoad(restored.baseUrl, clients, new RequestTally(), { failShare: 0.2, abandonShare: 0, createRetryMs: 10_000, createConcurrency: 0, pauseMs: 0 });

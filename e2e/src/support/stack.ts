@@ -217,8 +217,13 @@ export class Stack {
    * than a test's 60 s, so that a stack that never gets ready fails with its services' last lines.
    */
   async waitUntilReady(timeoutMs = 50_000): Promise<void> {
+    // Another file's process may take the gateway's port between freePort() and this stack's
+    // gateway starting (in one process it starts last), and answer /readyz in its place: the port
+    // counts as this stack's once one of its own processes logged that it listens there.
+    const listening = `listening on :${new URL(this.baseUrl).port} `;
     await eventually(
       async () => {
+        if (![...this.logs.values()].some((lines) => lines.some((line) => line.includes(listening)))) throw new Error('the gateway does not listen yet');
         const response = await fetch(`${this.baseUrl}/readyz`);
         if (!response.ok) throw new Error(`gateway not ready: ${await response.text()}`);
       },

@@ -144,11 +144,12 @@ describe.concurrent.each(['A', 'B'] as const)('real phones: the worker drives SM
     expect(await stack.credits(client.clientId)).toBe(balance - 1);
   }, 90_000);
 
-  it.sequential(profile === 'A' ? 'pairing again from a new address moves the phone there and rotates its token' : 'pairing is refused with advice, since Profile B has no own phones', async () => {
+  it.sequential(profile === 'A' ? 'pairing again from a new address moves the phone there and rotates its token' : 'pairing is refused with advice, since Profile B has no own phones', async ({ expect }) => {
     const qrText = JSON.stringify({ base_url: stack.baseUrl, api_key: client.apiKey });
     const movedTo = simUrl.replace('127.0.0.1', 'localhost');
     const pair = promisify(execFile)(process.execPath, [WORKER_FILE, 'pair', qrText, '--driver', 'smsgate', '--gateway-url', movedTo], { env: { ...process.env, WORKER_STATE_DIR: profile === 'A' ? stateDir : mkdtempSync(join(tmpdir(), 'smsq-phone-')) } });
     if (profile === 'B') {
+      // The test's own expect: the other profile's tests run at the same time, and a promise assertion belongs to one test.
       await expect(pair).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('ask its admin for a worker token') });
       return;
     }

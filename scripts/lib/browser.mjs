@@ -27,16 +27,30 @@ function onPath(names) {
   return undefined;
 }
 
-/**
- * Installs `pkg` with apt when this runs as root where apt is; answers whether it did. The package
- * lists are refreshed first only with `refresh` (a machine with no browser at all).
- */
-function aptInstall(pkg, refresh, log) {
-  if (process.getuid?.() !== 0 || spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status !== 0) return false;
-  log(`installing the system ${pkg} package for the browser tests…`);
+/** apt-get with `args`, without questions, giving up soon on a mirror it cannot reach; answers what it printed, or undefined when it failed. */
+function aptGet(args) {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  if (refresh && spawnSync('apt-get', ['update', '-qq'], { env, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) return false;
-  return spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', pkg], { env, stdio: ['ignore', 'ignore', 'ignore'] }).status === 0;
+  const run = spawnSync('apt-get', ['-o', 'Acquire::Retries=0', '-o', 'Acquire::http::Timeout=15', ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  return run.status === 0 ? run.stdout : undefined;
+}
+
+/**
+ * Installs `pkg` with apt when this runs as root where apt is; answers whether it did. With
+ * `refresh` (a machine with no browser at all) the package lists are refreshed first. With
+ * `onlyAdding` it installs only where apt would add packages and change none already there (the
+ * headless shell needs the very version of `chromium-common` a full Chromium has).
+ */
+function aptInstall(pkg, { refresh, onlyAdding }, log) {
+  if (process.getuid?.() !== 0 || spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status !== 0) return false;
+  const install = ['install', '-y', '-qq', '--no-install-recommends', pkg];
+  if (onlyAdding) {
+    const plan = aptGet(['-s', ...install]);
+    // A simulated upgrade reads `Inst name [old version] (new …)`, a removal `Remv …`.
+    if (plan === undefined || /^(Remv |Inst \S+ \[)/m.test(plan)) return false;
+  }
+  log(`installing the system ${pkg} package for the browser tests…`);
+  if (refresh && aptGet(['update', '-qq']) === undefined) return false;
+  return aptGet(install) !== undefined;
 }
 
 /**
@@ -49,10 +63,11 @@ export function requireBrowser(log) {
   if (CHROMIUM_PATH) return executable(CHROMIUM_PATH) ? CHROMIUM_PATH : stop(`CHROMIUM_PATH is ${CHROMIUM_PATH}, which is not an executable browser.`);
   const full = onPath(FULL_BROWSERS);
   const shell = () => onPath(HEADLESS_SHELLS);
-  // Where a full browser is there already, the package lists are not refreshed for the lighter one: a machine whose lists lack it keeps the browser it has.
-  if (shell() || aptInstall('chromium-headless-shell', !full, log)) return shell() ?? full ?? stop('The headless shell installed but is not on the PATH.');
+  // Where a full browser is there already, the lighter one is added only as the package lists
+  // stand and only where nothing else changes: a machine that cannot keeps the browser it has.
+  if (shell() || aptInstall('chromium-headless-shell', { refresh: !full, onlyAdding: Boolean(full) }, log)) return shell() ?? full ?? stop('The headless shell installed but is not on the PATH.');
   if (full) return full;
-  if (aptInstall('chromium', false, log)) return onPath(FULL_BROWSERS) ?? stop('No Chromium or Chrome found.');
+  if (aptInstall('chromium', { refresh: false, onlyAdding: false }, log)) return onPath(FULL_BROWSERS) ?? stop('No Chromium or Chrome found.');
   return stop('No Chromium or Chrome found.');
 }
 

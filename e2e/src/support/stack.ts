@@ -70,6 +70,8 @@ export class Stack {
   private services: (Services & { inbox: ServiceClient }) | undefined;
   /** Environment a process was launched with beyond the stack's, kept for its restarts. */
   private readonly extraEnv = new Map<ProcessName, Record<string, string>>();
+  /** Where each process's lines of its latest launch begin in its log (a relaunch keeps the lines before). */
+  private readonly launchedAtLine = new Map<ProcessName, number>();
 
   /** Every major garbage collection a process traced (`--trace-gc` among `nodeFlags`), in order. */
   private readonly majorGcs = new Map<ProcessName, MajorGc[]>();
@@ -122,6 +124,7 @@ export class Stack {
     const child = spawn(process.execPath, [...this.nodeFlags, ...entry], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines = this.logs.get(service) ?? [];
     this.logs.set(service, lines);
+    this.launchedAtLine.set(service, lines.length);
     const gcs = this.majorGcs.get(service) ?? [];
     this.majorGcs.set(service, gcs);
     const traced = this.nodeFlags.includes('--trace-gc');
@@ -219,11 +222,12 @@ export class Stack {
   async waitUntilReady(timeoutMs = 50_000): Promise<void> {
     // Another file's process may take the gateway's port between freePort() and this stack's
     // gateway starting (in one process it starts last), and answer /readyz in its place: the port
-    // counts as this stack's once one of its own processes logged that it listens there.
+    // counts as this stack's once one of its own processes logged, since its latest launch, that it listens there.
     const listening = `listening on :${new URL(this.baseUrl).port} `;
+    const listens = () => [...this.logs].some(([service, lines]) => lines.slice(this.launchedAtLine.get(service) ?? 0).some((line) => line.includes(listening)));
     await eventually(
       async () => {
-        if (![...this.logs.values()].some((lines) => lines.some((line) => line.includes(listening)))) throw new Error('the gateway does not listen yet');
+        if (!listens()) throw new Error('the gateway does not listen yet');
         const response = await fetch(`${this.baseUrl}/readyz`);
         if (!response.ok) throw new Error(`gateway not ready: ${await response.text()}`);
       },

@@ -208,7 +208,10 @@ describe('a backup taken under load, restored as docs/deploy.md says', () => {
       const leaseOver = task.status === 'claimed' && task.claim_expires_at !== null && task.claim_expires_at.getTime() <= answeredAt;
       return status !== 200 || !(taskStatus === task.status || (leaseOver && taskStatus === 'pending'));
     });
-    const dumpedAs = ({ id, ...answer }: (typeof served)[number]) => ({ id, ...answer, dumped: dumpedById.get(id)!.status, leaseEndedAt: dumpedById.get(id)!.claim_expires_at?.getTime() });
+    const dumpedAs = (answer: (typeof served)[number]) => {
+      const task = dumpedById.get(answer.id)!;
+      return { ...answer, dumped: task.status, leaseEndedAt: task.claim_expires_at?.getTime() };
+    };
     expect(statusDiffers.map(dumpedAs), 'tasks served with the status the dump holds').toEqual([]);
 
     // The phones come back with the tokens the dump holds and deliver what waits; what was in flight settles.

@@ -3,6 +3,7 @@
 // installs Debian's or Ubuntu's `docker-compose` and `caddy` packages when it may (root, apt); it
 // never skips those checks.
 import { spawnSync } from 'node:child_process';
+import { aptInstall } from './apt.mjs';
 
 const answers = (command, args) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
 const TOOLS = [
@@ -13,13 +14,7 @@ const TOOLS = [
 export function requireDeployTools(log) {
   const missing = TOOLS.filter((tool) => !tool.found());
   if (missing.length === 0) return;
-  if (process.getuid?.() === 0 && answers('apt-get', ['--version'])) {
-    log(`no ${missing.map((tool) => tool.name).join(' or ')} found: installing the system ${missing.map((tool) => tool.apt).join(' and ')} package for the checks of deploy/compose…`);
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', ...missing.map((tool) => tool.apt)]]) {
-      const run = spawnSync('apt-get', args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
-      if (run.status !== 0) return stop(`apt-get ${args.join(' ')} failed.`);
-    }
+  if (aptInstall(missing.map((tool) => tool.apt), { refresh: true, purpose: `the checks of deploy/compose (no ${missing.map((tool) => tool.name).join(' or ')} found)` }, log)) {
     // The package starts Caddy as a system service where systemd runs; the tests start their own.
     if (missing.some((tool) => tool.apt === 'caddy')) spawnSync('systemctl', ['disable', '--now', 'caddy'], { stdio: 'ignore' });
     if (TOOLS.every((tool) => tool.found())) return;

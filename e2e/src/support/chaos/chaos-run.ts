@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eventually, FaultProxies, freePort, throughProxy } from '@smsq/testing';
+import { eventually, FaultProxies, freePort, throughProxy, until } from '@smsq/testing';
 import { PrivateInfra, type InfraName } from '../private-infra.js';
 import { Stack, type CoreService, type ProcessName } from '../stack.js';
 import { registerPhone } from '../worker-api.js';
@@ -253,12 +253,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     // The quiet value every network fault's recovery is held to needs answers enough: on a busy
     // machine a stack just started may answer fewer than that within the spell, so the spell goes on
     // (for a minute at most) rather than leave those checks without a baseline.
-    let quietCreateP50Ms = medianMs(tally, 'create-task', 201, loadStartedAt, Date.now());
-    const givingUpAt = Date.now() + 60_000;
-    while (quietCreateP50Ms === null && Date.now() < givingUpAt) {
-      await sleep(250);
-      quietCreateP50Ms = medianMs(tally, 'create-task', 201, loadStartedAt, Date.now());
-    }
+    const quietMedian = () => medianMs(tally, 'create-task', 201, loadStartedAt, Date.now());
+    await until(() => quietMedian() !== null, { timeoutMs: 60_000, intervalMs: 250 }).catch(() => undefined);
+    const quietCreateP50Ms = quietMedian();
     log(`create-task's median before the faults: ${quietCreateP50Ms} ms`);
     const firstFaultAt = Date.now();
     for (const [index, fault] of options.faults.entries()) {

@@ -11,8 +11,12 @@ import { nx, nxEnv as env, requireLocalServices, root } from './lib/workspace.mj
 
 const results = join(root, 'test-results');
 await requireLocalServices('The tests');
-env.CHROMIUM_PATH = requireBrowser((line) => process.stdout.write(`${line}\n`));
-requireDeployTools((line) => process.stdout.write(`${line}\n`));
+// What the machine lacks is installed while the builds and the static checks run, which need none
+// of it: the deploy checks' tools (the unit step's deploy/ specs, and backup-restore end to end),
+// then the browser (end to end).
+const say = (line) => process.stdout.write(`${line}\n`);
+const deployTools = requireDeployTools(say);
+const browser = deployTools.then(() => requireBrowser(say)).then((path) => void (env.CHROMIUM_PATH = path));
 
 rmSync(results, { recursive: true, force: true });
 const bin = (pkg, file) => join(root, 'node_modules', pkg, file);
@@ -29,8 +33,8 @@ const steps = [
   ['lint and typecheck', [[bin('eslint', 'bin/eslint.js'), 'apps', 'libs', 'deploy', 'e2e', 'bench'], tsc('tsconfig.all.json'), tsc('apps/dashboard-web/tsconfig.json'), tsc('e2e/tsconfig.json')]],
   // Every project's tests in one vitest run (vitest.config.ts): the same tests as each project's
   // `test` target, their files sharing the workers.
-  ['unit and integration tests', [[bin('vitest', 'vitest.mjs'), 'run']]],
-  ['end-to-end tests', [nxRun('run', 'e2e:e2e')]],
+  ['unit and integration tests', [[bin('vitest', 'vitest.mjs'), 'run']], deployTools],
+  ['end-to-end tests', [nxRun('run', 'e2e:e2e')], browser],
 ];
 
 /** Runs each command, two at a time (the machine's two cores); answers whether all succeeded. */
@@ -65,7 +69,8 @@ function cpuTicks() {
 const busyShare = (before, after) => (before && after && after.all > before.all ? `, the cores ${Math.round((100 * (after.busy - before.busy)) / (after.all - before.all))} % busy` : '');
 
 let failedStep;
-for (const [label, commands] of steps) {
+for (const [label, commands, needs] of steps) {
+  await needs;
   process.stdout.write(`\n=== ${label}\n`);
   const started = Date.now();
   const cpuBefore = cpuTicks();

@@ -32,17 +32,17 @@ function onPath(names) {
  * when it may, else a full Chromium or Chrome on the PATH (with none at all, the system's chromium
  * package installed); else it stops with what to do.
  */
-export function requireBrowser(log) {
+export async function requireBrowser(log) {
   const { CHROMIUM_PATH } = process.env;
   if (CHROMIUM_PATH) return executable(CHROMIUM_PATH) ? CHROMIUM_PATH : stop(`CHROMIUM_PATH is ${CHROMIUM_PATH}, which is not an executable browser.`);
   const full = onPath(FULL_BROWSERS);
   // Where a full browser is there already, the lighter one is added only as the package lists
   // stand and only where nothing else changes (it needs the very version of `chromium-common` the
   // browser has): a machine that cannot keeps the browser it has.
-  if (!onPath(HEADLESS_SHELLS)) aptInstall(['chromium-headless-shell'], { refresh: !full, onlyAdding: Boolean(full), purpose: 'the browser tests' }, log);
+  if (!onPath(HEADLESS_SHELLS)) await aptInstall(['chromium-headless-shell'], { refresh: !full, onlyAdding: Boolean(full), purpose: 'the browser tests' }, log);
   const found = onPath(HEADLESS_SHELLS) ?? full;
   if (found) return found;
-  aptInstall(['chromium'], { purpose: 'the browser tests' }, log);
+  await aptInstall(['chromium'], { purpose: 'the browser tests' }, log);
   return onPath(FULL_BROWSERS) ?? stop('No Chromium or Chrome found.');
 }
 

@@ -11,10 +11,10 @@ const TOOLS = [
   { name: 'Caddy', found: () => answers('caddy', ['version']), apt: 'caddy' },
 ];
 
-export function requireDeployTools(log) {
+export async function requireDeployTools(log) {
   const missing = TOOLS.filter((tool) => !tool.found());
   if (missing.length === 0) return;
-  if (aptInstall(missing.map((tool) => tool.apt), { refresh: true, purpose: `the checks of deploy/compose (no ${missing.map((tool) => tool.name).join(' or ')} found)` }, log)) {
+  if (await aptInstall(missing.map((tool) => tool.apt), { refresh: true, purpose: `the checks of deploy/compose (no ${missing.map((tool) => tool.name).join(' or ')} found)` }, log)) {
     // The package starts Caddy as a system service where systemd runs; the tests start their own.
     if (missing.some((tool) => tool.apt === 'caddy')) spawnSync('systemctl', ['disable', '--now', 'caddy'], { stdio: 'ignore' });
     if (TOOLS.every((tool) => tool.found())) return;

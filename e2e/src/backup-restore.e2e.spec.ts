@@ -70,7 +70,8 @@ const BALANCES_SQL = `SELECT client_id, daily_remaining + bonus_remaining AS bal
  * creates, claims and reports, replies, credit top-ups); while it does, the backup service's own
  * script takes a dump; the documented restore puts it on a new server (a PostgreSQL of the test's
  * own, where smsq's database roles do not exist, its `smsq` database already there and renamed
- * aside) beside an empty RabbitMQ and Redis; smsq started there serves every task the dump holds
+ * aside) beside a RabbitMQ and Redis that hold nothing of it (the machine's, under a namespace of
+ * the restored stack's own, as every test stack has); smsq started there serves every task the dump holds
  * with its status and every balance, keeps every ledger entry, settles what was in flight when the
  * dump was taken, and the ledger invariant holds.
  */
@@ -88,8 +89,8 @@ describe('a backup taken under load, restored as docs/deploy.md says', () => {
   });
 
   it('holds every task, balance and ledger entry of the moment it was taken, and smsq started on it serves them and settles', { timeout: 150_000 }, async () => {
-    // The new server starts while the old one works: its RabbitMQ takes a while.
-    newServer = PrivateInfra.start();
+    // The new server starts while the old one works.
+    newServer = PrivateInfra.start({ servers: ['postgres'] });
     newServer.catch(() => undefined);
     source = await Stack.start({ profile: 'A', oneProcess: true, env: STACK_ENV });
     const sourceUrl = source.env['DATABASE_URL']!;
@@ -186,7 +187,7 @@ describe('a backup taken under load, restored as docs/deploy.md says', () => {
     expect(dumped.filter((task) => finalSource.get(task.id)?.message !== task.message || finalSource.get(task.id)?.client_id !== task.client_id)).toEqual([]);
     expect(finalSource.size).toBeGreaterThan(dumped.length);
 
-    // smsq on the new server, its RabbitMQ and Redis empty.
+    // smsq on the new server, nothing of its own in RabbitMQ and Redis.
     restored = await Stack.start({ profile: 'A', oneProcess: true, env: { ...STACK_ENV, ...infra.envFor(DATABASE) } });
     // The restore left owners and grants out; each service made its role on this server and took its schema back as it started.
     const owners = await query<{ schemaname: string; tableowner: string }>(restoredUrl, `SELECT DISTINCT schemaname, tableowner FROM pg_tables WHERE schemaname IN ('gateway', 'billing', 'dispatch', 'inbox') ORDER BY 1`);

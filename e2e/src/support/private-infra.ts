@@ -27,6 +27,8 @@ export class PrivateInfra {
     private readonly ports: { postgres: number; amqp: number; amqpDist: number; redis: number },
     private readonly rabbitNode: string,
     private readonly postgresSharedBuffers: string,
+    /** The servers this instance runs; a stack on it uses the machine's shared ones for the rest, under its own namespace. */
+    readonly servers: readonly InfraName[],
   ) {}
 
   get databaseServerUrl(): string {
@@ -41,24 +43,28 @@ export class PrivateInfra {
     return `redis://127.0.0.1:${this.ports.redis}`;
   }
 
-  /** DATABASE_URL, AMQP_URL and REDIS_URL for services of one stack pointed at these instances. */
+  /** DATABASE_URL, AMQP_URL and REDIS_URL (of the servers it runs) for services of one stack pointed at these instances. */
   envFor(databaseName: string): Record<string, string> {
-    return { DATABASE_URL: `${this.databaseServerUrl}/${databaseName}`, AMQP_URL: this.amqpUrl, REDIS_URL: this.redisUrl };
+    const urls = { postgres: ['DATABASE_URL', `${this.databaseServerUrl}/${databaseName}`], rabbitmq: ['AMQP_URL', this.amqpUrl], redis: ['REDIS_URL', this.redisUrl] } as const;
+    return Object.fromEntries(this.servers.map((server) => urls[server]));
   }
 
   /**
    * `postgresSharedBuffers`: 32 MB by default, so that the short chaos runs and the other suites'
    * servers starting beside them stay small; the soak, whose tables grow for half an hour, runs
-   * Postgres's own default (128 MB), as deploy/ does.
+   * Postgres's own default (128 MB), as deploy/ does. `servers`: all three unless named (a
+   * RabbitMQ node alone takes several seconds of CPU to boot).
    */
-  static async start(options: { postgresSharedBuffers?: string } = {}): Promise<PrivateInfra> {
+  static async start(options: { postgresSharedBuffers?: string; servers?: InfraName[] } = {}): Promise<PrivateInfra> {
     const dir = mkdtempSync(join(tmpdir(), 'smsq-infra-'));
     // The database and broker run as their own OS users, which must reach their folders inside.
     chmodSync(dir, 0o755);
     const ports = { postgres: await freePort(), amqp: await freePort(), amqpDist: await freePort(), redis: await freePort() };
-    const infra = new PrivateInfra(dir, ports, `smsq_chaos_${randomBytes(3).toString('hex')}@localhost`, options.postgresSharedBuffers ?? '32MB');
+    const servers = options.servers ?? ['postgres', 'rabbitmq', 'redis'];
+    const infra = new PrivateInfra(dir, ports, `smsq_chaos_${randomBytes(3).toString('hex')}@localhost`, options.postgresSharedBuffers ?? '32MB', servers);
+    const starts = { postgres: () => infra.initPostgres().then(() => infra.startPostgresOnAFreePort()), rabbitmq: () => infra.startRabbit(), redis: () => infra.startRedis() };
     try {
-      await Promise.all([infra.initPostgres().then(() => infra.startPostgresOnAFreePort()), infra.startRabbit(), infra.startRedis()]);
+      await Promise.all(servers.map((server) => starts[server]()));
     } catch (error) {
       await infra.stop();
       throw error;
@@ -84,8 +90,8 @@ export class PrivateInfra {
     if (this.stopped) return;
     this.stopped = true;
     await Promise.allSettled([
-      this.asOwner('postgres', this.pgBin('pg_ctl'), ['-D', this.pgData, '-m', 'immediate', '-w', 'stop']),
-      this.stopRabbit(),
+      this.servers.includes('postgres') ? this.asOwner('postgres', this.pgBin('pg_ctl'), ['-D', this.pgData, '-m', 'immediate', '-w', 'stop']) : undefined,
+      this.servers.includes('rabbitmq') ? this.stopRabbit() : undefined,
       this.killRedis(),
     ]);
     rmSync(this.dir, { recursive: true, force: true });

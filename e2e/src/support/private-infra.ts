@@ -1,4 +1,5 @@
-import { eventually, freePort } from '@smsq/testing';
+import { eventually, freePort, until } from '@smsq/testing';
+import amqplib from 'amqplib';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -190,12 +191,32 @@ export class PrivateInfra {
     // guest may connect over 127.0.0.1 only, which is all the services use.
     writeFileSync(join(base, 'rabbitmq.conf'), 'loopback_users.guest = true\n');
     await this.asOwner('rabbitmq', '/usr/lib/rabbitmq/bin/rabbitmq-server', ['-detached'], this.rabbitEnv());
-    await eventually(() => this.asOwner('rabbitmq', '/usr/lib/rabbitmq/bin/rabbitmqctl', ['-n', this.rabbitNode, 'await_startup', '--timeout', '5'], this.rabbitEnv()), { timeoutMs: 90_000, intervalMs: 500 });
-    await eventually(() => portAnswers(this.ports.amqp), { timeoutMs: 30_000, intervalMs: 200 });
+    // The node opens its AMQP listener last as it boots: a connection and a channel mean it is up.
+    // (rabbitmqctl would boot an Erlang VM of its own for each look, about a second of CPU.)
+    await eventually(
+      async () => {
+        const connection = await amqplib.connect(this.amqpUrl);
+        connection.on('error', () => undefined);
+        try {
+          await connection.createChannel();
+        } finally {
+          await connection.close().catch(() => undefined);
+        }
+      },
+      { timeoutMs: 90_000, intervalMs: 250 },
+    );
   }
 
+  /** The node stopped as its service manager stops it (SIGTERM: a clean shutdown), once it is gone. */
   private async stopRabbit(): Promise<void> {
-    await this.asOwner('rabbitmq', '/usr/lib/rabbitmq/bin/rabbitmqctl', ['-n', this.rabbitNode, 'stop'], this.rabbitEnv()).catch(() => undefined);
+    let pid: number;
+    try {
+      pid = Number(readFileSync(join(this.dir, 'rabbit', 'node.pid'), 'utf8').trim());
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      return;
+    }
+    await until(() => !isRunning(pid), { timeoutMs: 60_000, intervalMs: 100 });
   }
 
   private async startRedis(): Promise<void> {
@@ -222,6 +243,15 @@ function idsOf(user: string): { uid: number; gid: number } {
 
 function readPasswd(): string[] {
   return readFileSync('/etc/passwd', 'utf8').split('\n');
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function portAnswers(port: number): Promise<void> {

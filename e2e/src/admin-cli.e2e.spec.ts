@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Stack } from './support/stack.js';
+import { sharedStack } from './support/shared-stack.js';
+import type { Stack } from './support/stack.js';
 
 /** The admin command line of DESIGN.md §5, run as a user runs it. */
 describe('admin command line', () => {
   let stack: Stack;
 
-  beforeAll(async () => {
-    stack = await Stack.start({ profile: 'A', oneProcess: true });
+  beforeAll(() => {
+    stack = sharedStack();
   });
 
   afterAll(async () => {

@@ -1,6 +1,7 @@
 import { eventually } from '@smsq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Stack } from './support/stack.js';
+import { sharedStack } from './support/shared-stack.js';
+import type { Stack } from './support/stack.js';
 import { clientWithPairedPhone } from './support/worker-api.js';
 
 const SMS = { recipient: '+381641234567', message: 'changed my mind' };
@@ -8,8 +9,8 @@ const SMS = { recipient: '+381641234567', message: 'changed my mind' };
 describe('a client’s own tasks: cancel, expiry and list', () => {
   let stack: Stack;
 
-  beforeAll(async () => {
-    stack = await Stack.start({ profile: 'A', oneProcess: true });
+  beforeAll(() => {
+    stack = sharedStack();
   });
 
   afterAll(async () => {

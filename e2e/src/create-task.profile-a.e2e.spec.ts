@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localNow, secondsApart } from './support/local-time.js';
-import { Stack } from './support/stack.js';
+import { sharedStack } from './support/shared-stack.js';
+import type { Stack } from './support/stack.js';
 
 const SMS = { recipient: '+381641234567', message: 'Hello from the test' };
 
 describe('POST /smsapi/create-task, Profile A', () => {
   let stack: Stack;
 
-  beforeAll(async () => {
-    stack = await Stack.start({ profile: 'A', oneProcess: true });
+  beforeAll(() => {
+    stack = sharedStack();
   });
 
   afterAll(async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Stack } from './support/stack.js';
+import { sharedStack } from './support/shared-stack.js';
+import type { Stack } from './support/stack.js';
 import { clientWithPairedPhone } from './support/worker-api.js';
 
 const SMS = { recipient: '+381641234567', message: 'one of many' };
@@ -7,8 +8,8 @@ const SMS = { recipient: '+381641234567', message: 'one of many' };
 describe('create-tasks: many tasks in one request', () => {
   let stack: Stack;
 
-  beforeAll(async () => {
-    stack = await Stack.start({ profile: 'A', oneProcess: true });
+  beforeAll(() => {
+    stack = sharedStack();
   });
 
   afterAll(async () => {

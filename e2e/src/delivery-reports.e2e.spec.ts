@@ -2,6 +2,7 @@ import { Patterns, type PhoneDetails } from '@smsq/contracts';
 import { eventually } from '@smsq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Stack, type HttpAnswer } from './support/stack.js';
+import { sharedStack } from './support/shared-stack.js';
 import { registerPhone, workerApi } from './support/worker-api.js';
 
 /**
@@ -32,8 +33,8 @@ function expectInvalid(answer: HttpAnswer, error = 'invalid_request'): void {
 describe('delivery reports, segments and phone health, Profile A', () => {
   let stack: Stack;
 
-  beforeAll(async () => {
-    stack = await Stack.start({ profile: 'A', oneProcess: true });
+  beforeAll(() => {
+    stack = sharedStack();
   });
 
   afterAll(async () => {

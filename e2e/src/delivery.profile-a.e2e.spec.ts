@@ -2,7 +2,8 @@ import { Patterns, type InboxPage } from '@smsq/contracts';
 import { eventually } from '@smsq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localNow } from './support/local-time.js';
-import { Stack } from './support/stack.js';
+import { sharedStack } from './support/shared-stack.js';
+import type { Stack } from './support/stack.js';
 import { registerPhone, workerApi } from './support/worker-api.js';
 
 const SMS = { recipient: '+381641234567', message: 'deliver me' };
@@ -10,8 +11,8 @@ const SMS = { recipient: '+381641234567', message: 'deliver me' };
 describe('the delivery path, Profile A', () => {
   let stack: Stack;
 
-  beforeAll(async () => {
-    stack = await Stack.start({ profile: 'A', oneProcess: true });
+  beforeAll(() => {
+    stack = sharedStack();
   });
 
   afterAll(async () => {

@@ -75,6 +75,8 @@ export class Stack {
 
   /** Every major garbage collection a process traced (`--trace-gc` among `nodeFlags`), in order. */
   private readonly majorGcs = new Map<ProcessName, MajorGc[]>();
+  /** Whether `stop` also drops the stack's database and queues: not on a stack another process started (`attach`). */
+  private owned = true;
 
   private constructor(
     readonly env: Record<string, string>,
@@ -114,6 +116,16 @@ export class Stack {
     // Two minutes, within a set-up's three (e2e/vitest.config.ts): a stack starting beside a chaos
     // run on a slow machine gets a fraction of a core.
     await stack.waitUntilReady(120_000);
+    return stack;
+  }
+
+  /**
+   * A handle on a stack that another process started and stops (shared-stack.ts): its API, admin
+   * commands and database, with no process of its own until it launches one.
+   */
+  static attach(env: Record<string, string>): Stack {
+    const stack = new Stack(env, env['SMSQ_BASE_URL']!, new URL(env['DATABASE_URL']!).pathname.slice(1), TEST_NODE_FLAGS);
+    stack.owned = false;
     return stack;
   }
 
@@ -360,6 +372,7 @@ export class Stack {
   async stop(): Promise<void> {
     if (this.services) await Promise.allSettled(Object.values(this.services).map((client: ServiceClient) => client.close()));
     await Promise.all([...this.processes.keys()].map((service) => this.kill(service, 'SIGTERM')));
+    if (!this.owned) return;
     await this.deleteBrokerQueues();
     await dropDatabase(this.databaseName);
   }

@@ -12,11 +12,11 @@ import { nx, nxEnv as env, requireLocalServices, root } from './lib/workspace.mj
 const results = join(root, 'test-results');
 await requireLocalServices('The tests');
 // What the machine lacks is installed while the builds and the static checks run, which need none
-// of it: the deploy checks' tools (the unit step's deploy/ specs, and backup-restore end to end),
-// then the browser (end to end).
+// of it (apt.mjs runs the installs one after another, in this order): the deploy checks' tools
+// (the unit step's deploy/ specs), then the browser (end to end).
 const say = (line) => process.stdout.write(`${line}\n`);
 const deployTools = requireDeployTools(say);
-const browser = deployTools.then(() => requireBrowser(say)).then((path) => void (env.CHROMIUM_PATH = path));
+const browser = requireBrowser(say).then((path) => void (env.CHROMIUM_PATH = path));
 
 rmSync(results, { recursive: true, force: true });
 const bin = (pkg, file) => join(root, 'node_modules', pkg, file);

@@ -236,7 +236,7 @@ export class Stack {
     // gateway starting (in one process it starts last), and answer /readyz in its place: the port
     // counts as this stack's once one of its own processes logged, since its latest launch, that it listens there.
     const listening = `listening on :${new URL(this.baseUrl).port} `;
-    const listens = () => [...this.logs].some(([service, lines]) => lines.some((line, index) => index >= (this.launchedAtLine.get(service) ?? 0) && line.includes(listening)));
+    const listens = () => [...this.logs].some(([service, lines]) => lines.slice(this.launchedAtLine.get(service) ?? 0).some((line) => line.includes(listening)));
     await eventually(
       async () => {
         if (!listens()) throw new Error('the gateway does not listen yet');

@@ -14,8 +14,11 @@ import { RoundRobinProxy } from './round-robin.js';
 export type Link = InfraName | 'gateway';
 
 export type Fault =
-  /** SIGKILL, and the process started again half a second later, or `downMs` later while the faults after it go on. */
-  | { kill: ProcessName; downMs?: number }
+  /**
+   * SIGKILL, and the process started again half a second later, or `downMs` later while the faults
+   * after it go on; with `afterHangs`, only once every hung phone answers again.
+   */
+  | { kill: ProcessName; downMs?: number; afterHangs?: true }
   | { restart: InfraName }
   /** Every open connection goes silent for good (no FIN, no RST) and new ones are silent too, for `forMs`. */
   | { silence: Link; forMs: number }
@@ -37,9 +40,12 @@ export function networkFaults(silenceMs: number, latencyMs: number, links: Link[
 
 /**
  * The first phone's worker dead long enough for its phone to go silent and for a failover sweep or
- * two (every 5 s) to move its waiting tasks to the second phone, then revived.
+ * two (every 5 s) to move its waiting tasks to the second phone, then revived. It dies only once
+ * the phone answers again: killed while the phone still hung, it would take the sends it was
+ * holding with it before their claims lapsed, and no outcome would be left unknown (on a fast
+ * machine the kills after the hang end before it does).
  */
-export const WORKER_DOWN: Fault = { kill: 'worker', downMs: (PHONE_SILENT_S + 14) * 1000 };
+export const WORKER_DOWN: Fault = { kill: 'worker', downMs: (PHONE_SILENT_S + 14) * 1000, afterHangs: true };
 /** The first phone hung, its worker alive: it takes the worker's SMS and sends them, and answers nothing, for 20 s. */
 export const PHONE_HANG: Fault = { hang: 'gateway-sim', forMs: 20_000 };
 
@@ -249,6 +255,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const violations: Violation[] = [];
     /** Faults that outlast their step: a worker revived, a phone answering again. */
     const lasting: Promise<void>[] = [];
+    /** The ends of the phones' hangs, for a fault that waits for them. */
+    const hangs: Promise<unknown>[] = [];
     await sleep(options.quietMs);
     // The quiet value every network fault's recovery is held to needs answers enough: on a busy
     // machine a stack just started may answer fewer than that within the spell, so the spell goes on
@@ -263,6 +271,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       if (options.faultEveryMs !== undefined) await sleep(firstFaultAt + index * options.faultEveryMs - Date.now());
       // Claims abandoned from here would keep the settling waiting a whole lease after the load stops.
       if (index === options.faults.length - 1) load.stopAbandoning();
+      if ('kill' in fault && fault.afterHangs) await Promise.all(hangs);
       log(`${name}…`);
       const pids = runningPids(stack);
       const startedAt = Date.now();
@@ -286,6 +295,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       } else if ('hang' in fault) {
         await phones.hang(fault.hang, true);
         ending = sleep(fault.forMs).then(() => (ended ? undefined : phones.hang(fault.hang, false))).then(() => Date.now());
+        hangs.push(ending);
       } else if ('restart' in fault) {
         await infra.restart(fault.restart);
       } else if ('reset' in fault) {

@@ -344,6 +344,15 @@ describe(`${WebhookDeliverer.name} on Postgres`, () => {
     }
   });
 
+  /**
+   * On time: each event arrives within this long of being queued. A few hundred ms on an idle
+   * machine, up to 7 s on a 2-core one at load 15, 10.3 s on a slower 2-core one; on one cut to 1.2
+   * cores with the end-to-end tests beside the unit tests, 381 of the 1,000 in 20 s. Held to 4 sends per
+   * deliverer per 1 s round, as before issue 19, the last would wait at least 125 s on any machine:
+   * the bound is under that, not under what a machine's speed explains.
+   */
+  const ON_TIME_MS = 90_000;
+
   it('keeps an endpoint that answers 500 for ever from delaying another’s events, across two deliverers, at most 4 sends to either at once', async () => {
     const endpoints = await TwoEndpoints.start();
     const retryBaseMs = 1_000;
@@ -365,14 +374,12 @@ describe(`${WebhookDeliverer.name} on Postgres`, () => {
         await queue(healthy.id, 50);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      await eventually(() => expect(endpoints.arrivals.healthy.size).toBe(1_000), { timeoutMs: 20_000, intervalMs: 50 });
+      await eventually(() => expect(endpoints.arrivals.healthy.size).toBe(1_000), { timeoutMs: ON_TIME_MS, intervalMs: 50 });
       await Promise.all(deliverers.map((deliverer) => deliverer.onModuleDestroy()));
 
       const rows = await dispatch.db.webhookDelivery.findMany({ select: { endpointId: true, eventId: true, status: true, attempts: true, nextAttemptAt: true, createdAt: true } });
-      // On time: each event arrives within 20 s of being queued (a few hundred ms on an idle machine, up to 7 s on a 2-core one
-      // at load 15, 10.3 s on a slower 2-core one). Held to 4 sends per deliverer per 1 s round, as before issue 19, the last would wait 2 minutes.
       const lateness = rows.filter((row) => row.endpointId === healthy.id).map((row) => endpoints.arrivals.healthy.get(row.eventId)! - row.createdAt.getTime());
-      expect(Math.max(...lateness)).toBeLessThan(20_000);
+      expect(Math.max(...lateness)).toBeLessThan(ON_TIME_MS);
       expect(endpoints.requests.healthy).toBe(1_000);
       // The failing endpoint's deliveries back off: none is asked again before its doubling wait (±20 %) is over, and none
       // more often than the waits allow in the time the run took (a slow machine takes longer, so it may ask more).
@@ -392,5 +399,5 @@ describe(`${WebhookDeliverer.name} on Postgres`, () => {
       await Promise.all(deliverers.map((deliverer) => deliverer.onModuleDestroy()));
       await endpoints.close();
     }
-  }, 30_000);
+  }, ON_TIME_MS + 30_000);
 });

@@ -106,10 +106,11 @@ describe(DeliveryWorker.name, () => {
     const [slowFirst = 0, slowSecond = 0] = sendsTo('slow');
     const [fastFirst = 0, fastSecond = 0] = sendsTo('fast');
     // The pacer spaces when sends start; the gateway sees when they arrive, which a busy machine
-    // moves by tens of milliseconds either way (188 ms was seen for 200). Four fifths of each pace
-    // still tells the paces apart: smsq's 200 ms from the worker's 100, the worker's 100 from smsq's 10.
-    expect(slowSecond - slowFirst).toBeGreaterThanOrEqual(0.8 * 200);
-    expect(fastSecond - fastFirst).toBeGreaterThanOrEqual(0.8 * 100);
+    // moves by tens of milliseconds either way (188 ms was seen for 200, 79 for 100 with the
+    // end-to-end tests beside these on 1.2 cores). Halfway between the two paces that could
+    // explain a gap tells them apart: smsq's 200 ms from the worker's 100, the worker's 100 from smsq's 10.
+    expect(slowSecond - slowFirst).toBeGreaterThanOrEqual((200 + 100) / 2);
+    expect(fastSecond - fastFirst).toBeGreaterThanOrEqual((100 + 10) / 2);
   });
 
   it('reports failed when the gateway cannot be reached', async () => {

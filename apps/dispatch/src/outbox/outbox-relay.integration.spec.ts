@@ -142,7 +142,9 @@ describe(`${OutboxRelay.name} on Postgres`, () => {
     expect(backoff.tooShortWaits(refusals)).toEqual([]);
     expect(refusals.length).toBeGreaterThanOrEqual(3);
     expect(refusals.length).toBeLessThanOrEqual(backoff.mostAttemptsWithin(sinceFirstRefusal));
-    expect(refusals.length).toBeLessThan(rounds / 3);
+    // Asked in every round it would be refused once per call (the one before the loop and one a
+    // round): the back-off itself is the two checks above, which hold however long a round takes.
+    expect(refusals.length).toBeLessThan(rounds);
     const [row] = await outboxRows();
     expect(row).toMatchObject({ payload: { taskKey: refused }, publishedAt: null, attempts: refusals.length, lastError: expect.stringContaining('refused') });
     expect(row!.nextAttemptAt.getTime()).toBeGreaterThan(refusals.at(-1)! + 0.8 * 100);

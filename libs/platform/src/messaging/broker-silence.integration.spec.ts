@@ -105,8 +105,9 @@ describe.concurrent('broker connections gone silent', () => {
       ]);
 
       expect(report.value).toEqual({ ready: false, checks: { 'broker:billing': 'no answer within 2000 ms' } });
-      // Its own 2 s, not the request's 3 s: both started together and wait for the same busy event loop.
-      expect(request.ms - report.ms).toBeGreaterThan(500);
+      // Its own 2 s (the answer above names them), not the request's 3 s: both started together and
+      // wait for the same event loop, which a busy machine can hold past both timers at once.
+      expect(report.ms).toBeLessThanOrEqual(request.ms);
       expect(request.error).toBeInstanceOf(UnavailableError);
       expect(request.ms).toBeGreaterThanOrEqual(RPC_TIMEOUT_MS - 50);
       expect(request.ms).toBeLessThan(RPC_TIMEOUT_MS + 2_000);
@@ -125,8 +126,9 @@ describe.concurrent('broker connections gone silent', () => {
       await eventually(() => sut.send('test.echo.v1', { n: 3 }, { timeoutMs: 1_000 }), { timeoutMs: 10_000, intervalMs: 250 });
       const answeringAfter = performance.now() - healedAt;
 
-      // The handshake into the silence gave up after its connect time-out; the next attempt, a second later, got through.
-      expect(answeringAfter).toBeLessThan(CONNECT_TIMEOUT_MS + 3_000);
+      // The handshake into the silence gave up after its connect time-out; the next attempt, a second later, got through
+      // (under a second such round, which would mean that attempt failed too).
+      expect(answeringAfter).toBeLessThan(2 * (CONNECT_TIMEOUT_MS + 1_000));
       await expect(sut.send('test.echo.v1', { n: 4 })).resolves.toEqual({ n: 4 });
       // What was sent into the silence was given up by its caller: it is not published once the connection is back.
       await sut.emit('test.noted.v1', { n: 104 });
@@ -139,7 +141,8 @@ describe.concurrent('broker connections gone silent', () => {
       if (!answeringAgain) await proxies.fault('caller', { kind: 'reset' });
       await sut.close();
     }
-  });
+    // Its waits (a silence noticed within 10 s, a reconnect into it, a handshake given up) leave the default 20 s little room on a busy machine.
+  }, 60_000);
 
   describe(brokerAnswersAfresh.name, () => {
     it('resolves when the broker answers a new connection', async () => {

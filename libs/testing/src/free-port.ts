@@ -2,13 +2,9 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /**
- * Where picks start: ports the kernel never hands out by itself. A port it chose for `listen(0)` is
- * free when asked, but the kernel may give it to any connection opened before the process meant
- * for it listens (the local end of an outgoing connection comes from the same range), and that
- * process then dies with EADDRINUSE; the more tests run at once, the likelier. Below the range the
- * kernel picks from (Linux: ip_local_port_range, 32768–60999 by default) a port is only ever taken
- * by an explicit bind. Each process walks the ports from a random start, so two processes' picks
- * meet only by chance, and a port something already holds is passed over.
+ * Picks come from below the range the kernel hands out for `listen(0)` and for outgoing connections
+ * (Linux's ip_local_port_range): a port from that range could go to a connection before the process
+ * meant for it listened (docs/decisions.md, "Test ports"). Each process walks from a random start.
  */
 const LOWEST = 10_000;
 const ephemeralStart = (() => {
@@ -32,12 +28,12 @@ export async function freePort(): Promise<number> {
   return listenOn(0);
 }
 
-/** Listens on `port` (0: one the kernel picks) and lets it go again; answers the port. */
+/** Listens on `port` (0: one the kernel picks) on every address, as the services do, and lets it go again; answers the port. */
 function listenOn(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
+    server.listen(port, '0.0.0.0', () => {
       const address = server.address();
       server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
     });

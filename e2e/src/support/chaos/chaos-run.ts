@@ -255,8 +255,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const violations: Violation[] = [];
     /** Faults that outlast their step: a worker revived, a phone answering again. */
     const lasting: Promise<void>[] = [];
-    /** The ends of the phones' hangs, for a fault that waits for them. */
-    const hangs: Promise<unknown>[] = [];
+    /** The ends of the phones' hangs, for a fault that waits for them (a hang that fails to end fails the run through `lasting`). */
+    const hangs: Promise<number>[] = [];
     await sleep(options.quietMs);
     // The quiet value every network fault's recovery is held to needs answers enough: on a busy
     // machine a stack just started may answer fewer than that within the spell, so the spell goes on
@@ -271,7 +271,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       if (options.faultEveryMs !== undefined) await sleep(firstFaultAt + index * options.faultEveryMs - Date.now());
       // Claims abandoned from here would keep the settling waiting a whole lease after the load stops.
       if (index === options.faults.length - 1) load.stopAbandoning();
-      if ('kill' in fault && fault.afterHangs) await Promise.all(hangs);
+      if ('kill' in fault && fault.afterHangs) await Promise.allSettled(hangs);
       log(`${name}…`);
       const pids = runningPids(stack);
       const startedAt = Date.now();

@@ -12,12 +12,14 @@ import { nx, nxEnv as env, requireLocalServices, root } from './lib/workspace.mj
 const results = join(root, 'test-results');
 await requireLocalServices('The tests');
 // What the machine lacks is installed while the first steps run, which need none of it (apt.mjs
-// runs the installs one after another, in this order): the deploy checks' tools (the unit step's
-// deploy/ specs; first, so that a machine that cannot have them stops before the end-to-end step
-// starts its stacks), then the browser (end to end).
+// runs the installs one after another, in this order): the browser (end to end, which starts right
+// after the build), then the deploy checks' tools (the unit step's deploy/ specs; without them that
+// step fails and says what to install, once the end-to-end tests are over).
 const say = (line) => process.stdout.write(`${line}\n`);
-const deployTools = requireDeployTools(say);
 const browser = requireBrowser(say).then((path) => void (env.CHROMIUM_PATH = path));
+const deployTools = requireDeployTools(say);
+// Awaited by the unit step only; until then a failure must not count as unhandled.
+deployTools.catch(() => undefined);
 
 rmSync(results, { recursive: true, force: true });
 const bin = (pkg, file) => join(root, 'node_modules', pkg, file);
@@ -84,7 +86,12 @@ const failedSteps = [];
 /** Runs `steps` one after another, stopping at the first that fails; answers whether all passed. */
 async function runSteps(steps) {
   for (const { label, commands, prefix, needs } of steps) {
-    await needs;
+    const missing = await needs?.then(() => undefined, (error) => error.message);
+    if (missing) {
+      process.stdout.write(`\n=== ${label}: not run. ${missing}\n`);
+      failedSteps.push(label);
+      return false;
+    }
     process.stdout.write(`\n=== ${label}\n`);
     const started = Date.now();
     const cpuBefore = cpuTicks();

@@ -11,6 +11,7 @@ const TOOLS = [
   { name: 'Caddy', found: () => answers('caddy', ['version']), apt: 'caddy' },
 ];
 
+/** Resolves once both are there; rejects with what to install when they are not and cannot be (the step that needs them fails, the steps running meanwhile finish). */
 export async function requireDeployTools(log) {
   const missing = TOOLS.filter((tool) => !tool.found());
   if (missing.length === 0) return;
@@ -19,13 +20,8 @@ export async function requireDeployTools(log) {
     if (missing.some((tool) => tool.apt === 'caddy')) spawnSync('systemctl', ['disable', '--now', 'caddy'], { stdio: 'ignore' });
     if (TOOLS.every((tool) => tool.found())) return;
   }
-  stop(`No ${TOOLS.filter((tool) => !tool.found()).map((tool) => tool.name).join(' or ')} found.`);
-}
-
-function stop(reason) {
-  process.stderr.write(
-    `${reason} The checks of deploy/compose run \`docker compose config\` (no Docker engine needed) and Caddy on the Caddyfile: install Docker's compose plugin ` +
-      "or your system's docker-compose package, and caddy (Debian/Ubuntu: sudo apt-get install docker-compose caddy), then run the tests again.\n",
+  throw new Error(
+    `No ${TOOLS.filter((tool) => !tool.found()).map((tool) => tool.name).join(' or ')} found. The checks of deploy/compose run \`docker compose config\` (no Docker engine needed) and Caddy on the Caddyfile: install Docker's compose plugin ` +
+      "or your system's docker-compose package, and caddy (Debian/Ubuntu: sudo apt-get install docker-compose caddy), then run the tests again.",
   );
-  process.exit(1);
 }

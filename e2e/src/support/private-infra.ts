@@ -1,4 +1,4 @@
-import { eventually, freePort, until } from '@smsq/testing';
+import { eventually, freePort, isRunning, until } from '@smsq/testing';
 import amqplib from 'amqplib';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -243,15 +243,6 @@ function idsOf(user: string): { uid: number; gid: number } {
 
 function readPasswd(): string[] {
   return readFileSync('/etc/passwd', 'utf8').split('\n');
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function portAnswers(port: number): Promise<void> {

@@ -108,10 +108,10 @@ async function runSteps(steps) {
 
 // Once built, the end-to-end tests run beside the static checks and then the unit tests: the
 // end-to-end step waits on timers as much as on the cores (faults that last, phones going silent,
-// the chaos runs' quiet spells), and the other two fill those waits. The checks and the unit tests
-// run whatever the steps before them answered, so that the closing line counts every test. A
-// step's "busy" figure is the machine's, so beside another step it counts both (docs/decisions.md,
-// "The unit tests beside the end-to-end tests").
+// the chaos runs' quiet spells), and the other two fill those waits. The unit tests run whatever the
+// checks and the end-to-end tests answer, so that the closing line counts every test. A step's
+// "busy" figure is the machine's, so beside another step it counts both (docs/decisions.md, "The
+// unit tests beside the end-to-end tests").
 if (await runSteps([build])) {
   await Promise.all([runSteps([endToEnd]), runSteps([checks]).then(() => runSteps([unit]))]);
 }

@@ -16,7 +16,8 @@ import { assertAnswerMatchesDocument, bodyOf, documentCheckedFetch } from './api
 import { majorGcOf, type MajorGc } from './major-gc.js';
 
 const run = promisify(execFile);
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+/** The repository's root folder. */
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /** `services`: the four core services in one process (scripts/one-process.mjs), as `npm start` runs them. */
 export type ServiceName = 'api-gateway' | 'billing' | 'dispatch' | 'inbox' | 'worker' | 'gateway-sim' | 'dashboard' | 'services';

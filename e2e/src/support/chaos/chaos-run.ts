@@ -97,6 +97,8 @@ export interface ChaosOptions {
   log?: (line: string) => void;
   /** Where every service's log is written at the end, one file each. */
   logDir?: string;
+  /** Where they are written when the run found a violation or failed outright (the short runs keep no logs otherwise). */
+  logDirOnFailure?: string;
   /**
    * Two of every service (two gateways behind a round-robin, two billing, two dispatch, two
    * inbox, two pollers on every driver's phone), every background job running twice.
@@ -210,6 +212,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   let health: HealthWatch | undefined;
   /** Set once the run ends, early or not: a worker due back later is then left dead. */
   let ended = false;
+  /** Set once the run has found no violation. */
+  let clean = false;
   try {
     log(`private infrastructure: ${infra.databaseServerUrl}, ${infra.amqpUrl}, ${infra.redisUrl}`);
     // Every service reaches the servers through the fault proxy; the checks read them directly.
@@ -365,6 +369,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     }
     violations.push(...(await publicApiViolations(baseUrl, clients, load.records.creates, tally)));
     const creates = load.records.creates;
+    clean = violations.length === 0;
     return {
       startedAt: new Date(started).toISOString(),
       durationS: Math.round((Date.now() - started) / 1000),
@@ -394,7 +399,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   } finally {
     ended = true;
     health?.stop();
-    if (stack && options.logDir) saveLogs(stack, options.logDir);
+    const logDir = options.logDir ?? (clean ? undefined : options.logDirOnFailure);
+    if (stack && logDir) {
+      saveLogs(stack, logDir);
+      log(`the services' logs: ${logDir}`);
+    }
     await proxy?.close().catch(() => undefined);
     await stack?.stop().catch(() => undefined);
     await links.close();

@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { expect } from 'vitest';
+import { ROOT } from '../stack.js';
 import { runChaos, type Fault } from './chaos-run.js';
 import { printFigures } from './figures.js';
 
@@ -34,7 +36,7 @@ export const SHORT_QUIET_MS = 1_500;
  * network faults' recoveries to be held to, and no invariant was violated.
  */
 export async function expectShortRunHolds(faults: Fault[], expected: { kills: number; restarts: number; networkFaults: number }, options: { replicas?: boolean; label: string }): Promise<void> {
-  const report = await runChaos({ faults, quietMs: SHORT_QUIET_MS, clients: 3, claimTimeoutS: CLAIM_TIMEOUT_S, recoveryTimeoutMs: 120_000, load: { pauseMs: SHORT_RUN_PAUSE_MS, deliveryPauseMs: SHORT_RUN_PAUSE_MS / 2 }, replicas: options.replicas, log: (line) => console.log(`[${options.label}] ${line}`) });
+  const report = await runChaos({ faults, quietMs: SHORT_QUIET_MS, clients: 3, claimTimeoutS: CLAIM_TIMEOUT_S, recoveryTimeoutMs: 120_000, load: { pauseMs: SHORT_RUN_PAUSE_MS, deliveryPauseMs: SHORT_RUN_PAUSE_MS / 2 }, replicas: options.replicas, logDirOnFailure: join(ROOT, 'test-results', 'chaos-logs', options.label.replaceAll(' ', '-')), log: (line) => console.log(`[${options.label}] ${line}`) });
   console.log(printFigures(report));
   expect(report.kills).toBe(expected.kills);
   expect(report.restarts).toBe(expected.restarts);

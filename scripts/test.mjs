@@ -83,38 +83,32 @@ function cpuTicks() {
 const busyShare = (before, after) => (before && after && after.all > before.all ? `, the cores ${Math.round((100 * (after.busy - before.busy)) / (after.all - before.all))} % busy` : '');
 
 const failedSteps = [];
-/** Runs `steps` one after another, stopping at the first that fails; answers whether all passed. */
-async function runSteps(steps) {
-  for (const { label, commands, prefix, needs } of steps) {
-    const missing = await needs?.then(() => undefined, (error) => error.message);
-    if (missing) {
-      process.stdout.write(`\n=== ${label}: not run. ${missing}\n`);
-      failedSteps.push(label);
-      return false;
-    }
-    process.stdout.write(`\n=== ${label}\n`);
-    const started = Date.now();
-    const cpuBefore = cpuTicks();
-    const ok = await runAll(commands, prefix);
-    process.stdout.write(`=== ${label}: ${Math.round((Date.now() - started) / 1000)} s${busyShare(cpuBefore, cpuTicks())}\n`);
-    if (!ok) {
-      failedSteps.push(label);
-      return false;
-    }
+/** Runs `step` once what it needs is there; answers whether it passed. */
+async function runStep({ label, commands, prefix, needs }) {
+  const missing = await needs?.then(() => undefined, (error) => error.message);
+  if (missing) {
+    process.stdout.write(`\n=== ${label}: not run. ${missing}\n`);
+    failedSteps.push(label);
+    return false;
   }
-  return true;
+  process.stdout.write(`\n=== ${label}\n`);
+  const started = Date.now();
+  const cpuBefore = cpuTicks();
+  const ok = await runAll(commands, prefix);
+  process.stdout.write(`=== ${label}: ${Math.round((Date.now() - started) / 1000)} s${busyShare(cpuBefore, cpuTicks())}\n`);
+  if (!ok) failedSteps.push(label);
+  return ok;
 }
 
 // Once built, the end-to-end tests run beside the static checks: they wait on timers as much as on
 // the cores (faults that last, phones going silent, the chaos runs' quiet spells), and the checks,
 // which time nothing, fill those waits. The unit tests run alone after them, whatever the two
-// answered, so that the closing line counts every test: beside the end-to-end tests on a machine
-// bound by its CPU they gained nothing, and their timing checks met a machine busier than they are
-// bound for (docs/decisions.md). A step's "busy" figure is the machine's, so beside another step it
-// counts both.
-if (await runSteps([build])) {
-  await Promise.all([runSteps([endToEnd]), runSteps([checks])]);
-  await runSteps([unit]);
+// answered, so that the closing line counts every test: beside the end-to-end tests a busy machine
+// made a chaos run fail (docs/decisions.md, "The unit tests beside the end-to-end tests, tried").
+// A step's "busy" figure is the machine's, so beside another step it counts both.
+if (await runStep(build)) {
+  await Promise.all([runStep(endToEnd), runStep(checks)]);
+  await runStep(unit);
 }
 
 let passed = 0;

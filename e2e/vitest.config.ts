@@ -1,9 +1,7 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { projectTestConfig, testReporters } from '../vitest.shared.js';
-import { ChaosRunsOver } from './src/support/chaos-runs-over.js';
+import { projectTestConfig } from '../vitest.shared.js';
 
 const CHAOS = 'src/chaos.e2e.spec.ts';
-const CHAOS_REPLICAS = 'src/chaos-replicas.e2e.spec.ts';
 const START = 'src/start.e2e.spec.ts';
 
 /**
@@ -20,7 +18,7 @@ const SLOWEST_FIRST = [
   'src/phones.smsgate.e2e.spec.ts', // 30
   'src/dashboard.e2e.spec.ts', // 92
   // Taken by the lane that frees after the five before it, about when the chaos run ends: the two chaos runs overlap little or not at all.
-  CHAOS_REPLICAS, // 200
+  'src/chaos-replicas.e2e.spec.ts', // 200
   'src/phones-liveness.e2e.spec.ts', // 49
   'src/account-settings.e2e.spec.ts', // 55
 ];
@@ -53,8 +51,6 @@ class SlowestFirst extends BaseSequencer {
 // own waits, stack.ts, stay shorter, so one that never gets ready still fails with its last lines).
 const config = projectTestConfig({ include: [], testTimeout: 60_000, hookTimeout: 180_000, maxWorkers: Number(process.env['SMSQ_E2E_WORKERS'] ?? 2), isolate: false });
 config.test!.sequence = { sequencer: SlowestFirst };
-// `npm test` starts the unit tests beside the end-to-end files once both chaos runs are over (scripts/test.mjs).
-config.test!.reporters = [...testReporters('e2e'), new ChaosRunsOver([CHAOS, CHAOS_REPLICAS])];
 config.test!.projects = [
   { extends: true, test: { name: 'npm start', include: [START], sequence: { groupOrder: 0 } } },
   // Files that test the API with a Profile A stack's default settings share one (support/shared-stack.ts).

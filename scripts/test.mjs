@@ -1,7 +1,6 @@
 // `npm test`: every test of the project against the real Postgres, RabbitMQ and Redis, in four
-// steps (the builds; then the end-to-end tests, and beside them the static checks and, once the
-// chaos runs are over, every project's unit and integration tests), then one closing line with the
-// counts. Test databases and broker names are the tests' own.
+// steps (builds; end-to-end beside the static checks; every project's unit and integration tests),
+// then one closing line with the counts. Test databases and broker names are the tests' own.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -15,7 +14,7 @@ await requireLocalServices('The tests');
 // What the machine lacks is installed while the first steps run, which need none of it (apt.mjs
 // runs the installs one after another, in this order): the browser (end to end, which starts right
 // after the build), then the deploy checks' tools (the unit step's deploy/ specs; without them that
-// step fails and says what to install, leaving the end-to-end step beside it to finish).
+// step fails and says what to install, once the end-to-end tests are over).
 const say = (line) => process.stdout.write(`${line}\n`);
 const browser = requireBrowser(say).then((path) => void (env.CHROMIUM_PATH = path));
 const deployTools = requireDeployTools(say);
@@ -35,7 +34,7 @@ const build = { label: 'build', commands: [nxRun('run-many', '-t', 'build', '--p
 const checks = { label: 'lint and typecheck', prefix: 'checks', commands: [[bin('eslint', 'bin/eslint.js'), 'apps', 'libs', 'deploy', 'e2e', 'bench'], tsc('tsconfig.all.json'), tsc('apps/dashboard-web/tsconfig.json'), tsc('e2e/tsconfig.json')] };
 // Every project's tests in one vitest run (vitest.config.ts): the same tests as each project's
 // `test` target, their files sharing the workers.
-const unit = { label: 'unit and integration tests', prefix: 'unit', commands: [[bin('vitest', 'vitest.mjs'), 'run']], needs: deployTools };
+const unit = { label: 'unit and integration tests', commands: [[bin('vitest', 'vitest.mjs'), 'run']], needs: deployTools };
 const endToEnd = { label: 'end-to-end tests', commands: [nxRun('run', 'e2e:e2e')], needs: browser };
 
 /** Runs each command, two at a time (the machine's two cores), its lines prefixed when `prefix` is set; answers whether all succeeded. */
@@ -101,25 +100,15 @@ async function runStep({ label, commands, prefix, needs }) {
   return ok;
 }
 
-/** Resolves once the end-to-end run has written `marker` (e2e/src/support/chaos-runs-over.ts) or `done` settles. */
-async function chaosRunsOver(marker, done) {
-  let over = false;
-  void done.finally(() => (over = true));
-  while (!over && !existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 1_000));
-}
-
 // Once built, the end-to-end tests run beside the static checks: they wait on timers as much as on
 // the cores (faults that last, phones going silent, the chaos runs' quiet spells), and the checks,
-// which time nothing, fill those waits. The unit tests follow the checks beside the end-to-end
-// files too, but only once both chaos runs are over: beside a chaos run, a machine that busy made
-// it fail (docs/decisions.md, "The unit tests beside the end-to-end tests, tried", and "… after
-// the chaos runs"). Each step runs whatever the others answered, so that the closing line counts
-// every test. A step's "busy" figure is the machine's, so beside another step it counts both.
+// which time nothing, fill those waits. The unit tests run alone after them, whatever the two
+// answered, so that the closing line counts every test: beside the end-to-end tests a busy machine
+// made a chaos run fail (docs/decisions.md, "The unit tests beside the end-to-end tests, tried").
+// A step's "busy" figure is the machine's, so beside another step it counts both.
 if (await runStep(build)) {
-  const endToEndDone = runStep(endToEnd);
-  await runStep(checks);
-  await chaosRunsOver(join(results, 'e2e-chaos-runs-over'), endToEndDone);
-  await Promise.all([endToEndDone, runStep(unit)]);
+  await Promise.all([runStep(endToEnd), runStep(checks)]);
+  await runStep(unit);
 }
 
 let passed = 0;

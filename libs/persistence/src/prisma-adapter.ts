@@ -32,8 +32,13 @@ const DEFAULT_SESSION_LIMITS: SessionLimits = { statementTimeoutMs: 10_000, idle
  * query timed out on the client is destroyed, never handed out again.
  */
 export function createPgAdapter(databaseUrl: string, options: PgAdapterOptions = {}): PrismaPg {
+  return prismaAdapterOn(createPgPool(databaseUrl, options));
+}
+
+/** The pool `createPgAdapter` makes, for a service that also sends raw SQL straight to it (`PgSql`). */
+export function createPgPool(databaseUrl: string, options: PgAdapterOptions = {}): pg.Pool {
   const limits = options.limits ?? DEFAULT_SESSION_LIMITS;
-  const pool = new pg.Pool({
+  return new pg.Pool({
     ...boundedConnection(databaseUrl),
     max: options.maxConnections,
     application_name: options.applicationName,
@@ -45,5 +50,9 @@ export function createPgAdapter(databaseUrl: string, options: PgAdapterOptions =
     Client: SessionWithDeadline,
     progress: options.progress,
   } as pg.PoolConfig);
+}
+
+/** Prisma's driver adapter on `pool`; disconnecting the client ends the pool. */
+export function prismaAdapterOn(pool: pg.Pool): PrismaPg {
   return new PrismaPg(pool, { disposeExternalPool: true });
 }

@@ -31,7 +31,7 @@ export class ClaimsRepository {
 
   /** A poll: contact, and the last poll. Conditional, so that many pollers of one phone write it at most once per resolution. */
   async markSeen(phoneId: number): Promise<void> {
-    await this.db.$executeRaw`
+    await this.db.sql.$executeRaw`
       UPDATE "dispatch"."phones" SET last_seen_at = now(), last_contact_at = now()
        WHERE id = ${phoneId}
          AND (last_seen_at IS NULL OR last_seen_at < now() - ${LAST_SEEN_RESOLUTION_MS}::int * interval '1 millisecond')`;
@@ -42,7 +42,7 @@ export class ClaimsRepository {
    * polls are their contact. At most once per resolution.
    */
   async markGatewaysContacted(): Promise<void> {
-    await this.db.$executeRaw`
+    await this.db.sql.$executeRaw`
       UPDATE "dispatch"."phones" SET last_contact_at = now()
        WHERE kind = 'gateway' AND active AND last_contact_at < now() - ${LAST_SEEN_RESOLUTION_MS}::int * interval '1 millisecond'`;
   }
@@ -57,7 +57,7 @@ export class ClaimsRepository {
    */
   async claimDue(scope: ClaimScope, tokenId: number, claimTimeoutS: number, limit: number): Promise<ClaimedTask[]> {
     const today = this.conditions.localToday('p');
-    const rows = await this.db.$queryRaw<ClaimedRow[]>`
+    const rows = await this.db.sql.$queryRaw<ClaimedRow[]>`
       WITH ${this.phoneGate(scope)} next AS (${this.nextDueTasks(scope, limit)}),
       wanted AS (SELECT phone_id, count(*)::int AS n FROM next GROUP BY phone_id),
       room AS (
@@ -100,13 +100,13 @@ export class ClaimsRepository {
   async nextDueAt(scope: ClaimScope): Promise<Date | null> {
     const rows =
       scope.phoneId === null
-        ? await this.db.$queryRaw<{ scheduledAt: Date }[]>`
+        ? await this.db.sql.$queryRaw<{ scheduledAt: Date }[]>`
             SELECT t.scheduled_at AS "scheduledAt"
               FROM "dispatch"."tasks" t JOIN "dispatch"."phones" p ON p.id = t.phone_id
              WHERE t.status = 'pending' AND t.scheduled_at > now() AND ${NOT_EXPIRED} AND p.active AND p.kind = 'gateway'
              ORDER BY t.scheduled_at, t.id
              LIMIT 1`
-        : await this.db.$queryRaw<{ scheduledAt: Date }[]>`
+        : await this.db.sql.$queryRaw<{ scheduledAt: Date }[]>`
             SELECT t.scheduled_at AS "scheduledAt"
               FROM "dispatch"."tasks" t
              WHERE t.phone_id = ${scope.phoneId} AND t.status = 'pending' AND t.scheduled_at > now() AND ${NOT_EXPIRED}
@@ -127,7 +127,7 @@ export class ClaimsRepository {
    * was released.
    */
   async release(id: number, tokenId: number): Promise<number | null> {
-    const rows = await this.db.$queryRaw<{ phoneId: number }[]>`
+    const rows = await this.db.sql.$queryRaw<{ phoneId: number }[]>`
       WITH released AS (
         UPDATE "dispatch"."tasks"
            SET status = 'pending', attempts = GREATEST(attempts - 1, 0), claimed_by_token_id = NULL, claim_expires_at = NULL

@@ -35,7 +35,7 @@ export class TaskReportsRepository {
    */
   async markSentIfHeld(ids: number[], tokenId: number): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const rows = await this.db.$queryRaw<{ id: number }[]>`
+    const rows = await this.db.sql.$queryRaw<{ id: number }[]>`
       WITH held AS (
         SELECT id FROM "dispatch"."tasks"
          WHERE id = ANY(${ids}::int[]) AND claimed_by_token_id = ${tokenId} AND status IN ('claimed', 'pending')
@@ -58,7 +58,7 @@ export class TaskReportsRepository {
   async markDeliveredIfHeld(ids: number[], tokenId: number): Promise<{ applied: Set<number>; newlySent: Set<number> }> {
     if (ids.length === 0) return { applied: new Set(), newlySent: new Set() };
     // The rows as they were, read under the lock the update takes: were they sent already?
-    const rows = await this.db.$queryRaw<{ id: number; newlySent: boolean }[]>`
+    const rows = await this.db.sql.$queryRaw<{ id: number; newlySent: boolean }[]>`
       WITH held AS (
         SELECT id, status FROM "dispatch"."tasks"
          WHERE id = ANY(${ids}::int[]) AND claimed_by_token_id = ${tokenId}
@@ -119,7 +119,7 @@ export class TaskReportsRepository {
 
   /** A report from a token bound to this phone is contact; written at most once per resolution. */
   async markContact(phoneId: number): Promise<void> {
-    await this.db.$executeRaw`
+    await this.db.sql.$executeRaw`
       UPDATE "dispatch"."phones" SET last_contact_at = now()
        WHERE id = ${phoneId} AND last_contact_at < now() - ${LAST_SEEN_RESOLUTION_MS}::int * interval '1 millisecond'`;
   }

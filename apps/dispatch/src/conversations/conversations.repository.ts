@@ -41,7 +41,7 @@ export class ConversationsRepository {
 
   /** A reply's thread (relayed at least once: a repeat changes nothing). */
   async touchIncoming(clientId: number, number: string, text: string, at: Date, phoneId: number | null): Promise<void> {
-    await this.db.$executeRaw`
+    await this.db.sql.$executeRaw`
       INSERT INTO "dispatch"."conversations" AS c (client_id, number, last_at, last_text, last_direction, reply_phone_id, reply_at)
       VALUES (${clientId}, ${number}, ${at}, left(${text}, ${CONVERSATION_PREVIEW_LENGTH}), 'in', ${phoneId}, ${at})
       ON CONFLICT (client_id, number) DO UPDATE SET
@@ -58,7 +58,7 @@ export class ConversationsRepository {
     // Digits and at most a leading +: nothing in it means anything to LIKE.
     const containing = search ? Prisma.sql`AND number LIKE ${`%${search}%`}` : Prisma.empty;
     const among = numbers ? Prisma.sql`AND number = ANY (${[...numbers]}::text[])` : Prisma.empty;
-    const rows = await this.db.$queryRaw<Conversation[]>`
+    const rows = await this.db.sql.$queryRaw<Conversation[]>`
       SELECT client_id AS "clientId", number, last_at AS "lastAt", last_text AS "lastText", last_direction AS "lastDirection",
              reply_phone_id AS "replyPhoneId", reply_at AS "replyAt", read_at AS "readAt"
         FROM "dispatch"."conversations"
@@ -76,7 +76,7 @@ export class ConversationsRepository {
   /** The client's tasks to `number` created before `before`, newest first, along (client_id, recipient, created_at, id). */
   tasksTo(clientId: number, number: string, before: Date | undefined, limit: number): Promise<Task[]> {
     const older = before ? Prisma.sql`AND t.created_at < ${before}` : Prisma.empty;
-    return this.db.$queryRaw<Task[]>`
+    return this.db.sql.$queryRaw<Task[]>`
       SELECT ${TASK_COLUMNS} FROM "dispatch"."tasks" t
        WHERE t.client_id = ${clientId} AND t.recipient = ${number} ${older}
        ORDER BY t.created_at DESC, t.id DESC
@@ -85,7 +85,7 @@ export class ConversationsRepository {
 
   /** The client's numbers with a task whose text contains `pattern` (an ILIKE pattern), most recent first. */
   async numbersWithText(clientId: number, pattern: string, limit: number): Promise<string[]> {
-    const rows = await this.db.$queryRaw<{ recipient: string }[]>`
+    const rows = await this.db.sql.$queryRaw<{ recipient: string }[]>`
       SELECT recipient FROM "dispatch"."tasks"
        WHERE client_id = ${clientId} AND message ILIKE ${pattern} ESCAPE '\\'
        GROUP BY recipient

@@ -14,7 +14,7 @@ export class DatabaseReadiness implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.readiness.register('database', () => this.db.$queryRaw`SELECT 1`, {
+    this.readiness.register('database', () => this.db.sql.$queryRaw`SELECT 1`, {
       reachable: () => databaseAnswersAfresh(this.config.databaseUrl),
       alive: () => this.db.progress.answering(),
     });

@@ -39,7 +39,7 @@ export class FailoverRepository {
    * or any usable gateway. Where nothing could take them the tasks wait, and no sweep looks at them.
    */
   strandedPhones(): Promise<Array<{ id: number }>> {
-    return this.db.$queryRaw`
+    return this.db.sql.$queryRaw`
       SELECT p.id FROM "dispatch"."phones" p
        WHERE NOT ${this.conditions.usable('p')}
          AND EXISTS (

@@ -89,7 +89,7 @@ export class LeasesRepository {
   }
 
   private async exists(condition: Prisma.Sql): Promise<boolean> {
-    const rows = await this.db.$queryRaw<unknown[]>`SELECT 1 FROM "dispatch"."tasks" WHERE ${condition} LIMIT 1`;
+    const rows = await this.db.sql.$queryRaw<unknown[]>`SELECT 1 FROM "dispatch"."tasks" WHERE ${condition} LIMIT 1`;
     return rows.length > 0;
   }
 }

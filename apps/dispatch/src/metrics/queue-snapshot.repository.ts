@@ -39,7 +39,7 @@ export class QueueSnapshotRepository {
 
   /** Phones and gateways by state: online, silent, disabled. */
   phoneStates(): Promise<PhoneStateCount[]> {
-    return this.db.$queryRaw<PhoneStateCount[]>`
+    return this.db.sql.$queryRaw<PhoneStateCount[]>`
       SELECT CASE WHEN NOT p.active THEN 'disabled' WHEN ${this.conditions.inContact('p')} THEN 'online' ELSE 'silent' END AS state, count(*)::int AS phones
         FROM "dispatch"."phones" p
        GROUP BY 1`;
@@ -47,7 +47,7 @@ export class QueueSnapshotRepository {
 
   /** Enabled silent phones with due tasks waiting, and how many (counted up to DUE_TASKS_READ_AT_MOST each); the PHONES_SHOWN_AT_MOST first. */
   silentBacklogs(): Promise<SilentPhoneBacklog[]> {
-    return this.db.$queryRaw<SilentPhoneBacklog[]>`
+    return this.db.sql.$queryRaw<SilentPhoneBacklog[]>`
       SELECT p.id, w.waiting FROM "dispatch"."phones" p
        CROSS JOIN LATERAL (SELECT ${waitingCountOf(DUE_TASKS_READ_AT_MOST)} AS waiting) AS w
        WHERE p.active AND NOT ${this.conditions.inContact('p')} AND w.waiting > 0
@@ -61,7 +61,7 @@ export class QueueSnapshotRepository {
    * them, so the statement is bounded whatever the backlog.
    */
   async dueBacklog(): Promise<DueBacklog> {
-    const rows = await this.db.$queryRaw<DueBacklog[]>`
+    const rows = await this.db.sql.$queryRaw<DueBacklog[]>`
       WITH due AS (
         SELECT t.scheduled_at, t.phone_id FROM "dispatch"."tasks" t
          WHERE t.status = 'pending' AND t.scheduled_at <= now() AND (t.expires_at IS NULL OR t.expires_at > now())
@@ -75,7 +75,7 @@ export class QueueSnapshotRepository {
 
   /** Active phones and gateways that have polled at least once, with their last poll. */
   phonePolls(): Promise<PhonePoll[]> {
-    return this.db.$queryRaw<PhonePoll[]>`
+    return this.db.sql.$queryRaw<PhonePoll[]>`
       SELECT id, kind::text AS kind, last_seen_at AS "lastSeenAt" FROM "dispatch"."phones"
        WHERE active AND last_seen_at IS NOT NULL
        ORDER BY last_seen_at, id

@@ -48,7 +48,7 @@ export class OptOutsRepository {
   /** Which of these numbers are on their client's list, as `client:number` strings. */
   async optedOutAmong(numbers: readonly ClientNumber[], tx?: DbTransaction): Promise<Set<string>> {
     if (numbers.length === 0) return new Set();
-    const rows = await (tx ?? this.db).$queryRaw<ClientNumber[]>`
+    const rows = await (tx ?? this.db.sql).$queryRaw<ClientNumber[]>`
       SELECT o.client_id AS "clientId", o.number AS recipient
         FROM "dispatch"."opt_outs" o
         JOIN unnest(${numbers.map((one) => one.clientId)}::int[], ${numbers.map((one) => one.recipient)}::text[]) AS asked(client_id, number)
@@ -104,7 +104,7 @@ export class OptOutsRepository {
     const from = after ? Prisma.sql`AND (changed_at, number) < (${after.at}, ${after.key})` : Prisma.empty;
     // The search is digits and at most a leading +: nothing in it means anything to LIKE.
     const containing = search ? Prisma.sql`AND number LIKE ${`%${search}%`}` : Prisma.empty;
-    const rows = await this.db.$queryRaw<OptOutRow[]>`
+    const rows = await this.db.sql.$queryRaw<OptOutRow[]>`
       SELECT number, changed_at AS "changedAt", source FROM "dispatch"."opt_outs"
        WHERE client_id = ${clientId} AND opted_out ${from} ${containing}
        ORDER BY changed_at DESC, number DESC

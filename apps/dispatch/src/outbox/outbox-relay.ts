@@ -52,7 +52,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     return new OutboxRelayRounds<DbTransaction>(
       {
         table: '"dispatch"."outbox_messages"',
-        database: this.db,
+        database: this.db.sql,
         // The row stays locked while billing is asked, so the transaction must outlive that request.
         transaction: (work) => inTransaction(this.db, work, { timeoutMs: this.config.rpcTimeoutMs + 5_000 }),
         send: (entry) => this.send(entry),

@@ -18,7 +18,10 @@ export class OutboxRepository {
   /** Must be given the transaction of the change: the message exists exactly when the change does. */
   async enqueue(tx: DbTransaction, messages: readonly OutboxDraft[]): Promise<void> {
     if (messages.length === 0) return;
-    await tx.outboxMessage.createMany({ data: messages.map(({ pattern, payload }) => ({ pattern, payload })) });
+    await tx.$executeRaw`
+      INSERT INTO "dispatch"."outbox_messages" (pattern, payload)
+      SELECT m.pattern, m.payload FROM unnest(${messages.map(({ pattern }) => pattern)}::text[], ${messages.map(({ payload }) => JSON.stringify(payload))}::jsonb[]) WITH ORDINALITY AS m(pattern, payload, position)
+       ORDER BY m.position`;
   }
 
   /** Queues the webhook event `type` for these tasks to their clients' endpoints, in the transaction of the change. */

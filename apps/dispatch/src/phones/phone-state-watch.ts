@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { phoneBody, type WebhookEventType } from '@smsq/contracts';
 import { RepeatingJob } from '@smsq/platform';
-import type { DbTransaction } from '../database/db-transaction.js';
+import type { PrismaTransaction } from '../database/db-transaction.js';
 import { WebhookDeliveriesRepository } from '../webhooks/webhook-deliveries.repository.js';
 import { PhoneConditions } from './phone-conditions.js';
 import { toPhoneDetails } from './phone-view.js';
@@ -49,7 +49,7 @@ export class PhoneStateWatch implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   /** A shared-pool gateway has no owner to tell. */
-  private async announce(tx: DbTransaction, type: WebhookEventType, transitions: readonly PhoneTransition[]): Promise<void> {
+  private async announce(tx: PrismaTransaction, type: WebhookEventType, transitions: readonly PhoneTransition[]): Promise<void> {
     const owned = transitions.filter((phone) => phone.clientId !== null);
     if (owned.length === 0) return;
     const ids = owned.map((phone) => phone.id);

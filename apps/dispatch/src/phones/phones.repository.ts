@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { lockUntilCommit } from '../database/advisory-lock.js';
-import { inTransaction, type DbTransaction } from '../database/db-transaction.js';
+import { inPrismaTransaction, type DbTransaction, type PrismaTransaction } from '../database/db-transaction.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
 import type { Phone, PhoneKind } from '../generated/prisma/client.js';
 import { waitingCountOf } from '../tasks/waiting-tasks.js';
@@ -51,8 +51,8 @@ export class PhonesRepository {
   ) {}
 
   /** Runs `work` in one transaction holding the client's phone lock, so counting and adding phones do not race. */
-  underClientLock<T>(clientId: number, work: (tx: DbTransaction) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, async (tx) => {
+  underClientLock<T>(clientId: number, work: (tx: PrismaTransaction) => Promise<T>): Promise<T> {
+    return inPrismaTransaction(this.db, async (tx) => {
       await lockUntilCommit(tx, `dispatch.phones:${clientId}`);
       return work(tx);
     });
@@ -62,25 +62,25 @@ export class PhonesRepository {
     return this.db.phone.findUnique({ where: { id } });
   }
 
-  findOwnByDevice(clientId: number, deviceId: string, tx: DbTransaction): Promise<Phone | null> {
+  findOwnByDevice(clientId: number, deviceId: string, tx: PrismaTransaction): Promise<Phone | null> {
     return tx.phone.findFirst({ where: { kind: 'own', clientId, deviceId } });
   }
 
-  countOwn(clientId: number, tx: DbTransaction): Promise<number> {
+  countOwn(clientId: number, tx: PrismaTransaction): Promise<number> {
     return tx.phone.count({ where: { kind: 'own', clientId } });
   }
 
   /** A known device paired again: that is contact, and a new address it gave is where it is reached. */
-  paired(id: number, url: string | undefined, tx: DbTransaction): Promise<Phone> {
+  paired(id: number, url: string | undefined, tx: PrismaTransaction): Promise<Phone> {
     return tx.phone.update({ where: { id }, data: { lastContactAt: new Date(), ...(url === undefined ? {} : { url }) } });
   }
 
-  insert(phone: NewPhone, tx?: DbTransaction): Promise<Phone> {
+  insert(phone: NewPhone, tx?: PrismaTransaction): Promise<Phone> {
     return (tx ?? this.db).phone.create({ data: phone });
   }
 
   async hasDueTasks(phoneId: number): Promise<boolean> {
-    const rows = await this.db.$queryRaw<unknown[]>`
+    const rows = await this.db.sql.$queryRaw<unknown[]>`
       SELECT 1 FROM "dispatch"."tasks"
        WHERE phone_id = ${phoneId} AND status = 'pending' AND scheduled_at <= now()
        LIMIT 1`;
@@ -101,7 +101,7 @@ export class PhonesRepository {
 
   /** Replaces the health of the phone of that id and kind, reported now; false when there is no such phone. */
   async recordHealth(id: number, kind: PhoneKind, health: ReportedHealth): Promise<boolean> {
-    const changed = await this.db.$executeRaw`
+    const changed = await this.db.sql.$executeRaw`
       UPDATE "dispatch"."phones"
          SET battery_percent = ${health.batteryPercent}::smallint, charging = ${health.charging}::boolean,
              connection = ${health.connection}::text, health_reported_at = now(), last_contact_at = now()
@@ -122,8 +122,8 @@ export class PhonesRepository {
    * of those back in contact or disabled, each change made once whichever dispatch instance makes
    * it; `work` runs in the same transaction, so the announcements exist exactly when the changes do.
    */
-  transitions<T>(work: (changes: { silent: PhoneTransition[]; back: PhoneTransition[] }, tx: DbTransaction) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, async (tx) => {
+  transitions<T>(work: (changes: { silent: PhoneTransition[]; back: PhoneTransition[] }, tx: PrismaTransaction) => Promise<T>): Promise<T> {
+    return inPrismaTransaction(this.db, async (tx) => {
       const silent = await tx.$queryRaw<PhoneTransition[]>`
         UPDATE "dispatch"."phones" p SET silent_since = now()
          WHERE p.active AND p.silent_since IS NULL AND NOT ${this.conditions.inContact('p')}
@@ -136,14 +136,14 @@ export class PhonesRepository {
     });
   }
 
-  findMany(ids: readonly number[], tx?: DbTransaction): Promise<Phone[]> {
+  findMany(ids: readonly number[], tx?: PrismaTransaction): Promise<Phone[]> {
     return (tx ?? this.db).phone.findMany({ where: { id: { in: [...ids] } }, orderBy: { id: 'asc' } });
   }
 
   /** Due tasks waiting for each phone (pending, their time come, not expired), by phone id; a phone with none is absent. */
   private async waitingFor(phoneIds: readonly number[], tx?: DbTransaction): Promise<Map<number, number>> {
     if (phoneIds.length === 0) return new Map();
-    const rows = await (tx ?? this.db).$queryRaw<Array<{ phoneId: number; waiting: number }>>`
+    const rows = await (tx ?? this.db.sql).$queryRaw<Array<{ phoneId: number; waiting: number }>>`
       SELECT p.id AS "phoneId", w.waiting FROM unnest(${[...phoneIds]}::int[]) AS p(id)
        CROSS JOIN LATERAL (SELECT ${waitingCountOf(WAITING_COUNTED_AT_MOST)} AS waiting) AS w
        WHERE w.waiting > 0`;
@@ -155,14 +155,14 @@ export class PhonesRepository {
   }
 
   /** What the phone views count for each phone: sent since the start of today (UTC), and due tasks waiting for it. */
-  async countsOf(phoneIds: readonly number[], tx?: DbTransaction): Promise<Map<number, PhoneCounts>> {
+  async countsOf(phoneIds: readonly number[], tx?: PrismaTransaction): Promise<Map<number, PhoneCounts>> {
     const sent = await this.sentSince(phoneIds, startOfUtcDay(new Date()), tx);
     const waiting = await this.waitingFor(phoneIds, tx);
     return new Map(phoneIds.map((id) => [id, { sentToday: sent.get(id) ?? 0, waitingTasks: waiting.get(id) ?? 0 }]));
   }
 
   /** Tasks each phone reported sent since `since`, by phone id; a phone with none is absent. */
-  private async sentSince(phoneIds: readonly number[], since: Date, tx?: DbTransaction): Promise<Map<number, number>> {
+  private async sentSince(phoneIds: readonly number[], since: Date, tx?: PrismaTransaction): Promise<Map<number, number>> {
     if (phoneIds.length === 0) return new Map();
     const rows = await (tx ?? this.db).task.groupBy({ by: ['phoneId'], where: { sentAt: { gte: since }, phoneId: { in: [...phoneIds] } }, _count: { _all: true } });
     return new Map(rows.map((row) => [row.phoneId, row._count._all]));

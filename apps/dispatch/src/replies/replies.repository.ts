@@ -23,7 +23,7 @@ export class RepliesRepository {
   async latestTaskTo(recipient: string, phoneId: number | null, wentOut: boolean): Promise<TaskToNumber | null> {
     const fromGateway = phoneId === null ? Prisma.empty : Prisma.sql`AND phone_id = ${phoneId}`;
     const handedOver = wentOut ? Prisma.sql`AND status IN ('claimed', 'sent')` : Prisma.empty;
-    const rows = await this.db.$queryRaw<TaskToNumber[]>`
+    const rows = await this.db.sql.$queryRaw<TaskToNumber[]>`
       SELECT client_id AS "clientId", phone_id AS "phoneId"
         FROM "dispatch"."tasks"
        WHERE recipient = ${recipient} ${fromGateway} ${handedOver}

@@ -30,7 +30,7 @@ export class RoutingRepository {
 
   /** The active own phones of these clients, lowest id first. */
   activeOwnPhones(clientIds: readonly number[], tx?: DbTransaction): Promise<RouteCandidate[]> {
-    return (tx ?? this.db).$queryRaw<RouteCandidate[]>`
+    return (tx ?? this.db.sql).$queryRaw<RouteCandidate[]>`
       SELECT p.id, p.client_id AS "clientId", ${this.conditions.usable('p')} AS usable FROM "dispatch"."phones" p
        WHERE p.kind = 'own' AND p.client_id = ANY(${clientIds}::int[]) AND p.active
        ORDER BY p.id`;
@@ -39,7 +39,7 @@ export class RoutingRepository {
   /** The active gateways of these pools, least recently assigned first. */
   activeGateways(pools: readonly Pool[], tx?: DbTransaction): Promise<RouteCandidate[]> {
     const clientIds = pools.filter((pool) => pool !== null);
-    return (tx ?? this.db).$queryRaw<RouteCandidate[]>`
+    return (tx ?? this.db.sql).$queryRaw<RouteCandidate[]>`
       SELECT p.id, p.client_id AS "clientId", ${this.conditions.usable('p')} AS usable FROM "dispatch"."phones" p
        WHERE p.kind = 'gateway' AND (p.client_id = ANY(${clientIds}::int[]) OR (${pools.includes(null)} AND p.client_id IS NULL)) AND p.active
        ORDER BY p.last_assigned_at ASC NULLS FIRST, p.id`;

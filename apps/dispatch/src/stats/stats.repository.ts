@@ -19,7 +19,7 @@ export class StatsRepository {
   dailyCounts(clientId: number | undefined, days: number, timeZone: string): Promise<DailyTaskCount[]> {
     const ofClient = clientId === undefined ? Prisma.empty : Prisma.sql`AND client_id = ${clientId}`;
     const start = Prisma.sql`(SELECT first_instant FROM range)`;
-    return this.db.$queryRaw<DailyTaskCount[]>`
+    return this.db.sql.$queryRaw<DailyTaskCount[]>`
       WITH range AS (
         SELECT today - (${days}::int - 1) AS first_day, today,
                ((today - (${days}::int - 1))::timestamp AT TIME ZONE ${timeZone}) AS first_instant
@@ -48,7 +48,7 @@ export class StatsRepository {
   }
 
   async countsByStatus(): Promise<Record<TaskStatus, number>> {
-    const rows = await this.db.$queryRaw<Array<{ status: TaskStatus; n: number }>>`
+    const rows = await this.db.sql.$queryRaw<Array<{ status: TaskStatus; n: number }>>`
       SELECT status::text AS status, count(*)::int AS n FROM "dispatch"."tasks" GROUP BY status`;
     const counts = Object.fromEntries(TASK_STATUSES.map((status) => [status, 0])) as Record<TaskStatus, number>;
     for (const row of rows) counts[row.status] = row.n;
@@ -57,7 +57,7 @@ export class StatsRepository {
 
   /** The last `minutes` whole UTC minutes, the current one included, oldest first. */
   async sentPerMinute(minutes: number): Promise<Array<{ minute: string; sent: number }>> {
-    const rows = await this.db.$queryRaw<Array<{ minute: Date; sent: number }>>`
+    const rows = await this.db.sql.$queryRaw<Array<{ minute: Date; sent: number }>>`
       WITH range AS (
         SELECT date_trunc('minute', now(), 'UTC') AS last_minute,
                date_trunc('minute', now(), 'UTC') - (${minutes}::int - 1) * interval '1 minute' AS first_minute

@@ -22,7 +22,7 @@ export class ClientTimezoneService {
         ON CONFLICT (client_id) DO UPDATE SET time_zone = excluded.time_zone, version = excluded.version
          WHERE z.version < excluded.version`;
       // Its phones' daily limits count the days of the zone it now has.
-      if (taken === 1) await tx.phone.updateMany({ where: { clientId: command.clientId }, data: { timeZone: command.timezone } });
+      if (taken === 1) await tx.$executeRaw`UPDATE "dispatch"."phones" SET time_zone = ${command.timezone} WHERE client_id = ${command.clientId}`;
     });
     return { ok: true };
   }

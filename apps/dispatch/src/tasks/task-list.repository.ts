@@ -22,7 +22,7 @@ export class TaskListRepository {
   /** Newest first, read straight from the (client_id, created_at, id) or (created_at, id) index. */
   async page(filter: TaskFilter, skip: number, take: number): Promise<{ tasks: Task[]; total: number }> {
     const [tasks, total] = await Promise.all([
-      this.db.$queryRaw<Task[]>`
+      this.db.sql.$queryRaw<Task[]>`
         SELECT ${TASK_COLUMNS} FROM "dispatch"."tasks" t
          WHERE ${conditionsOf(filter)}
          ORDER BY t.created_at DESC, t.id DESC
@@ -38,7 +38,7 @@ export class TaskListRepository {
     const older = after
       ? Prisma.sql`AND t.created_at <= ${after.createdAt} AND (t.created_at < ${after.createdAt} OR (t.created_at = ${after.createdAt} AND t.id < ${after.id}))`
       : Prisma.empty;
-    return this.db.$queryRaw<Task[]>`
+    return this.db.sql.$queryRaw<Task[]>`
       SELECT ${TASK_COLUMNS} FROM "dispatch"."tasks" t
        WHERE ${conditionsOf(filter)} ${older}
        ORDER BY t.created_at DESC, t.id DESC
@@ -46,7 +46,7 @@ export class TaskListRepository {
   }
 
   async count(filter: TaskFilter): Promise<number> {
-    const [row] = await this.db.$queryRaw<Array<{ total: number }>>`SELECT count(*)::int AS total FROM "dispatch"."tasks" t WHERE ${conditionsOf(filter)}`;
+    const [row] = await this.db.sql.$queryRaw<Array<{ total: number }>>`SELECT count(*)::int AS total FROM "dispatch"."tasks" t WHERE ${conditionsOf(filter)}`;
     return row!.total;
   }
 }

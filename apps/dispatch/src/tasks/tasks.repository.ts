@@ -51,17 +51,17 @@ export class TasksRepository {
   }
 
   findByKeys(taskKeys: readonly string[], tx?: DbTransaction): Promise<Task[]> {
-    return (tx ?? this.db).$queryRaw<Task[]>`SELECT ${TASK_COLUMNS} FROM "dispatch"."tasks" t WHERE t.task_key = ANY (${[...taskKeys]}::uuid[])`;
+    return (tx ?? this.db.sql).$queryRaw<Task[]>`SELECT ${TASK_COLUMNS} FROM "dispatch"."tasks" t WHERE t.task_key = ANY (${[...taskKeys]}::uuid[])`;
   }
 
   async findOfClient(clientId: number, id: number): Promise<Task | null> {
-    const [task] = await this.db.$queryRaw<Task[]>`SELECT ${TASK_COLUMNS} FROM "dispatch"."tasks" t WHERE t.id = ${id} AND t.client_id = ${clientId}`;
+    const [task] = await this.db.sql.$queryRaw<Task[]>`SELECT ${TASK_COLUMNS} FROM "dispatch"."tasks" t WHERE t.id = ${id} AND t.client_id = ${clientId}`;
     return task ?? null;
   }
 
   /** Whether each key has its task and whether it was voided, in order, in one round trip (a create asks both, twice). */
   async keyStates(taskKeys: readonly string[], tx?: DbTransaction): Promise<TaskKeyState[]> {
-    return (tx ?? this.db).$queryRaw<TaskKeyState[]>`
+    return (tx ?? this.db.sql).$queryRaw<TaskKeyState[]>`
       SELECT EXISTS (SELECT 1 FROM "dispatch"."tasks" t WHERE t.task_key = k.task_key) AS stored,
              EXISTS (SELECT 1 FROM "dispatch"."voided_task_keys" v WHERE v.task_key = k.task_key) AS voided
         FROM unnest(${taskKeys}::uuid[]) WITH ORDINALITY AS k(task_key, position)
@@ -115,14 +115,13 @@ export class TasksRepository {
 
   /** A task nobody has touched yet (pending, never claimed) fails as abandoned; false if it is already under way. */
   async abandonUntouched(taskKey: string, error: string, tx: DbTransaction): Promise<boolean> {
-    const changed = await tx.task.updateMany({
-      where: { taskKey, status: 'pending', attempts: 0 },
-      data: { status: 'failed', failedAt: new Date(), error },
-    });
-    return changed.count === 1;
+    const changed = await tx.$executeRaw`
+      UPDATE "dispatch"."tasks" SET status = 'failed', failed_at = now(), error = ${error}
+       WHERE task_key = ${taskKey}::uuid AND status = 'pending' AND attempts = 0`;
+    return changed === 1;
   }
 
   async voidKey(taskKey: string, tx: DbTransaction): Promise<void> {
-    await tx.voidedTaskKey.createMany({ data: [{ taskKey }], skipDuplicates: true });
+    await tx.$executeRaw`INSERT INTO "dispatch"."voided_task_keys" (task_key) VALUES (${taskKey}::uuid) ON CONFLICT DO NOTHING`;
   }
 }

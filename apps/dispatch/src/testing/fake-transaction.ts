@@ -10,12 +10,12 @@ export class FakeTransactions {
 
   constructor(private readonly store: InMemoryStore) {}
 
-  async run<T>(lockName: string, work: (tx: DbTransaction) => Promise<T>): Promise<T> {
+  async run<T, Tx = DbTransaction>(lockName: string, work: (tx: Tx) => Promise<T>): Promise<T> {
     const previous = this.queues.get(lockName) ?? Promise.resolve();
     const current = previous.catch(() => undefined).then(async () => {
       const rollback = this.store.snapshot();
       try {
-        return await work(FAKE_TRANSACTION);
+        return await work(FAKE_TRANSACTION as unknown as Tx);
       } catch (error) {
         rollback();
         throw error;

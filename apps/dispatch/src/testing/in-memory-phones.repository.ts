@@ -1,4 +1,4 @@
-import type { DbTransaction } from '../database/db-transaction.js';
+import type { PrismaTransaction } from '../database/db-transaction.js';
 import type { Phone, PhoneKind } from '../generated/prisma/client.js';
 import type { NewPhone, PhoneCounts, PhonesRepository, PhoneTransition, ReportedHealth, SimLimits } from '../phones/phones.repository.js';
 import { FakeTransactions } from './fake-transaction.js';
@@ -12,7 +12,7 @@ export class InMemoryPhonesRepository implements PublicOf<PhonesRepository> {
     this.transactions = new FakeTransactions(store);
   }
 
-  underClientLock<T>(clientId: number, work: (tx: DbTransaction) => Promise<T>): Promise<T> {
+  underClientLock<T>(clientId: number, work: (tx: PrismaTransaction) => Promise<T>): Promise<T> {
     return this.transactions.run(`client:${clientId}`, work);
   }
 
@@ -42,8 +42,8 @@ export class InMemoryPhonesRepository implements PublicOf<PhonesRepository> {
   }
 
   /** The fakes have no clock of contact: no phone ever changes state here. */
-  async transitions<T>(work: (changes: { silent: PhoneTransition[]; back: PhoneTransition[] }, tx: DbTransaction) => Promise<T>): Promise<T> {
-    return this.transactions.run('transitions', (tx) => work({ silent: [], back: [] }, tx));
+  async transitions<T>(work: (changes: { silent: PhoneTransition[]; back: PhoneTransition[] }, tx: PrismaTransaction) => Promise<T>): Promise<T> {
+    return this.transactions.run('transitions', (tx: PrismaTransaction) => work({ silent: [], back: [] }, tx));
   }
 
   async findMany(ids: readonly number[]): Promise<Phone[]> {

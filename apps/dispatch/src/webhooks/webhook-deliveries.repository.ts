@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { WEBHOOK_TEST_EVENT, WebhookDeliveryView, WebhookEventType } from '@smsq/contracts';
-import type { DbTransaction } from '../database/db-transaction.js';
+import { inTransaction, type DbTransaction } from '../database/db-transaction.js';
 import { DispatchDatabase } from '../database/dispatch-database.js';
 import { Prisma, type Task, type WebhookDelivery } from '../generated/prisma/client.js';
 import { TASK_COLUMNS } from '../tasks/task-columns.js';
@@ -59,7 +59,7 @@ export class WebhookDeliveriesRepository {
 
   /** Whether any delivery of an active endpoint is due, in one plain statement (`takeDue` is a transaction of four round trips). */
   async anyDue(): Promise<boolean> {
-    const rows = await this.db.$queryRaw<unknown[]>`
+    const rows = await this.db.sql.$queryRaw<unknown[]>`
       SELECT 1 FROM "dispatch"."webhook_deliveries" d JOIN "dispatch"."webhook_endpoints" e ON e.id = d.endpoint_id AND e.active
        WHERE ${DUE}
        LIMIT 1`;
@@ -74,10 +74,10 @@ export class WebhookDeliveriesRepository {
    * An endpoint with thousands of due deliveries thus gets no more of a round than any other.
    */
   async takeDue(limit: number, leaseS: number, perEndpoint: number): Promise<DueDelivery[]> {
-    const [, taken] = await this.db.$transaction([
+    return inTransaction(this.db, async (tx) => {
       // Deliverers take one after another, so two never both see an endpoint's free places and fill them twice over.
-      this.db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('dispatch.webhook_deliveries:take', 0))`,
-      this.db.$queryRaw<DueDelivery[]>`
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('dispatch.webhook_deliveries:take', 0))`;
+      return tx.$queryRaw<DueDelivery[]>`
         WITH candidates AS (
           SELECT c.id, c.next_attempt_at
             FROM "dispatch"."webhook_endpoints" e
@@ -101,27 +101,26 @@ export class WebhookDeliveriesRepository {
            SET next_attempt_at = now() + ${leaseS}::int * interval '1 second', sending_until = now() + ${leaseS}::int * interval '1 second', attempts = d.attempts + 1
           FROM due, "dispatch"."webhook_endpoints" e
          WHERE d.id = due.id AND e.id = d.endpoint_id
-        RETURNING ${DUE_FIELDS}`,
-    ]);
-    return taken;
+        RETURNING ${DUE_FIELDS}`;
+    });
   }
 
   /** The task an event is about, as it is now. */
   async taskOf(id: number): Promise<Task | null> {
-    const [task] = await this.db.$queryRaw<Task[]>`SELECT ${TASK_COLUMNS} FROM "dispatch"."tasks" t WHERE t.id = ${id}`;
+    const [task] = await this.db.sql.$queryRaw<Task[]>`SELECT ${TASK_COLUMNS} FROM "dispatch"."tasks" t WHERE t.id = ${id}`;
     return task ?? null;
   }
 
   /** Fixes the body at the first attempt; a body another deliverer fixed first wins. Answers the body to send. */
   async fixBody(id: bigint, body: string): Promise<string> {
-    const rows = await this.db.$queryRaw<{ body: string }[]>`
+    const rows = await this.db.sql.$queryRaw<{ body: string }[]>`
       UPDATE "dispatch"."webhook_deliveries" SET body = COALESCE(body, ${body}) WHERE id = ${id} RETURNING body`;
     return rows[0]?.body ?? body;
   }
 
   /** Delivered; answers the delivery handed its place (see `handOverTo`), if any. */
   async markDelivered(delivery: DueDelivery, statusCode: number, handOverLeaseS: number | null = null): Promise<DueDelivery | null> {
-    const [next] = await this.db.$queryRaw<DueDelivery[]>`
+    const [next] = await this.db.sql.$queryRaw<DueDelivery[]>`
       WITH settled AS (
         UPDATE "dispatch"."webhook_deliveries"
            SET status = 'delivered', delivered_at = now(), next_attempt_at = now(), sending_until = NULL, last_status_code = ${statusCode}, last_error = NULL
@@ -144,7 +143,7 @@ export class WebhookDeliveriesRepository {
     nextAttemptAt: Date | null,
     handOverLeaseS: number | null = null,
   ): Promise<DueDelivery | null> {
-    const [next] = await this.db.$queryRaw<DueDelivery[]>`
+    const [next] = await this.db.sql.$queryRaw<DueDelivery[]>`
       WITH settled AS (
         UPDATE "dispatch"."webhook_deliveries"
            SET status = ${nextAttemptAt ? 'pending' : 'failed'}, next_attempt_at = COALESCE(${nextAttemptAt}::timestamptz, now()),
@@ -159,12 +158,12 @@ export class WebhookDeliveriesRepository {
 
   /** Stops sending to an endpoint; its pending deliveries stay, for when it is enabled again. */
   async disableEndpoint(endpointId: number, reason: string): Promise<void> {
-    await this.db.$executeRaw`UPDATE "dispatch"."webhook_endpoints" SET active = false, disabled_reason = ${reason} WHERE id = ${endpointId} AND active`;
+    await this.db.sql.$executeRaw`UPDATE "dispatch"."webhook_endpoints" SET active = false, disabled_reason = ${reason} WHERE id = ${endpointId} AND active`;
   }
 
   /** Disables the endpoints whose every delivery has failed since before `since` and that still have one being retried; answers their ids. */
   async disableFailingSince(since: Date, reason: string): Promise<number[]> {
-    const rows = await this.db.$queryRaw<{ id: number }[]>`
+    const rows = await this.db.sql.$queryRaw<{ id: number }[]>`
       UPDATE "dispatch"."webhook_endpoints" e SET active = false, disabled_reason = ${reason}
        WHERE e.active AND e.failing_since < ${since}
          AND EXISTS (SELECT 1 FROM "dispatch"."webhook_deliveries" d WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.attempts > 0)
@@ -179,7 +178,7 @@ export class WebhookDeliveriesRepository {
 
   /** Due again now, the same event and body; null when the client has no such delivery. */
   async redeliverOfClient(clientId: number, id: bigint): Promise<WebhookDeliveryView | null> {
-    const rows = await this.db.$queryRaw<WebhookDelivery[]>`
+    const rows = await this.db.sql.$queryRaw<WebhookDelivery[]>`
       UPDATE "dispatch"."webhook_deliveries" d SET status = 'pending', next_attempt_at = now()
         FROM "dispatch"."webhook_endpoints" e
        WHERE d.id = ${id} AND e.id = d.endpoint_id AND e.client_id = ${clientId}
@@ -196,7 +195,7 @@ export class WebhookDeliveriesRepository {
 
   /** The client's latest task to `recipient` (from `phoneId` when known) sent before the reply came: the one it most likely answers; null when none went out. */
   async latestTaskTo(clientId: number, recipient: string, phoneId: number | null, before: Date): Promise<number | null> {
-    const rows = await this.db.$queryRaw<{ id: number }[]>`
+    const rows = await this.db.sql.$queryRaw<{ id: number }[]>`
       SELECT id FROM "dispatch"."tasks"
        WHERE recipient = ${recipient} AND client_id = ${clientId} AND (${phoneId}::int IS NULL OR phone_id = ${phoneId}::int)
          AND status = 'sent' AND sent_at <= ${before}
@@ -211,7 +210,7 @@ export class WebhookDeliveriesRepository {
    */
   async queueFixed(type: WebhookEventType, events: readonly FixedEvent[], tx?: DbTransaction): Promise<number> {
     if (events.length === 0) return 0;
-    return (tx ?? this.db).$executeRaw`
+    return (tx ?? this.db.sql).$executeRaw`
       INSERT INTO "dispatch"."webhook_deliveries" (endpoint_id, event_id, type, task_id, body)
       SELECT e.id, ev.event_id, ${type}, ev.task_id, ev.body
         FROM unnest(${events.map((event) => event.clientId)}::int[], ${events.map((event) => event.eventId)}::uuid[],

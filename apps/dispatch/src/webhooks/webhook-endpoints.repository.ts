@@ -26,7 +26,7 @@ export class WebhookEndpointsRepository {
 
   /** A new secret; the current one keeps signing until `graceUntil`. Null when the client has no such endpoint. */
   async rotateOfClient(clientId: number, id: number, secret: string, graceUntil: Date): Promise<WebhookEndpointView | null> {
-    const rows = await this.db.$queryRaw<WebhookEndpoint[]>`
+    const rows = await this.db.sql.$queryRaw<WebhookEndpoint[]>`
       UPDATE "dispatch"."webhook_endpoints"
          SET previous_secret = secret, previous_secret_until = ${graceUntil}, secret = ${secret}
        WHERE id = ${id} AND client_id = ${clientId}
@@ -36,7 +36,7 @@ export class WebhookEndpointsRepository {
 
   /** Active again, its failure record cleared; null when the client has no such endpoint. */
   async enableOfClient(clientId: number, id: number): Promise<WebhookEndpointView | null> {
-    const rows = await this.db.$queryRaw<WebhookEndpoint[]>`
+    const rows = await this.db.sql.$queryRaw<WebhookEndpoint[]>`
       UPDATE "dispatch"."webhook_endpoints" SET active = true, disabled_reason = NULL, failing_since = NULL
        WHERE id = ${id} AND client_id = ${clientId}
       RETURNING id, client_id AS "clientId", url, events, active, disabled_reason AS "disabledReason", created_at AS "createdAt"`;

@@ -1,0 +1,76 @@
+import { TransactionTimedOutError, type SqlSession } from '@smsq/persistence';
+import type { TestDatabase } from '@smsq/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDispatchTestDatabase, dispatchUnderTest, type DispatchUnderTest } from '../testing/dispatch-under-test.js';
+import { inTransaction } from './db-transaction.js';
+
+/** The repositories' raw SQL went through Prisma's `$queryRaw`; through `pg` it must read and write the same values. */
+describe('raw SQL sent by pg (DispatchDatabase.sql)', () => {
+  let database: TestDatabase;
+  let dispatch: DispatchUnderTest;
+
+  beforeAll(async () => {
+    database = await createDispatchTestDatabase();
+    dispatch = await dispatchUnderTest(database.url, 'A');
+  });
+
+  afterAll(async () => {
+    await dispatch?.close();
+    await database?.drop();
+  });
+
+  it('reads every kind of column the repositories select as Prisma read it', async () => {
+    const at = new Date('2026-03-29T01:30:00.123Z');
+    const read = (db: SqlSession) =>
+      db.$queryRaw`
+        SELECT 1::int AS int4, 9007199254740993::bigint AS int8, count(*) AS counted, count(*)::int AS "countedInt", 1.5::float8 AS float8,
+               true AS bool, 'x y'::text AS text, 'b7c1d8a0-5a1e-4c3b-9f00-000000000001'::uuid AS uuid, 'pending'::"dispatch"."task_status" AS status,
+               ${at}::timestamptz AS "atZone", (${at}::timestamptz AT TIME ZONE 'UTC') AS "atPlain", (${at}::timestamptz AT TIME ZONE 'Asia/Tokyo')::date AS day,
+               '{"a": [1, "b"], "c": null}'::jsonb AS json, ARRAY[1, 2]::int[] AS ints, ARRAY['a', 'b c', 'd"e']::text[] AS texts, NULL::int AS nothing,
+               interval '90 seconds' > interval '1 minute' AS compared
+          FROM (VALUES (1), (2)) AS v(x)`;
+    const byPg = await read(dispatch.db.sql);
+    expect(byPg).toEqual(await read(dispatch.db));
+    expect(byPg).toEqual([
+      expect.objectContaining({ int8: 9007199254740993n, counted: 2n, countedInt: 2, atZone: at, atPlain: at, day: new Date('2026-03-29T00:00:00Z'), json: { a: [1, 'b'], c: null } }),
+    ]);
+  });
+
+  it('sends every kind of value the repositories pass as Prisma sent it', async () => {
+    const at = new Date('2026-11-28T23:59:59.999Z');
+    const sent = (db: SqlSession) =>
+      db.$queryRaw`
+        SELECT ${[3, 1, 2]}::int[] AS ints, ${['x', 'y,z', 'q"uote', 'back\\slash']}::text[] AS texts, ${at}::timestamptz AS at, ${null}::text AS nothing,
+               ${JSON.stringify({ a: 'ü', b: [1] })}::jsonb AS json, ${true}::boolean AS yes, ${42}::int AS n, ${'b7c1d8a0-5a1e-4c3b-9f00-000000000002'}::uuid AS uuid,
+               ${"it's"} AS quoted`;
+    const byPg = await sent(dispatch.db.sql);
+    expect(byPg).toEqual(await sent(dispatch.db));
+    expect(byPg).toEqual([{ ints: [3, 1, 2], texts: ['x', 'y,z', 'q"uote', 'back\\slash'], at, nothing: null, json: { a: 'ü', b: [1] }, yes: true, n: 42, uuid: 'b7c1d8a0-5a1e-4c3b-9f00-000000000002', quoted: "it's" }]);
+  });
+
+  it('keeps what a transaction did when its work returns, and nothing of it when the work throws', async () => {
+    await dispatch.db.sql.$executeRaw`CREATE TABLE IF NOT EXISTS "dispatch"."pg_sql_probe" (n int PRIMARY KEY)`;
+    await inTransaction(dispatch.db, (tx) => tx.$executeRaw`INSERT INTO "dispatch"."pg_sql_probe" VALUES (1)`);
+    const failing = inTransaction(dispatch.db, async (tx) => {
+      await tx.$executeRaw`INSERT INTO "dispatch"."pg_sql_probe" VALUES (2)`;
+      throw new Error('the work failed');
+    });
+    await expect(failing).rejects.toThrow('the work failed');
+    // A statement that fails inside: the transaction is rolled back and its connection goes back to the pool usable.
+    await expect(inTransaction(dispatch.db, (tx) => tx.$executeRaw`INSERT INTO "dispatch"."pg_sql_probe" VALUES (1)`)).rejects.toThrow(/duplicate key/);
+    expect(await dispatch.db.sql.$queryRaw`SELECT n FROM "dispatch"."pg_sql_probe" ORDER BY n`).toEqual([{ n: 1 }]);
+  });
+
+  it('takes no statement after its time-out, and rolls back what came before', async () => {
+    const late = dispatch.db.sql.transaction(
+      async (tx) => {
+        await tx.$executeRaw`INSERT INTO "dispatch"."pg_sql_probe" VALUES (3)`;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await tx.$executeRaw`INSERT INTO "dispatch"."pg_sql_probe" VALUES (4)`;
+      },
+      { timeoutMs: 100 },
+    );
+    await expect(late).rejects.toBeInstanceOf(TransactionTimedOutError);
+    expect(await dispatch.db.sql.$queryRaw`SELECT n FROM "dispatch"."pg_sql_probe" WHERE n > 2`).toEqual([]);
+  });
+});

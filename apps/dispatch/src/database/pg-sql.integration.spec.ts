@@ -1,4 +1,5 @@
 import { TransactionTimedOutError, type SqlSession } from '@smsq/persistence';
+import { isInfrastructureOutage } from '@smsq/platform';
 import type { TestDatabase } from '@smsq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatchTestDatabase, dispatchUnderTest, type DispatchUnderTest } from '../testing/dispatch-under-test.js';
@@ -61,7 +62,7 @@ describe('raw SQL sent by pg (DispatchDatabase.sql)', () => {
     expect(await dispatch.db.sql.$queryRaw`SELECT n FROM "dispatch"."pg_sql_probe" ORDER BY n`).toEqual([{ n: 1 }]);
   });
 
-  it('takes no statement after its time-out, and rolls back what came before', async () => {
+  it('takes no statement after its time-out, rolls back what came before and counts as an outage', async () => {
     const late = dispatch.db.sql.transaction(
       async (tx) => {
         await tx.$executeRaw`INSERT INTO "dispatch"."pg_sql_probe" VALUES (3)`;
@@ -71,6 +72,8 @@ describe('raw SQL sent by pg (DispatchDatabase.sql)', () => {
       { timeoutMs: 100 },
     );
     await expect(late).rejects.toBeInstanceOf(TransactionTimedOutError);
+    // Answered as Prisma's own transaction time-out was: 503, retry later.
+    await expect(late).rejects.toSatisfy(isInfrastructureOutage);
     expect(await dispatch.db.sql.$queryRaw`SELECT n FROM "dispatch"."pg_sql_probe" WHERE n > 2`).toEqual([]);
   });
 });

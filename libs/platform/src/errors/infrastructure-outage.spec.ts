@@ -13,6 +13,7 @@ describe(isInfrastructureOutage.name, () => {
       Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }),
       Object.assign(new Error('terminating connection due to idle-in-transaction timeout'), { code: '25P03' }),
       Object.assign(new Error('Transaction API error: Unable to start a transaction in the given time.'), { code: 'P2028' }),
+      new Error('Transaction already closed: it ran past its time-out of 10000 ms'),
     ];
     for (const error of silent) {
       expect(isInfrastructureOutage(error), error.message).toBe(true);

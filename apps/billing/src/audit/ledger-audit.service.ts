@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AccountsRepository } from '../accounts/accounts.repository.js';
 import { TaskChargesRepository } from '../charges/task-charges.repository.js';
-import { BillingDatabase, type BillingTransaction } from '../database/billing-database.js';
+import { BillingDatabase, type BillingSnapshot } from '../database/billing-database.js';
 import { LedgerRepository } from '../ledger/ledger.repository.js';
 import { auditLedger, type LedgerAuditReport } from './ledger-invariant.js';
 
@@ -28,7 +28,7 @@ export class LedgerAudit {
     });
   }
 
-  private async auditIn(tx: BillingTransaction, clientId: number): Promise<LedgerAuditReport> {
+  private async auditIn(tx: BillingSnapshot, clientId: number): Promise<LedgerAuditReport> {
     const [balances, entries, charges] = await Promise.all([
       this.accounts.find(tx, clientId),
       this.ledger.entriesOf(tx, clientId),

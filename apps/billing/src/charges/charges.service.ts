@@ -114,7 +114,7 @@ export class ChargesService {
    * lands in the current daily bucket. A task with no charge, or refunded already, gets nothing.
    */
   async refund(command: RefundCommand): Promise<RefundResult> {
-    const charge = await this.charges.find(this.database, command.taskKey);
+    const charge = await this.charges.find(this.database.sql, command.taskKey);
     if (!charge) return { taskKey: command.taskKey, refunded: false, creditsRemaining: null };
 
     const result = await this.transactions.run(charge.clientId, async ({ tx, account, now }) => {
@@ -143,7 +143,7 @@ export class ChargesService {
 
   /** The tasks of these held charges exist, so the charges stay; answers how many were still held. */
   keepMany(taskKeys: readonly string[]): Promise<number> {
-    return taskKeys.length === 0 ? Promise.resolve(0) : this.charges.markKept(this.database, taskKeys, new Date());
+    return taskKeys.length === 0 ? Promise.resolve(0) : this.charges.markKept(this.database.sql, taskKeys, new Date());
   }
 
   private repeatedDebit(existing: Pick<TaskCharge, 'clientId' | 'bucket'>, command: DebitCommand, account: Balances): DebitResult {

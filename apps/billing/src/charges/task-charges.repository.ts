@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { balanceOf, type Balances } from '../accounts/balance.js';
-import type { BillingTransaction } from '../database/billing-database.js';
-import type { TaskCharge } from '../generated/prisma/client.js';
+import type { BillingSnapshot, BillingTransaction } from '../database/billing-database.js';
+import { Prisma, type TaskCharge } from '../generated/prisma/client.js';
 import type { CreditBucket } from '../generated/prisma/enums.js';
 
 export interface NewDebit {
@@ -13,10 +13,13 @@ export interface NewDebit {
   debitedAt: Date;
 }
 
+const CHARGE_COLUMNS = Prisma.sql`task_key AS "taskKey", client_id AS "clientId", bucket, state, debited_at AS "debitedAt", settled_at AS "settledAt"`;
+
 @Injectable()
 export class TaskChargesRepository {
   async find(tx: BillingTransaction, taskKey: string): Promise<TaskCharge | null> {
-    return tx.taskCharge.findUnique({ where: { taskKey } });
+    const [charge] = await tx.$queryRaw<TaskCharge[]>`SELECT ${CHARGE_COLUMNS} FROM "billing"."task_charges" WHERE task_key = ${taskKey}::uuid`;
+    return charge ?? null;
   }
 
   /**
@@ -46,7 +49,7 @@ export class TaskChargesRepository {
 
   /** The charges of these keys that exist. */
   async findMany(tx: BillingTransaction, taskKeys: readonly string[]): Promise<TaskCharge[]> {
-    return tx.taskCharge.findMany({ where: { taskKey: { in: [...taskKeys] } } });
+    return tx.$queryRaw<TaskCharge[]>`SELECT ${CHARGE_COLUMNS} FROM "billing"."task_charges" WHERE task_key = ANY (${[...taskKeys]}::uuid[])`;
   }
 
   /**
@@ -78,25 +81,23 @@ export class TaskChargesRepository {
   }
 
   async markRefunded(tx: BillingTransaction, taskKey: string, at: Date): Promise<void> {
-    await tx.taskCharge.update({ where: { taskKey }, data: { state: 'refunded', settledAt: at } });
+    const changed = await tx.$executeRaw`UPDATE "billing"."task_charges" SET state = 'refunded', settled_at = ${at} WHERE task_key = ${taskKey}::uuid`;
+    if (changed !== 1) throw new Error(`task key ${taskKey} has no charge to mark refunded`);
   }
 
   /** Keeps the charges that are still held (not settled some other way meanwhile); answers how many. */
   async markKept(tx: BillingTransaction, taskKeys: readonly string[], at: Date): Promise<number> {
-    const { count } = await tx.taskCharge.updateMany({ where: { taskKey: { in: [...taskKeys] }, state: 'held' }, data: { state: 'kept', settledAt: at } });
-    return count;
+    return tx.$executeRaw`
+      UPDATE "billing"."task_charges" SET state = 'kept', settled_at = ${at} WHERE task_key = ANY (${[...taskKeys]}::uuid[]) AND state = 'held'`;
   }
 
   /** Held charges debited before `debitedBefore`, oldest first. */
   async heldSince(tx: BillingTransaction, debitedBefore: Date, limit: number): Promise<TaskCharge[]> {
-    return tx.taskCharge.findMany({
-      where: { state: 'held', debitedAt: { lt: debitedBefore } },
-      orderBy: { debitedAt: 'asc' },
-      take: limit,
-    });
+    return tx.$queryRaw<TaskCharge[]>`
+      SELECT ${CHARGE_COLUMNS} FROM "billing"."task_charges" WHERE state = 'held' AND debited_at < ${debitedBefore} ORDER BY debited_at LIMIT ${limit}`;
   }
 
-  async chargesOf(tx: BillingTransaction, clientId: number): Promise<TaskCharge[]> {
+  async chargesOf(tx: BillingSnapshot, clientId: number): Promise<TaskCharge[]> {
     return tx.taskCharge.findMany({ where: { clientId } });
   }
 }

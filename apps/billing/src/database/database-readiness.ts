@@ -13,7 +13,7 @@ export class DatabaseReadiness implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.readiness.register('database', () => this.database.$queryRaw`SELECT 1`, {
+    this.readiness.register('database', () => this.database.sql.$queryRaw`SELECT 1`, {
       reachable: () => databaseAnswersAfresh(this.config.databaseUrl),
       alive: () => this.database.progress.answering(),
     });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { BillingTransaction } from '../database/billing-database.js';
+import type { BillingSnapshot, BillingTransaction } from '../database/billing-database.js';
 import type { LedgerEntry } from '../generated/prisma/client.js';
 import type { CreditBucket, LedgerKind } from '../generated/prisma/enums.js';
 
@@ -18,10 +18,13 @@ export interface NewLedgerEntry {
 @Injectable()
 export class LedgerRepository {
   async append(tx: BillingTransaction, entry: NewLedgerEntry): Promise<void> {
-    await tx.ledgerEntry.create({ data: entry });
+    await tx.$executeRaw`
+      INSERT INTO "billing"."ledger_entries" (client_id, kind, bucket, amount, balance_after, task_key, reason)
+      VALUES (${entry.clientId}, ${entry.kind}::"billing"."ledger_kind", ${entry.bucket}::"billing"."credit_bucket", ${entry.amount}, ${entry.balanceAfter},
+              ${entry.taskKey ?? null}::uuid, ${entry.reason ?? null})`;
   }
 
-  async entriesOf(tx: BillingTransaction, clientId: number): Promise<LedgerEntry[]> {
+  async entriesOf(tx: BillingSnapshot, clientId: number): Promise<LedgerEntry[]> {
     return tx.ledgerEntry.findMany({ where: { clientId }, orderBy: { id: 'asc' } });
   }
 }

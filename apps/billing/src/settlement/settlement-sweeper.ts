@@ -49,7 +49,7 @@ export class SettlementSweeper implements OnApplicationBootstrap, OnModuleDestro
   /** Settles the held charges older than `settleAfterS`, one batch: dispatch is asked about all of them in one message. */
   async sweepOnce(now = new Date()): Promise<SweepOutcome> {
     const outcome: SweepOutcome = { kept: 0, refunded: 0, deferred: 0, failed: 0 };
-    const due = await this.charges.heldSince(this.database, new Date(now.getTime() - this.config.settleAfterS * 1_000), MAX_SETTLE_BATCH);
+    const due = await this.charges.heldSince(this.database.sql, new Date(now.getTime() - this.config.settleAfterS * 1_000), MAX_SETTLE_BATCH);
     if (due.length === 0) return outcome;
     const taskKeys = due.map((charge) => charge.taskKey);
     const settlements = await this.settlementsOf(taskKeys);

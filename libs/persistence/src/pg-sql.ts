@@ -35,25 +35,40 @@ export class TransactionTimedOutError extends Error {
   }
 }
 
-const INT8 = 20;
-const TIMESTAMP = 1114;
-const DATE = 1082;
+const TEXT_ARRAY: number = 1009;
+const bigint = (value: string) => BigInt(value);
+const utcTimestamp = (value: string) => new Date(`${value.replace(' ', 'T')}Z`);
+const utcDate = (value: string) => new Date(`${value}T00:00:00Z`);
+
+/** An array of `parse`d elements, nested as Postgres nests it (the text array parser does the quoting). */
+function arrayOf(parse: (value: string) => unknown): (value: string) => unknown {
+  const each = (item: unknown): unknown => (Array.isArray(item) ? item.map(each) : item === null ? null : parse(item as string));
+  return (value) => each(pg.types.getTypeParser(TEXT_ARRAY, 'text')(value));
+}
+
+/** By type OID: int8, timestamp, date and their arrays. */
+const PRISMA_PARSERS = new Map<number, (value: string) => unknown>([
+  [20, bigint],
+  [1016, arrayOf(bigint)],
+  [1114, utcTimestamp],
+  [1115, arrayOf(utcTimestamp)],
+  [1082, utcDate],
+  [1182, arrayOf(utcDate)],
+]);
 
 /**
  * Rows as Prisma's `$queryRaw` answers them, so that a repository reads the same values either
  * way: int8 as bigint; timestamp without time zone as UTC (the sessions run in UTC) and date as
- * UTC midnight, where `pg` would read both in the process's own time zone. Everything else is
- * read as `pg` reads it, which is what Prisma answers too (int4 and floats as numbers,
- * timestamptz as Date, json parsed, arrays as arrays, enums and uuids as strings), but for
- * numeric, which `pg` answers as a string and Prisma as a Decimal: cast it in the statement.
- * apps/dispatch's pg-sql.integration.spec.ts holds the two to the same answers.
+ * UTC midnight, where `pg` would read both in the process's own time zone; arrays of these alike.
+ * The rest is read as `pg` reads it, which is what Prisma answers too for what the repositories
+ * select (int2 and int4 and floats as numbers, timestamptz as Date, json parsed, text and int
+ * arrays, enums and uuids as strings); numeric, which `pg` answers as a string and Prisma as a
+ * Decimal, none selects: cast it in the statement. apps/dispatch's pg-sql.integration.spec.ts
+ * holds the two to the same answers.
  */
 const PRISMA_TYPES = {
   getTypeParser(oid: number, format?: string): (value: string) => unknown {
-    if (oid === INT8) return (value) => BigInt(value);
-    if (oid === TIMESTAMP) return (value) => new Date(`${value.replace(' ', 'T')}Z`);
-    if (oid === DATE) return (value) => new Date(`${value}T00:00:00Z`);
-    return pg.types.getTypeParser(oid, format as 'text');
+    return PRISMA_PARSERS.get(oid) ?? pg.types.getTypeParser(oid, format as 'text');
   },
 };
 
@@ -86,27 +101,27 @@ export class PgSql implements SqlSession {
   }
 
   /**
-   * Runs `work` in a transaction on one connection of the pool: committed if it returns, rolled
-   * back if it throws (a connection that cannot even roll back is dropped, not pooled again).
-   * Waiting for a connection is bounded by the pool's connect time-out, as Prisma's `maxWait` was.
+   * Runs `work` in a transaction on one connection of the pool: committed if it returns in time,
+   * rolled back if it throws. Past `timeoutMs` the connection is dropped (the server rolls back
+   * and frees its locks) and the work's next statement, or its commit, fails with
+   * `TransactionTimedOutError`, as Prisma's interactive transactions did. A connection lost
+   * meanwhile fails the work's next statement with that loss, never the process. Waiting for a
+   * connection is bounded by the pool's connect time-out, as Prisma's `maxWait` was.
    */
   async transaction<T>(work: (tx: SqlSession) => Promise<T>, options: SqlTransactionOptions): Promise<T> {
     const client = await this.pool.connect();
-    const tx = new TransactionSql(client, (query, values) => this.statementOf(query, values), Date.now() + options.timeoutMs, options.timeoutMs);
+    const tx = new TransactionSql(client, (query, values) => this.statementOf(query, values), options.timeoutMs);
+    const timer = setTimeout(() => tx.expire(), options.timeoutMs);
     try {
-      await client.query('BEGIN');
+      await tx.begin();
       const result = await work(tx);
-      tx.close();
-      await client.query('COMMIT');
-      client.release();
+      await tx.commit();
       return result;
     } catch (error) {
-      tx.close();
-      await client.query('ROLLBACK').then(
-        () => client.release(),
-        (rollbackFailed: Error) => client.release(rollbackFailed),
-      );
+      await tx.rollback();
       throw error;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -117,14 +132,21 @@ export class PgSql implements SqlSession {
 
 /** The statements of one open transaction, on its connection, until it commits or rolls back. */
 class TransactionSql implements SqlSession {
-  private closed = false;
+  /** Why no statement may run any more: the transaction ended, ran out of time, or lost its connection. */
+  private ended: Error | undefined;
+  private released = false;
+  /** pg-pool listens for a checked-out connection's errors no longer; unheard, its loss would end the process. */
+  private readonly onLost = (error: Error) => {
+    this.ended ??= error;
+  };
 
   constructor(
     private readonly client: pg.PoolClient,
     private readonly statementOf: (query: TemplateStringsArray | SqlStatement, values: unknown[]) => SqlStatement,
-    private readonly deadline: number,
     private readonly timeoutMs: number,
-  ) {}
+  ) {
+    client.on('error', this.onLost);
+  }
 
   $queryRaw<T = unknown>(query: TemplateStringsArray | SqlStatement, ...values: unknown[]): Promise<T> {
     return this.run(this.statementOf(query, values)).then((result) => result.rows as T);
@@ -142,19 +164,58 @@ class TransactionSql implements SqlSession {
     return this.run({ text: query, values }).then((result) => result.rowCount ?? 0);
   }
 
-  close(): void {
-    this.closed = true;
+  async begin(): Promise<void> {
+    await this.run({ text: 'BEGIN', values: [] });
+  }
+
+  async commit(): Promise<void> {
+    await this.run({ text: 'COMMIT', values: [] });
+    this.ended = new Error('Transaction already closed: a statement came after its commit');
+    this.release();
+  }
+
+  /** After a failure: rolls back on a connection that still works, drops one that does not. */
+  async rollback(): Promise<void> {
+    if (this.released) return;
+    const failed = this.ended;
+    this.ended = new Error('Transaction already closed: a statement came after its rollback');
+    if (failed) return this.release(failed);
+    await this.client.query('ROLLBACK').then(
+      () => this.release(),
+      (error: Error) => this.release(error),
+    );
+  }
+
+  /** Past the time-out: the connection is dropped at once, whatever statement it is running. */
+  expire(): void {
+    if (this.released) return;
+    const timedOut = new TransactionTimedOutError(this.timeoutMs);
+    this.ended ??= timedOut;
+    this.release(timedOut);
   }
 
   private async run(statement: SqlStatement): Promise<pg.QueryResult> {
-    if (this.closed) throw new Error('Transaction already closed: a statement came after its commit or rollback');
-    if (Date.now() > this.deadline) throw new TransactionTimedOutError(this.timeoutMs);
+    if (this.ended) throw this.ended;
     return run(this.client, statement);
+  }
+
+  private release(error?: Error): void {
+    if (this.released) return;
+    this.released = true;
+    this.client.off('error', this.onLost);
+    // Given an error, the pool ends the connection instead of handing it out again.
+    this.client.release(error);
   }
 }
 
 function run(runner: pg.Pool | pg.PoolClient, statement: SqlStatement): Promise<pg.QueryResult> {
-  return runner.query({ text: statement.text, values: [...statement.values], types: PRISMA_TYPES });
+  return runner.query({ text: statement.text, values: statement.values.map(utcDates), types: PRISMA_TYPES });
+}
+
+/** Instants as UTC, as Prisma sent them: `pg` would write a Date in the process's own offset, which a timestamp or text parameter would keep. */
+function utcDates(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  return Array.isArray(value) ? value.map(utcDates) : value;
 }
 
 function isStatement(query: TemplateStringsArray | SqlStatement): query is SqlStatement {

@@ -13,6 +13,7 @@ describe('raw SQL sent by pg (DispatchDatabase.sql)', () => {
   beforeAll(async () => {
     database = await createDispatchTestDatabase();
     dispatch = await dispatchUnderTest(database.url, 'A');
+    await dispatch.db.sql.$executeRaw`CREATE TABLE "dispatch"."pg_sql_probe" (n int PRIMARY KEY)`;
   });
 
   afterAll(async () => {
@@ -28,12 +29,25 @@ describe('raw SQL sent by pg (DispatchDatabase.sql)', () => {
                true AS bool, 'x y'::text AS text, 'b7c1d8a0-5a1e-4c3b-9f00-000000000001'::uuid AS uuid, 'pending'::"dispatch"."task_status" AS status,
                ${at}::timestamptz AS "atZone", (${at}::timestamptz AT TIME ZONE 'UTC') AS "atPlain", (${at}::timestamptz AT TIME ZONE 'Asia/Tokyo')::date AS day,
                '{"a": [1, "b"], "c": null}'::jsonb AS json, ARRAY[1, 2]::int[] AS ints, ARRAY['a', 'b c', 'd"e']::text[] AS texts, NULL::int AS nothing,
-               interval '90 seconds' > interval '1 minute' AS compared
+               interval '90 seconds' > interval '1 minute' AS compared, ARRAY[1, NULL, 9007199254740993]::bigint[] AS "int8s",
+               ARRAY[${at}::timestamptz AT TIME ZONE 'UTC', NULL] AS "plainTimes", ARRAY[(${at}::timestamptz)::date] AS days, ARRAY[${at}::timestamptz] AS "zoneTimes"
           FROM (VALUES (1), (2)) AS v(x)`;
     const byPg = await read(dispatch.db.sql);
     expect(byPg).toEqual(await read(dispatch.db));
     expect(byPg).toEqual([
-      expect.objectContaining({ int8: 9007199254740993n, counted: 2n, countedInt: 2, atZone: at, atPlain: at, day: new Date('2026-03-29T00:00:00Z'), json: { a: [1, 'b'], c: null } }),
+      expect.objectContaining({
+        int8: 9007199254740993n,
+        counted: 2n,
+        countedInt: 2,
+        atZone: at,
+        atPlain: at,
+        day: new Date('2026-03-29T00:00:00Z'),
+        json: { a: [1, 'b'], c: null },
+        int8s: [1n, null, 9007199254740993n],
+        plainTimes: [at, null],
+        days: [new Date('2026-03-29T00:00:00Z')],
+        zoneTimes: [at],
+      }),
     ]);
   });
 
@@ -43,14 +57,13 @@ describe('raw SQL sent by pg (DispatchDatabase.sql)', () => {
       db.$queryRaw`
         SELECT ${[3, 1, 2]}::int[] AS ints, ${['x', 'y,z', 'q"uote', 'back\\slash']}::text[] AS texts, ${at}::timestamptz AS at, ${null}::text AS nothing,
                ${JSON.stringify({ a: 'ü', b: [1] })}::jsonb AS json, ${true}::boolean AS yes, ${42}::int AS n, ${'b7c1d8a0-5a1e-4c3b-9f00-000000000002'}::uuid AS uuid,
-               ${"it's"} AS quoted`;
+               ${"it's"} AS quoted, ${at}::timestamp AS "plainParam"`;
     const byPg = await sent(dispatch.db.sql);
     expect(byPg).toEqual(await sent(dispatch.db));
-    expect(byPg).toEqual([{ ints: [3, 1, 2], texts: ['x', 'y,z', 'q"uote', 'back\\slash'], at, nothing: null, json: { a: 'ü', b: [1] }, yes: true, n: 42, uuid: 'b7c1d8a0-5a1e-4c3b-9f00-000000000002', quoted: "it's" }]);
+    expect(byPg).toEqual([{ ints: [3, 1, 2], texts: ['x', 'y,z', 'q"uote', 'back\\slash'], at, nothing: null, json: { a: 'ü', b: [1] }, yes: true, n: 42, uuid: 'b7c1d8a0-5a1e-4c3b-9f00-000000000002', quoted: "it's", plainParam: at }]);
   });
 
   it('keeps what a transaction did when its work returns, and nothing of it when the work throws', async () => {
-    await dispatch.db.sql.$executeRaw`CREATE TABLE IF NOT EXISTS "dispatch"."pg_sql_probe" (n int PRIMARY KEY)`;
     await inTransaction(dispatch.db, (tx) => tx.$executeRaw`INSERT INTO "dispatch"."pg_sql_probe" VALUES (1)`);
     const failing = inTransaction(dispatch.db, async (tx) => {
       await tx.$executeRaw`INSERT INTO "dispatch"."pg_sql_probe" VALUES (2)`;
@@ -59,21 +72,41 @@ describe('raw SQL sent by pg (DispatchDatabase.sql)', () => {
     await expect(failing).rejects.toThrow('the work failed');
     // A statement that fails inside: the transaction is rolled back and its connection goes back to the pool usable.
     await expect(inTransaction(dispatch.db, (tx) => tx.$executeRaw`INSERT INTO "dispatch"."pg_sql_probe" VALUES (1)`)).rejects.toThrow(/duplicate key/);
-    expect(await dispatch.db.sql.$queryRaw`SELECT n FROM "dispatch"."pg_sql_probe" ORDER BY n`).toEqual([{ n: 1 }]);
+    expect(await dispatch.db.sql.$queryRaw`SELECT n FROM "dispatch"."pg_sql_probe" WHERE n < 10 ORDER BY n`).toEqual([{ n: 1 }]);
   });
 
-  it('takes no statement after its time-out, rolls back what came before and counts as an outage', async () => {
+  it('at its time-out rolls back and frees its locks at once, takes no further statement, and counts as an outage', async () => {
+    let heldUntilTimeOut = false;
     const late = dispatch.db.sql.transaction(
       async (tx) => {
-        await tx.$executeRaw`INSERT INTO "dispatch"."pg_sql_probe" VALUES (3)`;
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        await tx.$executeRaw`INSERT INTO "dispatch"."pg_sql_probe" VALUES (4)`;
+        await tx.$executeRaw`INSERT INTO "dispatch"."pg_sql_probe" VALUES (10)`;
+        await tx.$queryRaw`SELECT pg_advisory_xact_lock(4242)`;
+        // Still inside the work: another session may take the lock only once the transaction is gone.
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        heldUntilTimeOut = (await dispatch.db.sql.$queryRaw<Array<{ taken: boolean }>>`SELECT pg_try_advisory_xact_lock(4242) AS taken`)[0]!.taken;
+        await tx.$executeRaw`INSERT INTO "dispatch"."pg_sql_probe" VALUES (11)`;
       },
-      { timeoutMs: 100 },
+      { timeoutMs: 200 },
     );
     await expect(late).rejects.toBeInstanceOf(TransactionTimedOutError);
     // Answered as Prisma's own transaction time-out was: 503, retry later.
     await expect(late).rejects.toSatisfy(isInfrastructureOutage);
-    expect(await dispatch.db.sql.$queryRaw`SELECT n FROM "dispatch"."pg_sql_probe" WHERE n > 2`).toEqual([]);
+    expect(heldUntilTimeOut).toBe(true);
+    expect(await dispatch.db.sql.$queryRaw`SELECT n FROM "dispatch"."pg_sql_probe" WHERE n >= 10`).toEqual([]);
+  });
+
+  it('fails the work, not the process, when the server ends its connection mid-transaction, and the pool goes on', async () => {
+    const lost = dispatch.db.sql.transaction(
+      async (tx) => {
+        const [{ pid }] = await tx.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`;
+        await dispatch.db.sql.$queryRaw`SELECT pg_terminate_backend(${pid}::int)`;
+        // The connection's error arrives between statements, with nobody waiting on it.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await tx.$executeRaw`INSERT INTO "dispatch"."pg_sql_probe" VALUES (20)`;
+      },
+      { timeoutMs: 5_000 },
+    );
+    await expect(lost).rejects.toSatisfy(isInfrastructureOutage);
+    expect(await dispatch.db.sql.$queryRaw`SELECT n FROM "dispatch"."pg_sql_probe" WHERE n >= 20`).toEqual([]);
   });
 });

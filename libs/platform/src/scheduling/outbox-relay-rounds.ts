@@ -17,7 +17,7 @@ export interface RelayOutcome {
   interrupted: boolean;
 }
 
-/** The statements the relay needs of an open transaction; both services' Prisma transaction clients have them. */
+/** The statements the relay needs of an open transaction; both services' transactions (`PgSql`, or Prisma's) have them. */
 export interface OutboxTransaction {
   $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
   $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;

@@ -1,4 +1,4 @@
-import { TransactionTimedOutError, type SqlSession } from '@smsq/persistence';
+import { PgSql, TransactionTimedOutError, type SqlSession } from '@smsq/persistence';
 import { isInfrastructureOutage } from '@smsq/platform';
 import type { TestDatabase } from '@smsq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,14 +6,17 @@ import { createDispatchTestDatabase, dispatchUnderTest, type DispatchUnderTest }
 import { inTransaction } from './db-transaction.js';
 
 /** The repositories' raw SQL went through Prisma's `$queryRaw`; through `pg` it must read and write the same values. */
-describe('raw SQL sent by pg (DispatchDatabase.sql)', () => {
+describe(`${PgSql.name} as DispatchDatabase.sql`, () => {
   let database: TestDatabase;
   let dispatch: DispatchUnderTest;
+  /** The object under test: dispatch's raw SQL and transactions, sent by pg. */
+  let sut: PgSql;
 
   beforeAll(async () => {
     database = await createDispatchTestDatabase();
     dispatch = await dispatchUnderTest(database.url, 'A');
-    await dispatch.db.sql.$executeRaw`CREATE TABLE "dispatch"."pg_sql_probe" (n int PRIMARY KEY)`;
+    sut = dispatch.db.sql;
+    await sut.$executeRaw`CREATE TABLE "dispatch"."pg_sql_probe" (n int PRIMARY KEY)`;
   });
 
   afterAll(async () => {
@@ -32,7 +35,7 @@ describe('raw SQL sent by pg (DispatchDatabase.sql)', () => {
                interval '90 seconds' > interval '1 minute' AS compared, ARRAY[1, NULL, 9007199254740993]::bigint[] AS "int8s",
                ARRAY[${at}::timestamptz AT TIME ZONE 'UTC', NULL] AS "plainTimes", ARRAY[(${at}::timestamptz)::date] AS days, ARRAY[${at}::timestamptz] AS "zoneTimes"
           FROM (VALUES (1), (2)) AS v(x)`;
-    const byPg = await read(dispatch.db.sql);
+    const byPg = await read(sut);
     expect(byPg).toEqual(await read(dispatch.db));
     expect(byPg).toEqual([
       expect.objectContaining({
@@ -58,7 +61,7 @@ describe('raw SQL sent by pg (DispatchDatabase.sql)', () => {
         SELECT ${[3, 1, 2]}::int[] AS ints, ${['x', 'y,z', 'q"uote', 'back\\slash']}::text[] AS texts, ${at}::timestamptz AS at, ${null}::text AS nothing,
                ${JSON.stringify({ a: 'ü', b: [1] })}::jsonb AS json, ${true}::boolean AS yes, ${42}::int AS n, ${'b7c1d8a0-5a1e-4c3b-9f00-000000000002'}::uuid AS uuid,
                ${"it's"} AS quoted, ${at}::timestamp AS "plainParam"`;
-    const byPg = await sent(dispatch.db.sql);
+    const byPg = await sent(sut);
     expect(byPg).toEqual(await sent(dispatch.db));
     expect(byPg).toEqual([{ ints: [3, 1, 2], texts: ['x', 'y,z', 'q"uote', 'back\\slash'], at, nothing: null, json: { a: 'ü', b: [1] }, yes: true, n: 42, uuid: 'b7c1d8a0-5a1e-4c3b-9f00-000000000002', quoted: "it's", plainParam: at }]);
   });
@@ -72,18 +75,18 @@ describe('raw SQL sent by pg (DispatchDatabase.sql)', () => {
     await expect(failing).rejects.toThrow('the work failed');
     // A statement that fails inside: the transaction is rolled back and its connection goes back to the pool usable.
     await expect(inTransaction(dispatch.db, (tx) => tx.$executeRaw`INSERT INTO "dispatch"."pg_sql_probe" VALUES (1)`)).rejects.toThrow(/duplicate key/);
-    expect(await dispatch.db.sql.$queryRaw`SELECT n FROM "dispatch"."pg_sql_probe" WHERE n < 10 ORDER BY n`).toEqual([{ n: 1 }]);
+    expect(await sut.$queryRaw`SELECT n FROM "dispatch"."pg_sql_probe" WHERE n < 10 ORDER BY n`).toEqual([{ n: 1 }]);
   });
 
   it('at its time-out rolls back and frees its locks at once, takes no further statement, and counts as an outage', async () => {
     let heldUntilTimeOut = false;
-    const late = dispatch.db.sql.transaction(
+    const late = sut.transaction(
       async (tx) => {
         await tx.$executeRaw`INSERT INTO "dispatch"."pg_sql_probe" VALUES (10)`;
         await tx.$queryRaw`SELECT pg_advisory_xact_lock(4242)`;
         // Still inside the work: another session may take the lock only once the transaction is gone.
         await new Promise((resolve) => setTimeout(resolve, 600));
-        heldUntilTimeOut = (await dispatch.db.sql.$queryRaw<Array<{ taken: boolean }>>`SELECT pg_try_advisory_xact_lock(4242) AS taken`)[0]!.taken;
+        heldUntilTimeOut = (await sut.$queryRaw<Array<{ taken: boolean }>>`SELECT pg_try_advisory_xact_lock(4242) AS taken`)[0]!.taken;
         await tx.$executeRaw`INSERT INTO "dispatch"."pg_sql_probe" VALUES (11)`;
       },
       { timeoutMs: 200 },
@@ -92,14 +95,14 @@ describe('raw SQL sent by pg (DispatchDatabase.sql)', () => {
     // Answered as Prisma's own transaction time-out was: 503, retry later.
     await expect(late).rejects.toSatisfy(isInfrastructureOutage);
     expect(heldUntilTimeOut).toBe(true);
-    expect(await dispatch.db.sql.$queryRaw`SELECT n FROM "dispatch"."pg_sql_probe" WHERE n >= 10`).toEqual([]);
+    expect(await sut.$queryRaw`SELECT n FROM "dispatch"."pg_sql_probe" WHERE n >= 10`).toEqual([]);
   });
 
   it('fails the work, not the process, when the server ends its connection mid-transaction, and the pool goes on', async () => {
-    const lost = dispatch.db.sql.transaction(
+    const lost = sut.transaction(
       async (tx) => {
         const [{ pid }] = await tx.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`;
-        await dispatch.db.sql.$queryRaw`SELECT pg_terminate_backend(${pid}::int)`;
+        await sut.$queryRaw`SELECT pg_terminate_backend(${pid}::int)`;
         // The connection's error arrives between statements, with nobody waiting on it.
         await new Promise((resolve) => setTimeout(resolve, 300));
         await tx.$executeRaw`INSERT INTO "dispatch"."pg_sql_probe" VALUES (20)`;
@@ -107,6 +110,6 @@ describe('raw SQL sent by pg (DispatchDatabase.sql)', () => {
       { timeoutMs: 5_000 },
     );
     await expect(lost).rejects.toSatisfy(isInfrastructureOutage);
-    expect(await dispatch.db.sql.$queryRaw`SELECT n FROM "dispatch"."pg_sql_probe" WHERE n >= 20`).toEqual([]);
+    expect(await sut.$queryRaw`SELECT n FROM "dispatch"."pg_sql_probe" WHERE n >= 20`).toEqual([]);
   });
 });

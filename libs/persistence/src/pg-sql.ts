@@ -72,32 +72,45 @@ const PRISMA_TYPES = {
   },
 };
 
+/** `SqlSession`'s four calls, once, for whatever sends the statements: the pool, or one transaction's connection. */
+abstract class StatementSender implements SqlSession {
+  constructor(protected readonly tag: SqlTag) {}
+
+  protected abstract send(statement: SqlStatement): Promise<pg.QueryResult>;
+
+  $queryRaw<T = unknown>(query: TemplateStringsArray | SqlStatement, ...values: unknown[]): Promise<T> {
+    return this.send(this.statementOf(query, values)).then((result) => result.rows as T);
+  }
+
+  $executeRaw(query: TemplateStringsArray | SqlStatement, ...values: unknown[]): Promise<number> {
+    return this.send(this.statementOf(query, values)).then((result) => result.rowCount ?? 0);
+  }
+
+  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T> {
+    return this.send({ text: query, values }).then((result) => result.rows as T);
+  }
+
+  $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number> {
+    return this.send({ text: query, values }).then((result) => result.rowCount ?? 0);
+  }
+
+  private statementOf(query: TemplateStringsArray | SqlStatement, values: unknown[]): SqlStatement {
+    return isStatement(query) ? query : this.tag(query, ...(values as never[]));
+  }
+}
+
 /**
  * Raw SQL on a `pg` pool, or on one of its connections inside a transaction, without Prisma's
  * client in between: per statement Prisma's `$queryRaw` cost about three times the CPU of the
  * statement sent by `pg` itself (docs/performance.md), and a create, a claim and a report are made
  * of such statements. The services' model queries stay with Prisma, on the same pool.
  */
-export class PgSql implements SqlSession {
+export class PgSql extends StatementSender {
   constructor(
     private readonly pool: pg.Pool,
-    private readonly tag: SqlTag,
-  ) {}
-
-  $queryRaw<T = unknown>(query: TemplateStringsArray | SqlStatement, ...values: unknown[]): Promise<T> {
-    return run(this.pool, this.statementOf(query, values)).then((result) => result.rows as T);
-  }
-
-  $executeRaw(query: TemplateStringsArray | SqlStatement, ...values: unknown[]): Promise<number> {
-    return run(this.pool, this.statementOf(query, values)).then((result) => result.rowCount ?? 0);
-  }
-
-  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T> {
-    return run(this.pool, { text: query, values }).then((result) => result.rows as T);
-  }
-
-  $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number> {
-    return run(this.pool, { text: query, values }).then((result) => result.rowCount ?? 0);
+    tag: SqlTag,
+  ) {
+    super(tag);
   }
 
   /**
@@ -110,7 +123,7 @@ export class PgSql implements SqlSession {
    */
   async transaction<T>(work: (tx: SqlSession) => Promise<T>, options: SqlTransactionOptions): Promise<T> {
     const client = await this.pool.connect();
-    const tx = new TransactionSql(client, (query, values) => this.statementOf(query, values), options.timeoutMs);
+    const tx = new TransactionSql(client, this.tag, options.timeoutMs);
     const timer = setTimeout(() => tx.expire(), options.timeoutMs);
     try {
       await tx.begin();
@@ -125,13 +138,13 @@ export class PgSql implements SqlSession {
     }
   }
 
-  private statementOf(query: TemplateStringsArray | SqlStatement, values: unknown[]): SqlStatement {
-    return isStatement(query) ? query : this.tag(query, ...(values as never[]));
+  protected send(statement: SqlStatement): Promise<pg.QueryResult> {
+    return run(this.pool, statement);
   }
 }
 
 /** The statements of one open transaction, on its connection, until it commits or rolls back. */
-class TransactionSql implements SqlSession {
+class TransactionSql extends StatementSender {
   /** Why no statement may run any more: the transaction ended, ran out of time, or lost its connection. */
   private ended: Error | undefined;
   private released = false;
@@ -142,34 +155,19 @@ class TransactionSql implements SqlSession {
 
   constructor(
     private readonly client: pg.PoolClient,
-    private readonly statementOf: (query: TemplateStringsArray | SqlStatement, values: unknown[]) => SqlStatement,
+    tag: SqlTag,
     private readonly timeoutMs: number,
   ) {
+    super(tag);
     client.on('error', this.onLost);
   }
 
-  $queryRaw<T = unknown>(query: TemplateStringsArray | SqlStatement, ...values: unknown[]): Promise<T> {
-    return this.run(this.statementOf(query, values)).then((result) => result.rows as T);
-  }
-
-  $executeRaw(query: TemplateStringsArray | SqlStatement, ...values: unknown[]): Promise<number> {
-    return this.run(this.statementOf(query, values)).then((result) => result.rowCount ?? 0);
-  }
-
-  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T> {
-    return this.run({ text: query, values }).then((result) => result.rows as T);
-  }
-
-  $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number> {
-    return this.run({ text: query, values }).then((result) => result.rowCount ?? 0);
-  }
-
   async begin(): Promise<void> {
-    await this.run({ text: 'BEGIN', values: [] });
+    await this.send({ text: 'BEGIN', values: [] });
   }
 
   async commit(): Promise<void> {
-    await this.run({ text: 'COMMIT', values: [] });
+    await this.send({ text: 'COMMIT', values: [] });
     this.ended = new Error('Transaction already closed: a statement came after its commit');
     this.release();
   }
@@ -194,7 +192,7 @@ class TransactionSql implements SqlSession {
     this.release(timedOut);
   }
 
-  private async run(statement: SqlStatement): Promise<pg.QueryResult> {
+  protected async send(statement: SqlStatement): Promise<pg.QueryResult> {
     if (this.ended) throw this.ended;
     return run(this.client, statement);
   }

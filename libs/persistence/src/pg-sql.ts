@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 
 /** A statement as Prisma's `sql` tag builds it: Postgres placeholders ($1, $2, …) and their values. */
@@ -194,7 +195,11 @@ class TransactionSql extends StatementSender {
 
   protected async send(statement: SqlStatement): Promise<pg.QueryResult> {
     if (this.ended) throw this.ended;
-    return run(this.client, statement);
+    return run(this.client, statement).catch((error: unknown) => {
+      // Dropped at the rollback instead of going back to the pool (the pool drops one that fails outside a transaction itself).
+      if (outlivedItsPreparation(error)) this.ended ??= error as Error;
+      throw error;
+    });
   }
 
   private release(error?: Error): void {
@@ -206,8 +211,36 @@ class TransactionSql extends StatementSender {
   }
 }
 
+/**
+ * The texts given a prepared statement's name, at most `PREPARED_LIMIT` of them: a connection
+ * parses a named statement once and then only binds it, which at rest is most of a short
+ * statement's server time (docs/performance.md, "Optimisation 14"). A statement whose text varies
+ * with its batch (a `Prisma.join` list) would name one statement per length, so past the limit the
+ * texts not yet named are sent unnamed, parsed each time as before; the limit bounds what each
+ * server connection keeps.
+ */
+export const PREPARED_LIMIT = 200;
+const preparedNames = new Map<string, string>();
+
+/** A name fixed by the text itself, so every copy of this module in a process agrees on it. */
+function preparedNameOf(text: string): string | undefined {
+  const known = preparedNames.get(text);
+  if (known !== undefined || preparedNames.size >= PREPARED_LIMIT) return known;
+  const name = `smsq_${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
+  preparedNames.set(text, name);
+  return name;
+}
+
 function run(runner: pg.Pool | pg.PoolClient, statement: SqlStatement): Promise<pg.QueryResult> {
-  return runner.query({ text: statement.text, values: statement.values.map(utcDates), types: PRISMA_TYPES });
+  return runner.query({ name: preparedNameOf(statement.text), text: statement.text, values: statement.values.map(utcDates), types: PRISMA_TYPES });
+}
+
+/**
+ * A prepared statement the server can no longer run as prepared: a migration changed the type of
+ * a column it answers. Its connection keeps failing it, so the connection must go.
+ */
+function outlivedItsPreparation(error: unknown): boolean {
+  return (error as { code?: unknown }).code === '0A000' && (error as Error).message.includes('cached plan');
 }
 
 /** Instants as UTC, as Prisma sent them: `pg` would write a Date in the process's own offset, which a timestamp or text parameter would keep. */

@@ -1,7 +1,8 @@
-import { PgSql, TransactionTimedOutError, type SqlSession } from '@smsq/persistence';
+import { createPgPool, PgSql, PREPARED_LIMIT, TransactionTimedOutError, type SqlSession } from '@smsq/persistence';
 import { isInfrastructureOutage } from '@smsq/platform';
 import type { TestDatabase } from '@smsq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Prisma } from '../generated/prisma/client.js';
 import { createDispatchTestDatabase, dispatchUnderTest, type DispatchUnderTest } from '../testing/dispatch-under-test.js';
 import { inTransaction } from './db-transaction.js';
 
@@ -111,5 +112,48 @@ describe(`${PgSql.name} as DispatchDatabase.sql`, () => {
     );
     await expect(lost).rejects.toSatisfy(isInfrastructureOutage);
     expect(await sut.$queryRaw`SELECT n FROM "dispatch"."pg_sql_probe" WHERE n >= 20`).toEqual([]);
+  });
+
+  describe('on a pool of one connection, whose statements can be watched', () => {
+    let pool: ReturnType<typeof createPgPool>;
+    let single: PgSql;
+
+    beforeAll(() => {
+      pool = createPgPool(database.url, { maxConnections: 1 });
+      single = new PgSql(pool, Prisma.sql);
+    });
+
+    afterAll(() => pool?.end());
+
+    const preparedAs = (db: SqlSession, text: string) =>
+      db.$queryRaw<Array<{ custom: bigint; generic: bigint }>>`SELECT custom_plans AS custom, generic_plans AS generic FROM pg_prepared_statements WHERE statement = ${text}`;
+
+    it('parses a statement once on a connection, and plans it for its values every time', async () => {
+      const text = 'SELECT n FROM "dispatch"."pg_sql_probe" WHERE n = $1';
+      for (let run = 1; run <= 7; run += 1) await single.$queryRawUnsafe(text, run);
+      await single.transaction(async (tx) => expect(await tx.$queryRawUnsafe(text, 1)).toEqual([{ n: 1 }]), { timeoutMs: 5_000 });
+      // Past five runs Postgres would otherwise switch to one plan for any values.
+      expect(await preparedAs(single, text)).toEqual([{ custom: 8n, generic: 0n }]);
+    });
+
+    it('drops the connection when a migration changed what a prepared statement answers, and the next statement runs afresh', async () => {
+      await single.$executeRaw`CREATE TABLE "dispatch"."pg_sql_altered" (v int)`;
+      await single.$executeRaw`INSERT INTO "dispatch"."pg_sql_altered" VALUES (7)`;
+      const read = (db: SqlSession) => db.$queryRaw<Array<{ v: unknown }>>`SELECT v FROM "dispatch"."pg_sql_altered"`;
+      expect(await read(single)).toEqual([{ v: 7 }]);
+      await sut.$executeRaw`ALTER TABLE "dispatch"."pg_sql_altered" ALTER COLUMN v TYPE bigint`;
+      const [{ pid: before }] = await single.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`;
+      await expect(single.transaction((tx) => read(tx), { timeoutMs: 5_000 })).rejects.toThrow(/cached plan must not change result type/);
+      expect(await read(single)).toEqual([{ v: 7n }]);
+      const [{ pid: after }] = await single.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`;
+      expect(after).not.toBe(before);
+    });
+
+    it(`names at most ${PREPARED_LIMIT} statement texts; the others run unnamed, as before`, async () => {
+      for (let n = 1; n <= PREPARED_LIMIT + 20; n += 1) expect(await single.$queryRawUnsafe(`SELECT ${n}::int AS n`)).toEqual([{ n }]);
+      const [{ prepared }] = await single.$queryRaw<Array<{ prepared: number }>>`SELECT count(*)::int AS prepared FROM pg_prepared_statements`;
+      expect(prepared).toBeLessThanOrEqual(PREPARED_LIMIT);
+      expect(await preparedAs(single, `SELECT ${PREPARED_LIMIT + 20}::int AS n`)).toEqual([]);
+    });
   });
 });

@@ -20,9 +20,9 @@ import { ConversationsRepository } from '../conversations/conversations.reposito
 import { DueSignals } from '../due-signals/due-signals.js';
 import { tasksCreated } from '../metrics/task-counters.js';
 import { keyOf, OptOutsRepository } from '../opt-outs/opt-outs.repository.js';
-import { RoutingService } from '../routing/routing.service.js';
+import { RoutingService, type RouteChoice } from '../routing/routing.service.js';
 import { TaskSettlementService } from './task-settlement.service.js';
-import { TasksRepository } from './tasks.repository.js';
+import { TasksRepository, type TaskKeyState } from './tasks.repository.js';
 import { toTaskView } from './task-view.js';
 
 const VOIDED_DETAIL = 'this request was abandoned before its task was stored; send it again';
@@ -93,7 +93,7 @@ export class TaskCreationService {
     const fresh: Create[] = [];
     const again: Create[] = [];
     const keys = new Set<string>();
-    const states = await this.tasks.keyStates(commands.map((command) => command.taskKey));
+    const { states, optedOut, routes } = await this.lookUp(commands);
     const now = Date.now();
     commands.forEach((command, index) => {
       const state = states[index]!;
@@ -107,31 +107,40 @@ export class TaskCreationService {
         fresh.push({ index, command });
       }
     });
-    const created = this.createFresh(fresh);
+    const created = this.createFresh(fresh, optedOut, routes);
     for (const create of fresh) outcomes[create.index] = created.then((answers) => answers.get(create.index)!);
     // The same key twice in one batch: the second waits for the first and is then its repeat.
     for (const create of again) outcomes[create.index] = created.then(() => outcomeOf(this.create(create.command)));
     return Promise.all(outcomes);
   }
 
-  private async createFresh(creates: Create[]): Promise<Map<number, ItemOutcome<TaskCreated>>> {
+  /**
+   * What is known of the creates before billing is asked, read at once: each key's state, the
+   * opt-outs among their recipients, and a route for each. A pre-check's route never depends on
+   * the batch's other creates (it falls back to any active phone), and a create that turns out to
+   * be a repeat ignores its own, so all three can be read for all of them side by side.
+   */
+  private async lookUp(commands: readonly TaskCreateCommand[]): Promise<{ states: TaskKeyState[]; optedOut: Set<string>; routes: RouteChoice[] }> {
+    const [states, optedOut, routes] = await Promise.all([
+      this.tasks.keyStates(commands.map((command) => command.taskKey)),
+      this.optOuts.optedOutAmong(commands),
+      this.routing.chooseMany(commands),
+    ]);
+    return { states, optedOut, routes };
+  }
+
+  private async createFresh(creates: Create[], optedOut: Set<string>, routes: readonly RouteChoice[]): Promise<Map<number, ItemOutcome<TaskCreated>>> {
     const answers = new Map<number, ItemOutcome<TaskCreated>>();
     const answer = (create: Create, outcome: ItemOutcome<TaskCreated>) => answers.set(create.index, outcome);
     if (creates.length === 0) return answers;
 
-    // A recipient on the client's opt-out list is refused before anything is charged.
-    const optedOut = await this.optOuts.optedOutAmong(creates.map(({ command }) => command));
-    const allowed = creates.filter((create) => {
+    // A recipient on the client's opt-out list is refused before anything is charged; and, as the
+    // contract checks phone / gateway before credits, so is a task with nowhere to go.
+    const routed = creates.filter((create) => {
+      const route = routes[create.index]!;
       if (optedOut.has(keyOf(create.command))) answer(create, failure(new RecipientOptedOutError(create.command.recipient)));
-      return !optedOut.has(keyOf(create.command));
-    });
-
-    // The contract checks phone / gateway before credits, so no debit is taken for a task with nowhere to go.
-    const routes = await this.routing.chooseMany(allowed.map(({ command }) => command));
-    const routed = allowed.filter((create, i) => {
-      const route = routes[i]!;
-      if (route instanceof DomainError) answer(create, failure(route));
-      return !(route instanceof DomainError);
+      else if (route instanceof DomainError) answer(create, failure(route));
+      return !optedOut.has(keyOf(create.command)) && !(route instanceof DomainError);
     });
 
     const debited = await this.debit(routed, answer);

@@ -37,6 +37,8 @@ export class TransactionTimedOutError extends Error {
 }
 
 const TEXT_ARRAY: number = 1009;
+/** SQLSTATE of a statement refused because an earlier one of its transaction failed. */
+const IN_FAILED_TRANSACTION = '25P02';
 const bigint = (value: string) => BigInt(value);
 const utcTimestamp = (value: string) => new Date(`${value.replace(' ', 'T')}Z`);
 const utcDate = (value: string) => new Date(`${value}T00:00:00Z`);
@@ -127,7 +129,7 @@ export class PgSql extends StatementSender {
     const tx = new TransactionSql(client, this.tag, options.timeoutMs);
     const timer = setTimeout(() => tx.expire(), options.timeoutMs);
     try {
-      await tx.begin();
+      tx.begin();
       const result = await work(tx);
       await tx.commit();
       return result;
@@ -148,6 +150,9 @@ export class PgSql extends StatementSender {
 class TransactionSql extends StatementSender {
   /** Why no statement may run any more: the transaction ended, ran out of time, or lost its connection. */
   private ended: Error | undefined;
+  /** The first statement of this transaction that failed: those sent behind it are refused for it. */
+  private failure: unknown;
+  private begun = false;
   private released = false;
   /** pg-pool listens for a checked-out connection's errors no longer; unheard, its loss would end the process. */
   private readonly onLost = (error: Error) => {
@@ -163,12 +168,18 @@ class TransactionSql extends StatementSender {
     client.on('error', this.onLost);
   }
 
-  async begin(): Promise<void> {
-    await this.send({ text: 'BEGIN', values: [] });
+  /** Sent, not awaited: the work's first statements go out behind it, and the commit checks it. */
+  begin(): void {
+    this.send({ text: 'BEGIN', values: [] }).then(
+      () => (this.begun = true),
+      () => undefined,
+    );
   }
 
   async commit(): Promise<void> {
     await this.send({ text: 'COMMIT', values: [] });
+    // Answered in order: by now BEGIN was. Without it every statement would have been its own transaction.
+    if (!this.begun) throw this.failure ?? new Error('Transaction never began');
     this.ended = new Error('Transaction already closed: a statement came after its commit');
     this.release();
   }
@@ -198,6 +209,9 @@ class TransactionSql extends StatementSender {
     return run(this.client, statement).catch((error: unknown) => {
       // Dropped at the rollback instead of going back to the pool (the pool drops one that fails outside a transaction itself).
       if (outlivedItsPreparation(error)) this.ended ??= error as Error;
+      // Statements sent behind a failed one are refused (25P02) for it: the first failure is the cause to report.
+      if (this.failure !== undefined && (error as { code?: unknown }).code === IN_FAILED_TRANSACTION) throw this.failure;
+      this.failure ??= error;
       throw error;
     });
   }

@@ -114,6 +114,26 @@ describe(`${PgSql.name} as DispatchDatabase.sql`, () => {
     expect(await sut.$queryRaw`SELECT n FROM "dispatch"."pg_sql_probe" WHERE n >= 20`).toEqual([]);
   });
 
+  it('runs statements sent together in the order sent, and reports the first failure for those refused behind it', async () => {
+    const together = sut.transaction(
+      (tx) =>
+        Promise.all([
+          tx.$executeRaw`INSERT INTO "dispatch"."pg_sql_probe" VALUES (30)`,
+          tx.$queryRaw<Array<{ seen: number }>>`SELECT count(*)::int AS seen FROM "dispatch"."pg_sql_probe" WHERE n = 30`,
+        ]),
+      { timeoutMs: 5_000 },
+    );
+    expect((await together)[1]).toEqual([{ seen: 1 }]);
+    const failing = sut.transaction(
+      async (tx) => {
+        const [, after] = await Promise.allSettled([tx.$executeRaw`INSERT INTO "dispatch"."pg_sql_probe" VALUES (30)`, tx.$queryRaw`SELECT 1 AS one`]);
+        throw (after as PromiseRejectedResult).reason;
+      },
+      { timeoutMs: 5_000 },
+    );
+    await expect(failing).rejects.toThrow(/duplicate key/);
+  });
+
   describe('on a pool of one connection, whose statements can be watched', () => {
     let pool: ReturnType<typeof createPgPool>;
     let single: PgSql;

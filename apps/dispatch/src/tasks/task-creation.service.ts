@@ -195,9 +195,9 @@ export class TaskCreationService {
       const toRoute: number[] = [];
       // Held until the tasks commit: an opt-out of one of these numbers waits for them, so it cancels them, or they see it here and are refunded.
       const numbers = creates.map(({ command }) => command);
-      await this.optOuts.lockForCreates(tx, numbers);
-      const optedOut = await this.optOuts.optedOutAmong(numbers, tx);
-      for (const [position, state] of (await this.tasks.keyStates(taskKeys, tx)).entries()) {
+      // Sent together, in this order: the reads run once the locks are held.
+      const [, optedOut, states] = await Promise.all([this.optOuts.lockForCreates(tx, numbers), this.optOuts.optedOutAmong(numbers, tx), this.tasks.keyStates(taskKeys, tx)]);
+      for (const [position, state] of states.entries()) {
         const { command } = creates[position]!;
         if (state.voided) results[position] = { error: new UnavailableError(VOIDED_DETAIL) };
         else if (state.stored) results[position] = { task: toTaskView((await this.tasks.findByKey(taskKeys[position]!, tx))!) };

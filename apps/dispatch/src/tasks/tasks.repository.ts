@@ -40,8 +40,9 @@ export class TasksRepository {
   underKeyLocks<T>(taskKeys: readonly string[], work: (tx: DbTransaction) => Promise<T>): Promise<T> {
     const names = [...new Set(taskKeys)].sort().map((taskKey) => `dispatch.task:${taskKey}`);
     return inTransaction(this.db, async (tx) => {
-      await lockAllUntilCommit(tx, names);
-      return work(tx);
+      // The work's first statements go out right behind the lock's, and run once it is held.
+      const [, result] = await Promise.all([lockAllUntilCommit(tx, names), work(tx)]);
+      return result;
     });
   }
 

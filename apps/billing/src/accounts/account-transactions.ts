@@ -60,16 +60,29 @@ export class AccountTransactions {
    * or refilled as `run` would.
    */
   runMany<T>(clientIds: readonly number[], work: (locked: LockedAccounts) => Promise<T>): Promise<T> {
+    return this.runManyReading(clientIds, async () => undefined, (locked) => work(locked));
+  }
+
+  /**
+   * `runMany` with what the work reads under the accounts' locks (`readUnderLocks`), sent right
+   * behind the lock: one round trip for both, the read running once the rows are locked. Read
+   * again if an account had to be opened, whose row was not there to lock when it first ran.
+   */
+  runManyReading<T, R>(clientIds: readonly number[], readUnderLocks: (tx: BillingTransaction) => Promise<R>, work: (locked: LockedAccounts, read: R) => Promise<T>): Promise<T> {
     const ids = [...new Set(clientIds)].sort((a, b) => a - b);
     return this.database.transaction(async (tx) => {
-      const found = new Map((await this.accounts.lockMany(tx, ids)).map((account) => [account.clientId, account]));
+      const [lockedRows, firstRead] = await Promise.all([this.accounts.lockMany(tx, ids), readUnderLocks(tx)]);
+      const found = new Map(lockedRows.map((account) => [account.clientId, account]));
+      let opened = false;
       for (const clientId of ids) {
-        if (!found.has(clientId)) found.set(clientId, await this.open(tx, clientId, planTerms('free')));
+        if (found.has(clientId)) continue;
+        found.set(clientId, await this.open(tx, clientId, planTerms('free')));
+        opened = true;
       }
       const now = new Date();
       const accounts = new Map<number, Account>();
       for (const [clientId, account] of found) accounts.set(clientId, await this.refillIfDue(tx, account, now));
-      return work({ tx, accounts, now });
+      return work({ tx, accounts, now }, opened ? await readUnderLocks(tx) : firstRead);
     });
   }
 

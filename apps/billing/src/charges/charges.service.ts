@@ -68,10 +68,10 @@ export class ChargesService {
     // One spelling per key, so that a key twice in the batch is seen as a repeat.
     const commands = received.map((command) => ({ ...command, taskKey: command.taskKey.toLowerCase() }));
     try {
-      return await this.transactions.runMany(
+      return await this.transactions.runManyReading(
         commands.map((command) => command.clientId),
-        async ({ tx, accounts, now }) => {
-          const charges = await this.charges.findMany(tx, commands.map((command) => command.taskKey));
+        (tx) => this.charges.findMany(tx, commands.map((command) => command.taskKey)),
+        async ({ tx, accounts, now }, charges) => {
           const charged = new Map<string, Pick<TaskCharge, 'clientId' | 'bucket'>>(charges.map((charge) => [charge.taskKey, charge]));
           const balances = new Map<number, Balances>(accounts);
           const debits: NewDebit[] = [];

@@ -73,12 +73,12 @@ export class RoutingService {
   /** The clients' VIP pools first; the shared pool is locked and read only when a client has no usable VIP gateway. */
   private async chooseGateways(requests: readonly RouteRequest[], fallBack: boolean, tx?: DbTransaction): Promise<RouteChoice[]> {
     const clients = clientsOf(requests);
-    const gateways: RouteCandidate[] = [];
-    if (tx) await this.phones.lockPools(tx, clients);
-    gateways.push(...(await this.phones.activeGateways(clients, tx)));
+    // Each pool's lock and its read go out together; the read runs once the lock is held.
+    const [, vip] = await Promise.all([tx && this.phones.lockPools(tx, clients), this.phones.activeGateways(clients, tx)]);
+    const gateways: RouteCandidate[] = [...vip];
     if (clients.some((clientId) => !gateways.some((gateway) => gateway.clientId === clientId && gateway.usable))) {
-      if (tx) await this.phones.lockPools(tx, [null]);
-      gateways.push(...(await this.phones.activeGateways([null], tx)));
+      const [, shared] = await Promise.all([tx && this.phones.lockPools(tx, [null]), this.phones.activeGateways([null], tx)]);
+      gateways.push(...shared);
     }
     const pools = new GatewayPools(gateways);
     return requests.map(

@@ -25,16 +25,19 @@ export class ConversationsRepository {
   /**
    * Each new task's thread, in the transaction that stores the task: the thread exists exactly
    * when its first task does. Rows are taken in (client, number) order, as every batch takes
-   * them, so two batches never wait on each other in a cycle.
+   * them, so two batches never wait on each other in a cycle. The thread's time is `now()`, the
+   * transaction's start, which is what a task's `created_at` defaults to: so this needs nothing
+   * back from the insert and can go out right behind it. Of a batch's tasks to one number, the
+   * last given is the thread's last text.
    */
-  async touchOutgoing(tx: DbTransaction, tasks: readonly Pick<Task, 'clientId' | 'recipient' | 'message' | 'createdAt'>[]): Promise<void> {
+  async touchOutgoing(tx: DbTransaction, tasks: readonly Pick<Task, 'clientId' | 'recipient' | 'message'>[]): Promise<void> {
     if (tasks.length === 0) return;
     await tx.$executeRaw`
       INSERT INTO "dispatch"."conversations" AS c (client_id, number, last_at, last_text, last_direction)
-      SELECT DISTINCT ON (t.client_id, t.number) t.client_id, t.number, t.at, left(t.text, ${CONVERSATION_PREVIEW_LENGTH}), 'out'
-        FROM unnest(${tasks.map((task) => task.clientId)}::int[], ${tasks.map((task) => task.recipient)}::text[], ${tasks.map((task) => task.createdAt)}::timestamptz[], ${tasks.map((task) => task.message)}::text[])
-             AS t(client_id, number, at, text)
-       ORDER BY t.client_id, t.number, t.at DESC
+      SELECT DISTINCT ON (t.client_id, t.number) t.client_id, t.number, now(), left(t.text, ${CONVERSATION_PREVIEW_LENGTH}), 'out'
+        FROM unnest(${tasks.map((task) => task.clientId)}::int[], ${tasks.map((task) => task.recipient)}::text[], ${tasks.map((task) => task.message)}::text[])
+             WITH ORDINALITY AS t(client_id, number, text, position)
+       ORDER BY t.client_id, t.number, t.position DESC
       ON CONFLICT (client_id, number) DO UPDATE SET last_at = EXCLUDED.last_at, last_text = EXCLUDED.last_text, last_direction = 'out'
        WHERE c.last_at <= EXCLUDED.last_at`;
   }

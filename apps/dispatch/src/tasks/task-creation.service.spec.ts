@@ -70,6 +70,8 @@ describe(TaskCreationService.name, () => {
     await sut.create(taskCreateCommand({ clientId: CLIENT, scheduledAt: at(-60_000) }));
     await sut.create(taskCreateCommand({ clientId: CLIENT, scheduledAt: at(10_000) }));
     await sut.create(taskCreateCommand({ clientId: CLIENT, scheduledAt: at(3_600_000) }));
+    // Announced once the answer is on its way, not before.
+    await new Promise((resolve) => setImmediate(resolve));
 
     expect(signals.announced).toEqual([phone.id, phone.id]);
   });

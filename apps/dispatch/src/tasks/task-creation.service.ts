@@ -157,7 +157,8 @@ export class TaskCreationService {
       answer(create, { ok: true, value: { task: task.value, creditsRemaining: create.debit.creditsRemaining } });
       if (Date.parse(create.command.scheduledAt) <= Date.now() + LONGEST_POLL_MS) due.push(task.value.phoneId);
     }
-    if (due.length > 0) void this.signals.announce(new Set(due));
+    // After the answer has gone out: the signal wakes long polls, and need not hold up the caller.
+    if (due.length > 0) setImmediate(() => void this.signals.announce(new Set(due)));
     return answers;
   }
 
@@ -212,25 +213,23 @@ export class TaskCreationService {
         else toInsert.push({ position, phoneId: route });
       });
       if (toInsert.length === 0) return results;
-      const rows = await this.tasks.insertMany(
-        toInsert.map(({ position, phoneId }) => {
-          const { command } = creates[position]!;
-          return {
-            taskKey: command.taskKey,
-            clientId: command.clientId,
-            phoneId,
-            recipient: command.recipient,
-            message: command.message,
-            scheduledAt: new Date(command.scheduledAt),
-            scheduledLocal: command.scheduledLocal,
-            expiresAt: this.expiryOf(command),
-            // Routing honours a requested phone whenever it is usable: given it, the client chose it.
-            pinned: command.requestedPhoneId === phoneId,
-          };
-        }),
-        tx,
-      );
-      await this.conversations.touchOutgoing(tx, rows);
+      const newTasks = toInsert.map(({ position, phoneId }) => {
+        const { command } = creates[position]!;
+        return {
+          taskKey: command.taskKey,
+          clientId: command.clientId,
+          phoneId,
+          recipient: command.recipient,
+          message: command.message,
+          scheduledAt: new Date(command.scheduledAt),
+          scheduledLocal: command.scheduledLocal,
+          expiresAt: this.expiryOf(command),
+          // Routing honours a requested phone whenever it is usable: given it, the client chose it.
+          pinned: command.requestedPhoneId === phoneId,
+        };
+      });
+      // Sent together: the threads need nothing back from the insert.
+      const [rows] = await Promise.all([this.tasks.insertMany(newTasks, tx), this.conversations.touchOutgoing(tx, newTasks)]);
       toInsert.forEach(({ position }, i) => (results[position] = { task: toTaskView(rows[i]!) }));
       inserted = rows.length;
       return results;

@@ -2,7 +2,7 @@ export { ensureDatabase } from './ensure-database.js';
 export { MigrationError } from './migration.error.js';
 export { migrate, type MigrateOptions, type MigrateResult, type MigrationLogger } from './migrator.js';
 export { createPgAdapter, createPgPool, prismaAdapterOn, type PgAdapterOptions } from './prisma-adapter.js';
-export { PgSql, PREPARED_LIMIT, TransactionTimedOutError, type SqlSession, type SqlStatement, type SqlTag, type SqlTransactionOptions } from './pg-sql.js';
+export { PgSql, PREPARED_LIMIT, sentWithCommit, TransactionTimedOutError, type SqlSession, type SqlStatement, type SqlTag, type SqlTransactionOptions } from './pg-sql.js';
 export { databaseAnswersAfresh, PoolProgress, QUERY_TIMEOUT_GRACE_MS, type SessionLimits } from './session-limits.js';
 export { findSchemaDrift, type SchemaDriftOptions } from './schema-drift.js';
 export { prepareSchema, type PrepareSchemaOptions } from './prepare-schema.js';

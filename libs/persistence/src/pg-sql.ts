@@ -28,6 +28,16 @@ export interface SqlTransactionOptions {
   timeoutMs: number;
 }
 
+/**
+ * A statement of a `PgSql` transaction whose answer the work does not need, left to go out with
+ * the commit instead of being waited for: the work returns at once and COMMIT follows it on the
+ * wire. If it fails, the server rolls the transaction back and the commit fails with its error.
+ */
+export function sentWithCommit(statement: Promise<unknown>): void {
+  // Its failure is the commit's to report.
+  statement.catch(() => undefined);
+}
+
 /** A statement asked of a transaction past its time-out; worded as Prisma words its P2028, which callers read as an outage. */
 export class TransactionTimedOutError extends Error {
   constructor(timeoutMs: number) {
@@ -177,11 +187,14 @@ class TransactionSql extends StatementSender {
   }
 
   async commit(): Promise<void> {
-    await this.send({ text: 'COMMIT', values: [] });
-    // Answered in order: by now BEGIN was. Without it every statement would have been its own transaction.
-    if (!this.begun) throw this.failure ?? new Error('Transaction never began');
+    const answer = await this.send({ text: 'COMMIT', values: [] });
     this.ended = new Error('Transaction already closed: a statement came after its commit');
     this.release();
+    // Answered in order: by now BEGIN was. Without it every statement would have been its own transaction.
+    if (!this.begun) throw this.failure ?? new Error('Transaction never began');
+    // The server answers the COMMIT of a transaction a failed statement aborted with ROLLBACK:
+    // a statement sent with the commit (`sentWithCommit`) failed, and nothing was kept.
+    if (answer.command === 'ROLLBACK') throw this.failure ?? new Error('Transaction rolled back at its commit');
   }
 
   /** After a failure: rolls back on a connection that still works, drops one that does not. */
@@ -207,8 +220,10 @@ class TransactionSql extends StatementSender {
   protected async send(statement: SqlStatement): Promise<pg.QueryResult> {
     if (this.ended) throw this.ended;
     return run(this.client, statement).catch((error: unknown) => {
+      // A statement still running at the time-out fails with its connection: the time-out is the cause.
+      if (this.ended instanceof TransactionTimedOutError) throw this.ended;
       // Dropped at the rollback instead of going back to the pool (the pool drops one that fails outside a transaction itself).
-      if (outlivedItsPreparation(error)) this.ended ??= error as Error;
+      if (leavesConnectionUnfit(error)) this.ended ??= error as Error;
       // Statements sent behind a failed one are refused (25P02) for it: the first failure is the cause to report.
       if (this.failure !== undefined && (error as { code?: unknown }).code === IN_FAILED_TRANSACTION) throw this.failure;
       this.failure ??= error;
@@ -220,7 +235,10 @@ class TransactionSql extends StatementSender {
     if (this.released) return;
     this.released = true;
     this.client.off('error', this.onLost);
-    // Given an error, the pool ends the connection instead of handing it out again.
+    // Given an error, the pool ends the connection instead of handing it out again, and it goes at
+    // once: the work waits for no statement still running (the server's own rollback comes when it
+    // sees the socket closed, at the latest when that statement ends).
+    if (error) dropAtOnce(this.client);
     this.client.release(error);
   }
 }
@@ -250,11 +268,19 @@ function run(runner: pg.Pool | pg.PoolClient, statement: SqlStatement): Promise<
 }
 
 /**
- * A prepared statement the server can no longer run as prepared: a migration changed the type of
- * a column it answers. Its connection keeps failing it, so the connection must go.
+ * A failure after which the connection is not to be used again: a prepared statement the server
+ * can no longer run as prepared (a migration changed the type of a column it answers), or one the
+ * server no longer has (26000), or a failure on the client's side, with no SQLSTATE, such as a
+ * value that could not be sent, after which `pg` has closed a statement it still counts as prepared.
  */
-function outlivedItsPreparation(error: unknown): boolean {
-  return (error as { code?: unknown }).code === '0A000' && (error as Error).message.includes('cached plan');
+function leavesConnectionUnfit(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code !== 'string' || code === '26000' || (code === '0A000' && (error as Error).message.includes('cached plan'));
+}
+
+/** Closes a connection's socket at once: in pipeline mode `end()` would first wait for every statement already sent. */
+function dropAtOnce(client: pg.PoolClient): void {
+  (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
 }
 
 /** Instants as UTC, as Prisma sent them: `pg` would write a Date in the process's own offset, which a timestamp or text parameter would keep. */

@@ -1,6 +1,7 @@
 import { DomainError } from '@smsq/contracts';
 import { describe, expect, it } from 'vitest';
-import { parseInstant, parseSchedule } from './local-datetime.js';
+import { DateTime } from 'luxon';
+import { localNow, parseInstant, parseSchedule } from './local-datetime.js';
 
 const NOW = new Date('2026-11-22T10:15:30.000Z');
 
@@ -64,5 +65,23 @@ describe(parseInstant.name, () => {
   it('refuses anything else with the code it is given', () => {
     expect(() => parseInstant('yesterday', 'Europe/Belgrade', 'invalid_request')).toThrow(DomainError);
     expect(() => parseInstant('2026-02-30T10:00:00Z', 'Europe/Belgrade', 'invalid_request')).toThrow('not a real date');
+  });
+});
+
+describe(localNow.name, () => {
+  it("shows an instant in the zone exactly as Luxon does: around clock changes, at midnight, in zones off the hour", () => {
+    const zones = ['UTC', 'Europe/Belgrade', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Pacific/Chatham', 'America/St_Johns', 'Asia/Kathmandu'];
+    const instants = [
+      Date.UTC(2026, 2, 29, 0, 59, 59), Date.UTC(2026, 2, 29, 1, 0, 0), Date.UTC(2026, 9, 25, 0, 59, 59), Date.UTC(2026, 9, 25, 1, 0, 0),
+      Date.UTC(2026, 2, 8, 6, 59, 59), Date.UTC(2026, 2, 8, 7, 0, 0), Date.UTC(2026, 10, 1, 5, 59, 59), Date.UTC(2026, 10, 1, 6, 0, 0),
+      Date.UTC(2026, 11, 31, 23, 59, 59), Date.UTC(2027, 0, 1, 0, 0, 0), Date.UTC(2026, 4, 31, 22, 0, 0),
+    ];
+    // And a spread of instants over a century, a prime number of seconds apart.
+    for (let at = Date.UTC(1971, 0, 1); at < Date.UTC(2071, 0, 1); at += 7_919_993_000) instants.push(at);
+    for (const timeZone of zones) {
+      for (const at of instants) {
+        expect(localNow(new Date(at), timeZone), `${new Date(at).toISOString()} in ${timeZone}`).toBe(DateTime.fromMillis(at, { zone: timeZone }).toFormat('yyyy-MM-dd HH:mm:ss'));
+      }
+    }
   });
 });

@@ -8,6 +8,7 @@ import {
   type RefundCommand,
   type RefundResult,
 } from '@smsq/contracts';
+import { sentWithCommit } from '@smsq/persistence';
 import { AccountTransactions } from '../accounts/account-transactions.js';
 import { AccountsRepository } from '../accounts/accounts.repository.js';
 import { balanceOf, withBucketChange, type Balances } from '../accounts/balance.js';
@@ -92,7 +93,8 @@ export class ChargesService {
             };
             answered.push(await outcomeOf(decide()));
           }
-          if (debits.length > 0) await this.charges.recordDebits(tx, debits, now);
+          // Its answer adds nothing: it goes out with the commit, whose failure it becomes (the batch is then taken one by one).
+          if (debits.length > 0) sentWithCommit(this.charges.recordDebits(tx, debits, now));
           return answered;
         },
       );

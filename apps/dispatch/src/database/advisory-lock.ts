@@ -12,8 +12,9 @@ export async function lockUntilCommit(tx: DbTransaction, name: string): Promise<
  * `lockUntilCommit` for several names in one round trip, taken one after another in the order
  * given: callers that lock more than one name keep to one order, so that they never deadlock.
  * The statement is sent as soon as this is called (the lock helpers here all do), so statements
- * sent after it on a transaction's pipelined connection run once the locks are held, whether or
- * not the caller waited for the answer first.
+ * sent after it in a `PgSql` transaction (a pipelined connection) run once the locks are held,
+ * whether or not the caller waited for the answer first. A Prisma transaction gives no such order:
+ * there, wait for the lock before sending what it guards.
  */
 export async function lockAllUntilCommit(tx: DbTransaction, names: readonly string[]): Promise<void> {
   if (names.length === 0) return;

@@ -1,4 +1,4 @@
-import { createPgPool, PgSql, PREPARED_LIMIT, TransactionTimedOutError, type SqlSession } from '@smsq/persistence';
+import { createPgPool, PgSql, PREPARED_LIMIT, sentWithCommit, TransactionTimedOutError, type SqlSession } from '@smsq/persistence';
 import { isInfrastructureOutage } from '@smsq/platform';
 import type { TestDatabase } from '@smsq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,6 +99,15 @@ describe(`${PgSql.name} as DispatchDatabase.sql`, () => {
     expect(await sut.$queryRaw`SELECT n FROM "dispatch"."pg_sql_probe" WHERE n >= 10`).toEqual([]);
   });
 
+  it('at its time-out fails the work at once, though a statement is still running, and counts as an outage', async () => {
+    const started = Date.now();
+    const late = sut.transaction((tx) => tx.$queryRaw`SELECT pg_sleep(3)`, { timeoutMs: 200 });
+    await expect(late).rejects.toBeInstanceOf(TransactionTimedOutError);
+    await expect(late).rejects.toSatisfy(isInfrastructureOutage);
+    // Not when the statement ends: closing a pipelined connection politely waits for what was sent.
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
   it('fails the work, not the process, when the server ends its connection mid-transaction, and the pool goes on', async () => {
     const lost = sut.transaction(
       async (tx) => {
@@ -132,6 +141,20 @@ describe(`${PgSql.name} as DispatchDatabase.sql`, () => {
       { timeoutMs: 5_000 },
     );
     await expect(failing).rejects.toThrow(/duplicate key/);
+  });
+
+  it('keeps a statement sent with the commit, or fails the commit with its failure and keeps nothing', async () => {
+    await sut.transaction(async (tx) => sentWithCommit(tx.$executeRaw`INSERT INTO "dispatch"."pg_sql_probe" VALUES (40)`), { timeoutMs: 5_000 });
+    const failing = sut.transaction(
+      async (tx) => {
+        await tx.$executeRaw`INSERT INTO "dispatch"."pg_sql_probe" VALUES (41)`;
+        sentWithCommit(tx.$executeRaw`INSERT INTO "dispatch"."pg_sql_probe" VALUES (40)`);
+        return 'returned before the answer';
+      },
+      { timeoutMs: 5_000 },
+    );
+    await expect(failing).rejects.toThrow(/duplicate key/);
+    expect(await sut.$queryRaw`SELECT n FROM "dispatch"."pg_sql_probe" WHERE n BETWEEN 40 AND 49 ORDER BY n`).toEqual([{ n: 40 }]);
   });
 
   describe('on a pool of one connection, whose statements can be watched', () => {

@@ -21,6 +21,11 @@ describe(isInfrastructureOutage.name, () => {
     }
   });
 
+  it('counts a prepared statement a migration outlived as an outage: its connection is dropped, and a retry runs on a fresh one', () => {
+    expect(isInfrastructureOutage(Object.assign(new Error('cached plan must not change result type'), { code: '0A000' }))).toBe(true);
+    expect(isInfrastructureOutage(Object.assign(new Error('LIMIT #,# syntax is not supported'), { code: '0A000' }))).toBe(false);
+  });
+
   it('leaves a bug a bug', () => {
     expect(isInfrastructureOutage(new TypeError("Cannot read properties of undefined (reading 'id')"))).toBe(false);
     expect(isInfrastructureOutage(Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' }))).toBe(false);

@@ -10,9 +10,13 @@ const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'Sock
  * `idle_in_transaction_session_timeout` (25P03).
  */
 const OUTAGE_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[1-3]|53300|57014|25P03)$/;
-/** The same, as pg, Prisma, ioredis and `PgSql`'s transactions word it; the time-outs are those of a connection gone silent. */
+/**
+ * The same, as pg, Prisma, ioredis and `PgSql`'s transactions word it; the time-outs are those of a
+ * connection gone silent. A prepared statement a migration outlived fails once per connection,
+ * which is then dropped: retried, it runs on a fresh one.
+ */
 const OUTAGE_MESSAGE =
-  /Connection terminated|Connection is closed|server closed the connection|Can't reach database server|encountered a connection error|Query read timeout|timeout expired|timeout exceeded when trying to connect|Client was closed and is not queryable|Command timed out|Socket timeout|ran past its time-out/i;
+  /Connection terminated|Connection is closed|server closed the connection|Can't reach database server|encountered a connection error|Query read timeout|timeout expired|timeout exceeded when trying to connect|Client was closed and is not queryable|Command timed out|Socket timeout|ran past its time-out|cached plan must not change result type/i;
 
 /**
  * Whether an error means that Postgres, Redis or the broker is down or was lost mid-request: a

@@ -52,6 +52,15 @@ export class ServiceQueueServer extends ServerRMQ {
     }
   }
 
+  /**
+   * Nest reads every pattern as JSON first, and smsq's are plain names (`billing.debit-batch.v1`),
+   * so each message's failed parse threw and built a stack trace, which at rest costs more than
+   * the lookup itself. A pattern that could be JSON is still read Nest's way.
+   */
+  protected override getRouteFromPattern(pattern: string): string {
+    return /^[{["]/.test(pattern) ? super.getRouteFromPattern(pattern) : this.normalizePattern(pattern);
+  }
+
   /** Nest's reply, with the publication tracked so that a shutdown waits for it. */
   override sendMessage<T = OutgoingResponse>(message: T, replyTo: string | undefined, correlationId: string, _context: RmqContext): void {
     // A message without a reply address is a request nobody waits for.

@@ -14,6 +14,7 @@ import {
   type TaskSettlement,
   type TaskView,
 } from '@smsq/contracts';
+import { sentWithCommit } from '@smsq/persistence';
 import { BillingClient } from '../billing/billing.client.js';
 import { DispatchConfig } from '../config/dispatch-config.js';
 import { ConversationsRepository } from '../conversations/conversations.repository.js';
@@ -189,15 +190,20 @@ export class TaskCreationService {
   private async store(creates: Create[]): Promise<Stored[]> {
     if (creates.length === 0) return [];
     const taskKeys = creates.map(({ command }) => command.taskKey);
-    let inserted = 0;
-    const results = await this.tasks.underKeyLocks(taskKeys, async (tx) => {
-      inserted = 0;
+    const { results, inserted } = await this.tasks.underKeyLocks(taskKeys, async (tx) => {
       const results: Stored[] = [];
       const toRoute: number[] = [];
       // Held until the tasks commit: an opt-out of one of these numbers waits for them, so it cancels them, or they see it here and are refunded.
-      const numbers = creates.map(({ command }) => command);
-      // Sent together, in this order: the reads run once the locks are held.
-      const [, optedOut, states] = await Promise.all([this.optOuts.lockForCreates(tx, numbers), this.optOuts.optedOutAmong(numbers, tx), this.tasks.keyStates(taskKeys, tx)]);
+      const commands = creates.map(({ command }) => command);
+      // Sent together, in this order, and run once the key locks are held: the opt-out locks, the
+      // reads, and a route for every create (the pools' locks and reads). The route counts only
+      // where every create turns out fresh; otherwise the ones left are routed again.
+      const [, optedOut, states, routedAll] = await Promise.all([
+        this.optOuts.lockForCreates(tx, commands),
+        this.optOuts.optedOutAmong(commands, tx),
+        this.tasks.keyStates(taskKeys, tx),
+        this.routing.chooseMany(commands, tx),
+      ]);
       for (const [position, state] of states.entries()) {
         const { command } = creates[position]!;
         if (state.voided) results[position] = { error: new UnavailableError(VOIDED_DETAIL) };
@@ -205,16 +211,17 @@ export class TaskCreationService {
         else if (optedOut.has(keyOf(command))) results[position] = { error: new RecipientOptedOutError(command.recipient) };
         else toRoute.push(position);
       }
-      const routes = await this.routing.chooseMany(toRoute.map((position) => creates[position]!.command), tx);
+      if (toRoute.length === 0) return { results };
+      const routes = toRoute.length === creates.length ? routedAll : await this.routing.chooseMany(toRoute.map((position) => commands[position]!), tx);
       const toInsert: Array<{ position: number; phoneId: number }> = [];
       toRoute.forEach((position, i) => {
         const route = routes[i]!;
         if (route instanceof DomainError) results[position] = { error: route };
         else toInsert.push({ position, phoneId: route });
       });
-      if (toInsert.length === 0) return results;
+      if (toInsert.length === 0) return { results };
       const newTasks = toInsert.map(({ position, phoneId }) => {
-        const { command } = creates[position]!;
+        const command = commands[position]!;
         return {
           taskKey: command.taskKey,
           clientId: command.clientId,
@@ -228,13 +235,17 @@ export class TaskCreationService {
           pinned: command.requestedPhoneId === phoneId,
         };
       });
-      // Sent together: the threads need nothing back from the insert.
-      const [rows] = await Promise.all([this.tasks.insertMany(newTasks, tx), this.conversations.touchOutgoing(tx, newTasks)]);
-      toInsert.forEach(({ position }, i) => (results[position] = { task: toTaskView(rows[i]!) }));
-      inserted = rows.length;
-      return results;
+      // Both go out with the COMMIT: the rows are read once it has answered (a failure of either fails it).
+      const rows = this.tasks.insertMany(newTasks, tx);
+      sentWithCommit(rows);
+      sentWithCommit(this.conversations.touchOutgoing(tx, newTasks));
+      return { results, inserted: { toInsert, rows } };
     });
-    tasksCreated.inc(inserted);
+    if (inserted) {
+      const rows = await inserted.rows;
+      inserted.toInsert.forEach(({ position }, i) => (results[position] = { task: toTaskView(rows[i]!) }));
+      tasksCreated.inc(rows.length);
+    }
     return results;
   }
 

@@ -1,10 +1,9 @@
-// `npm test`: every test of the project against the real Postgres, RabbitMQ and Redis: the builds,
-// then the end-to-end tests with the static checks and every project's unit and integration tests
-// beside them, then one closing line with the counts. Test databases and broker names are the tests' own.
+// `npm test`: every test of the project against the real Postgres, RabbitMQ and Redis, in four
+// steps (builds; end-to-end beside the static checks; every project's unit and integration tests),
+// then one closing line with the counts. Test databases and broker names are the tests' own.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { requireBrowser } from './lib/browser.mjs';
 import { requireDeployTools } from './lib/deploy-tools.mjs';
@@ -14,8 +13,8 @@ const results = join(root, 'test-results');
 await requireLocalServices('The tests');
 // What the machine lacks is installed while the first steps run, which need none of it (apt.mjs
 // runs the installs one after another, in this order): the browser (end to end, which starts right
-// after the build), then the deploy checks' tools (the unit step's deploy/ specs, which waits for
-// them; without them that step fails and says what to install).
+// after the build), then the deploy checks' tools (the unit step's deploy/ specs; without them that
+// step fails and says what to install, once the end-to-end tests are over).
 const say = (line) => process.stdout.write(`${line}\n`);
 const browser = requireBrowser(say).then((path) => void (env.CHROMIUM_PATH = path));
 const deployTools = requireDeployTools(say);
@@ -26,32 +25,25 @@ rmSync(results, { recursive: true, force: true });
 const bin = (pkg, file) => join(root, 'node_modules', pkg, file);
 const nxRun = (...args) => [nx, ...args, '--output-style=stream'];
 const tsc = (project) => [bin('typescript', 'bin/tsc'), '-p', project];
-// The steps that run beside the end-to-end tests, and everything they start, give way to it (a
-// scheduling priority, `nice`): they take the cores only where the end-to-end files leave them idle.
-const BESIDE = 10;
 const build = { label: 'build', commands: [nxRun('run-many', '-t', 'build', '--parallel=2')] };
 // The same checks as every project's `lint` and `typecheck` targets, in one process each rather
 // than one per project: eslint over every project's folder at once, and one type check of every
 // Node project together (tsconfig.all.json: their settings are one and the same), so the
 // libraries and the declarations they all read are checked once, not once per project. The
 // dashboard's web app and the e2e specs have settings of their own.
-const checks = { label: 'lint and typecheck', prefix: 'checks', niceness: BESIDE, commands: [[bin('eslint', 'bin/eslint.js'), 'apps', 'libs', 'deploy', 'e2e', 'bench'], tsc('tsconfig.all.json'), tsc('apps/dashboard-web/tsconfig.json'), tsc('e2e/tsconfig.json')] };
+const checks = { label: 'lint and typecheck', prefix: 'checks', commands: [[bin('eslint', 'bin/eslint.js'), 'apps', 'libs', 'deploy', 'e2e', 'bench'], tsc('tsconfig.all.json'), tsc('apps/dashboard-web/tsconfig.json'), tsc('e2e/tsconfig.json')] };
 // Every project's tests in one vitest run (vitest.config.ts): the same tests as each project's
 // `test` target, their files sharing the workers.
-const unit = { label: 'unit and integration tests', prefix: 'unit', niceness: BESIDE, commands: [[bin('vitest', 'vitest.mjs'), 'run']], needs: deployTools };
+const unit = { label: 'unit and integration tests', commands: [[bin('vitest', 'vitest.mjs'), 'run']], needs: deployTools };
 const endToEnd = { label: 'end-to-end tests', commands: [nxRun('run', 'e2e:e2e')], needs: browser };
 
-/**
- * Runs each command, two at a time (the machine's two cores), its lines prefixed when `prefix` is
- * set, at `niceness` when set (its children inherit it); answers whether all succeeded.
- */
-async function runAll(commands, prefix, niceness) {
+/** Runs each command, two at a time (the machine's two cores), its lines prefixed when `prefix` is set; answers whether all succeeded. */
+async function runAll(commands, prefix) {
   const queue = [...commands];
   let ok = true;
   const lane = async () => {
     for (let args = queue.shift(); args; args = queue.shift()) {
       const child = spawn(process.execPath, args, { cwd: root, env, stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
-      if (niceness !== undefined) setPriority(child.pid, niceness);
       if (prefix) for (const stream of [child.stdout, child.stderr]) prefixLines(stream, prefix);
       // 'close', not 'exit': a piped child's last lines may still be on their way when it exits.
       const [code] = await once(child, 'close');
@@ -92,7 +84,7 @@ const busyShare = (before, after) => (before && after && after.all > before.all 
 
 const failedSteps = [];
 /** Runs `step` once what it needs is there; answers whether it passed. */
-async function runStep({ label, commands, prefix, niceness, needs }) {
+async function runStep({ label, commands, prefix, needs }) {
   const missing = await needs?.then(() => undefined, (error) => error.message);
   if (missing) {
     process.stdout.write(`\n=== ${label}: not run. ${missing}\n`);
@@ -102,19 +94,22 @@ async function runStep({ label, commands, prefix, niceness, needs }) {
   process.stdout.write(`\n=== ${label}\n`);
   const started = Date.now();
   const cpuBefore = cpuTicks();
-  const ok = await runAll(commands, prefix, niceness);
+  const ok = await runAll(commands, prefix);
   process.stdout.write(`=== ${label}: ${Math.round((Date.now() - started) / 1000)} s${busyShare(cpuBefore, cpuTicks())}\n`);
   if (!ok) failedSteps.push(label);
   return ok;
 }
 
-// Once built, the end-to-end tests run with the static checks and the unit tests beside them: the
-// end-to-end files wait on timers as much as on the cores (faults that last, phones going silent,
-// the chaos runs' quiet spells), and the other two, which give way to them (BESIDE), fill those
-// waits. At the same priority the unit tests beside them made a chaos run so slow that it failed
-// (docs/decisions.md, "The unit tests beside the end-to-end tests, tried"). A step's "busy" figure
-// is the machine's, so beside another step it counts all of them.
-if (await runStep(build)) await Promise.all([runStep(endToEnd), runStep(checks), runStep(unit)]);
+// Once built, the end-to-end tests run beside the static checks: they wait on timers as much as on
+// the cores (faults that last, phones going silent, the chaos runs' quiet spells), and the checks,
+// which time nothing, fill those waits. The unit tests run alone after them, whatever the two
+// answered, so that the closing line counts every test: beside the end-to-end tests a busy machine
+// made a chaos run fail (docs/decisions.md, "The unit tests beside the end-to-end tests, tried").
+// A step's "busy" figure is the machine's, so beside another step it counts both.
+if (await runStep(build)) {
+  await Promise.all([runStep(endToEnd), runStep(checks)]);
+  await runStep(unit);
+}
 
 let passed = 0;
 let failed = 0;

@@ -193,11 +193,12 @@ export class TaskCreationService {
     const { results, inserted } = await this.tasks.underKeyLocks(taskKeys, async (tx) => {
       const results: Stored[] = [];
       const toRoute: number[] = [];
-      // Held until the tasks commit: an opt-out of one of these numbers waits for them, so it cancels them, or they see it here and are refunded.
       const commands = creates.map(({ command }) => command);
-      // Sent together, in this order, and run once the key locks are held: the opt-out locks, the
-      // reads, and a route for every create (the pools' locks and reads). The route counts only
-      // where every create turns out fresh; otherwise the ones left are routed again.
+      // Sent together, in this order, and run once the key locks are held: the opt-out locks (held
+      // until the tasks commit: an opt-out of one of these numbers waits for them, so it cancels
+      // them, or they see it here and are refunded), the reads, and a route for every create (the
+      // pools' locks and reads; the chosen phones' lock follows their answer). The route counts
+      // only where every create turns out fresh; otherwise the ones left are routed again.
       const [, optedOut, states, routedAll] = await Promise.all([
         this.optOuts.lockForCreates(tx, commands),
         this.optOuts.optedOutAmong(commands, tx),
@@ -235,7 +236,7 @@ export class TaskCreationService {
           pinned: command.requestedPhoneId === phoneId,
         };
       });
-      // Both go out with the COMMIT: the rows are read once it has answered (a failure of either fails it).
+      // Both go out with the COMMIT: the rows are read once it has answered (either failing on the server fails it).
       const rows = this.tasks.insertMany(newTasks, tx);
       sentWithCommit(rows);
       sentWithCommit(this.conversations.touchOutgoing(tx, newTasks));

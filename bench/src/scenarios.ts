@@ -56,6 +56,8 @@ export interface GrowthPoint {
   api: LatencySummary;
   /** The claim statement alone in pgbench, one connection, as many claims. */
   sql: { p50Ms: number; p99Ms: number; averageMs: number };
+  /** The same worker's claims against the one-process implementation (a claim statement behind `node:http`): what any HTTP claim adds to the SQL on this machine. */
+  oneProcess: LatencySummary;
 }
 
 export interface GrowthResult {
@@ -65,6 +67,9 @@ export interface GrowthResult {
   ratio: number;
   /** p99 of the claim through the API over the claim statement's p99 alone, at the small backlog (issue 20). */
   overSqlRatio: number;
+  /** At the small backlog: the one-process implementation's claim p99 over the statement's, and smsq's claim p99 over the implementation's. */
+  oneProcessOverSqlRatio: number;
+  overOneProcessRatio: number;
 }
 
 export interface NormalLoadResult {
@@ -349,26 +354,40 @@ export async function deliverScenario(stack: BenchStack, settings: BenchSettings
 /**
  * Scenario 3: one worker's claim latency with a small and with a large backlog waiting, nothing
  * else running. The worker claims every task with a request of its own and reports it (no
- * `"next"`), so each claim is measured; the baseline is the claim statement alone in pgbench, one
- * connection, as many claims, on the same backlog right after.
+ * `"next"`), so each claim is measured; then the same worker against the one-process
+ * implementation, then the claim statement alone in pgbench, one connection; each finds the
+ * backlog topped up to the same size. The implementation shows what a claim behind any HTTP
+ * server adds to the statement on this machine, so a run tells smsq's part apart from the floor.
  */
 export async function growthScenario(stack: BenchStack, settings: BenchSettings, fixture: Fixture): Promise<GrowthResult> {
   const backlog = new Backlog(stack.sql, fixture.gatewayIds);
+  const claims = settings.growth.claims;
+  const claimEach = (baseUrl: string) => runLoad({ kind: 'deliver', baseUrl, workers: 1, workerTokens: fixture.workerTokens, expectedTasks: claims, timeoutMs: 600_000, claim: 'each' });
   const measure = async (pending: number): Promise<GrowthPoint> => {
     await backlog.retireAll();
     log(`backlog growth: filling ${pending} pending tasks`);
     await backlog.add(pending, (added) => pending > 200_000 && log(`backlog growth: ${added} / ${pending}`));
-    const claims = settings.growth.claims;
-    const load = await runLoad({ kind: 'deliver', baseUrl: stack.baseUrl, workers: 1, workerTokens: fixture.workerTokens, expectedTasks: claims, timeoutMs: 600_000, claim: 'each' });
+    const api = (await claimEach(stack.baseUrl)).claimLatency!;
+    await backlog.add(claims);
+    const oneProcess = (await withOneProcess(stack, fixture.oneProcess, (implementation) => claimEach(implementation.baseUrl))).claimLatency!;
+    await backlog.add(claims);
     const run = await pgbench({ databaseUrl: stack.databaseUrl, script: CLAIM_ALONE_SQL, clients: 1, transactionsPerClient: claims, logLatencies: true });
-    const api = load.claimLatency!;
     const sql = { p50Ms: run.latency!.p50Ms, p99Ms: run.latency!.p99Ms, averageMs: run.latencyAverageMs };
-    log(`backlog growth: ${pending} pending: claim p50 ${api.p50Ms} ms, p99 ${api.p99Ms} ms (${api.count} claims); SQL alone p50 ${sql.p50Ms} ms, p99 ${sql.p99Ms} ms`);
-    return { pending, api, sql };
+    log(
+      `backlog growth: ${pending} pending: claim p50 ${api.p50Ms} ms, p99 ${api.p99Ms} ms (${api.count} claims); the one-process implementation's p50 ${oneProcess.p50Ms} ms, p99 ${oneProcess.p99Ms} ms; SQL alone p50 ${sql.p50Ms} ms, p99 ${sql.p99Ms} ms`,
+    );
+    return { pending, api, sql, oneProcess };
   };
   const small = await measure(settings.growth.small);
   const large = await measure(settings.growth.large);
-  return { small, large, ratio: round2(large.api.p50Ms / small.api.p50Ms), overSqlRatio: round2(small.api.p99Ms / small.sql.p99Ms) };
+  return {
+    small,
+    large,
+    ratio: round2(large.api.p50Ms / small.api.p50Ms),
+    overSqlRatio: round2(small.api.p99Ms / small.sql.p99Ms),
+    oneProcessOverSqlRatio: round2(small.oneProcess.p99Ms / small.sql.p99Ms),
+    overOneProcessRatio: round2(small.api.p99Ms / small.oneProcess.p99Ms),
+  };
 }
 
 /** Scenario 1c: scenario 1's load against smsq's four services in one process, as `npm start` runs them. */

@@ -6,7 +6,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { DateTime } from 'luxon';
 
 /** A request the one-process implementation refuses, with the contract's status and error code. */
-export class CreateTaskRefusal extends Error {
+export class Refusal extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
@@ -29,7 +29,7 @@ const SEPARATORS = /[\s\-.()/]/g;
 const LOCAL_FORM = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
 const LOCAL_FORMAT = 'yyyy-MM-dd HH:mm:ss';
 
-const invalid = (code: string, detail: string) => new CreateTaskRefusal(400, code, detail);
+const invalid = (code: string, detail: string) => new Refusal(400, code, detail);
 
 /** Applies the rules in field order, so the first broken rule is the one answered. */
 export function parseCreateTask(body: unknown, timeZone: string, now: Date): ValidCreateTask {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { CreateTaskRefusal, type ValidCreateTask } from './create-task-rules.js';
+import { Refusal, type ValidCreateTask } from './create-task-rules.js';
 
 export interface StoredTask {
   id: number;
@@ -42,9 +42,9 @@ export class CreateTaskStore {
     try {
       await connection.query('BEGIN');
       const account = (await run<{ daily_remaining: number; bonus_remaining: number }>('lockAccount', [clientId])).rows[0];
-      if (!account) throw new CreateTaskRefusal(401, 'unauthorized', 'the client has no account');
+      if (!account) throw new Refusal(401, 'unauthorized', 'the client has no account');
       const bucket = account.daily_remaining > 0 ? 'daily' : account.bonus_remaining > 0 ? 'bonus' : undefined;
-      if (!bucket) throw new CreateTaskRefusal(402, 'insufficient_credits', 'no credits left');
+      if (!bucket) throw new Refusal(402, 'insufficient_credits', 'no credits left');
       const daily = account.daily_remaining - (bucket === 'daily' ? 1 : 0);
       const bonus = account.bonus_remaining - (bucket === 'bonus' ? 1 : 0);
       const taskKey = randomUUID();
@@ -53,7 +53,7 @@ export class CreateTaskStore {
       await run('ledger', [clientId, bucket, taskKey, daily + bonus]);
       await run('lockPool', [clientId]);
       const phone = (await run<{ id: number }>('leastRecentlyUsed', [clientId])).rows[0];
-      if (!phone) throw new CreateTaskRefusal(503, 'no_active_gateway', 'no active gateway can take the task');
+      if (!phone) throw new Refusal(503, 'no_active_gateway', 'no active gateway can take the task');
       await run('assign', [phone.id]);
       const stored = await run<{ id: number }>('insert', [taskKey, clientId, phone.id, task.recipient, task.message, task.scheduledAt, task.scheduledLocal]);
       await connection.query('COMMIT');

@@ -4,7 +4,7 @@ import { cpuMsOf, residentMbOf } from '../process-usage.js';
 
 const READY_WITHIN_MS = 30_000;
 
-/** The one-process implementation of create-task (one-process-server.ts), running as a child process of the bench. */
+/** The one-process implementation of create-task and of a worker's claim and report (one-process-server.ts), running as a child process of the bench. */
 export class OneProcessImplementation {
   private constructor(
     private readonly child: ChildProcess,

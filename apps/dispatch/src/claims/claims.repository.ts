@@ -25,8 +25,11 @@ export class ClaimsRepository {
     private readonly conditions: PhoneConditions,
   ) {}
 
+  /** Read before every claim of a bound token, so in SQL rather than through Prisma's query compiler. */
   async findPhone(id: number): Promise<ClaimingPhone | null> {
-    return this.db.phone.findUnique({ where: { id }, select: { id: true, kind: true, active: true, lastSeenAt: true } });
+    const rows = await this.db.sql.$queryRaw<ClaimingPhone[]>`
+      SELECT id, kind, active, last_seen_at AS "lastSeenAt" FROM "dispatch"."phones" WHERE id = ${id}`;
+    return rows[0] ?? null;
   }
 
   /** A poll: contact, and the last poll. Conditional, so that many pollers of one phone write it at most once per resolution. */
@@ -116,8 +119,8 @@ export class ClaimsRepository {
   }
 
   async anyActiveGateway(): Promise<boolean> {
-    const gateway = await this.db.phone.findFirst({ where: { kind: 'gateway', active: true }, select: { id: true } });
-    return gateway !== null;
+    const rows = await this.db.sql.$queryRaw<{ id: number }[]>`SELECT id FROM "dispatch"."phones" WHERE kind = 'gateway' AND active LIMIT 1`;
+    return rows.length > 0;
   }
 
   /**

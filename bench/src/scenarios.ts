@@ -56,8 +56,6 @@ export interface GrowthPoint {
   api: LatencySummary;
   /** The claim statement alone in pgbench, one connection, as many claims. */
   sql: { p50Ms: number; p99Ms: number; averageMs: number };
-  /** The same worker's claims against the one-process implementation (a claim statement behind `node:http`): what any HTTP claim adds to the SQL on this machine. */
-  oneProcess: LatencySummary;
 }
 
 export interface GrowthResult {
@@ -67,7 +65,9 @@ export interface GrowthResult {
   ratio: number;
   /** p99 of the claim through the API over the claim statement's p99 alone, at the small backlog (issue 20). */
   overSqlRatio: number;
-  /** At the small backlog: the one-process implementation's claim p99 over the statement's, and smsq's claim p99 over the implementation's. */
+  /** The same worker's claims against the one-process implementation (a claim statement behind `node:http`) at the small backlog: what any HTTP claim adds to the SQL on this machine. */
+  oneProcess: LatencySummary;
+  /** Its p99 over the claim statement's, and smsq's claim p99 over its. */
   oneProcessOverSqlRatio: number;
   overOneProcessRatio: number;
 }
@@ -354,39 +354,60 @@ export async function deliverScenario(stack: BenchStack, settings: BenchSettings
 /**
  * Scenario 3: one worker's claim latency with a small and with a large backlog waiting, nothing
  * else running. The worker claims every task with a request of its own and reports it (no
- * `"next"`), so each claim is measured; then the same worker against the one-process
- * implementation, then the claim statement alone in pgbench, one connection; each finds the
- * backlog topped up to the same size. The implementation shows what a claim behind any HTTP
- * server adds to the statement on this machine, so a run tells smsq's part apart from the floor.
+ * `"next"`), so each claim is measured; at the small backlog the same worker then claims from the
+ * one-process implementation; last, the claim statement alone in pgbench, one connection. Each
+ * server is warmed up with a tenth as many claims first, and each run finds the backlog topped up
+ * to the same size. The implementation shows what a claim behind any HTTP server adds to the
+ * statement on this machine, so a run tells smsq's part apart from that floor.
  */
 export async function growthScenario(stack: BenchStack, settings: BenchSettings, fixture: Fixture): Promise<GrowthResult> {
   const backlog = new Backlog(stack.sql, fixture.gatewayIds);
   const claims = settings.growth.claims;
-  const claimEach = (baseUrl: string) => runLoad({ kind: 'deliver', baseUrl, workers: 1, workerTokens: fixture.workerTokens, expectedTasks: claims, timeoutMs: 600_000, claim: 'each' });
-  const measure = async (pending: number): Promise<GrowthPoint> => {
+  const warmUp = Math.ceil(claims / 10);
+  const claimEach = async (baseUrl: string, what: string): Promise<LatencySummary> => {
+    const plan = { kind: 'deliver' as const, baseUrl, workers: 1, workerTokens: fixture.workerTokens, timeoutMs: 600_000, claim: 'each' as const };
+    await runLoad({ ...plan, expectedTasks: warmUp });
+    const load = await runLoad({ ...plan, expectedTasks: claims });
+    // Error answers and empty claims are timed too: a run that did not deliver every task measured something else.
+    if (load.errors > 0 || load.delivered !== claims || !load.claimLatency) {
+      throw new Error(`backlog growth: ${what} delivered ${load.delivered} of ${claims} tasks with ${load.errors} errors ${JSON.stringify(load.errorsByStatus)}`);
+    }
+    return load.claimLatency;
+  };
+  const claimSql = async (): Promise<GrowthPoint['sql']> => {
+    const run = await pgbench({ databaseUrl: stack.databaseUrl, script: CLAIM_ALONE_SQL, clients: 1, transactionsPerClient: claims, logLatencies: true });
+    return { p50Ms: run.latency!.p50Ms, p99Ms: run.latency!.p99Ms, averageMs: run.latencyAverageMs };
+  };
+  const fill = async (pending: number): Promise<void> => {
     await backlog.retireAll();
     log(`backlog growth: filling ${pending} pending tasks`);
-    await backlog.add(pending, (added) => pending > 200_000 && log(`backlog growth: ${added} / ${pending}`));
-    const api = (await claimEach(stack.baseUrl)).claimLatency!;
-    await backlog.add(claims);
-    const oneProcess = (await withOneProcess(stack, fixture.oneProcess, (implementation) => claimEach(implementation.baseUrl))).claimLatency!;
-    await backlog.add(claims);
-    const run = await pgbench({ databaseUrl: stack.databaseUrl, script: CLAIM_ALONE_SQL, clients: 1, transactionsPerClient: claims, logLatencies: true });
-    const sql = { p50Ms: run.latency!.p50Ms, p99Ms: run.latency!.p99Ms, averageMs: run.latencyAverageMs };
-    log(
-      `backlog growth: ${pending} pending: claim p50 ${api.p50Ms} ms, p99 ${api.p99Ms} ms (${api.count} claims); the one-process implementation's p50 ${oneProcess.p50Ms} ms, p99 ${oneProcess.p99Ms} ms; SQL alone p50 ${sql.p50Ms} ms, p99 ${sql.p99Ms} ms`,
-    );
-    return { pending, api, sql, oneProcess };
+    await backlog.add(pending + warmUp, (added) => pending > 200_000 && log(`backlog growth: ${added} / ${pending}`));
   };
-  const small = await measure(settings.growth.small);
-  const large = await measure(settings.growth.large);
+
+  await fill(settings.growth.small);
+  const smallApi = await claimEach(stack.baseUrl, 'smsq');
+  await backlog.add(claims + warmUp);
+  const oneProcess = await withOneProcess(stack, fixture.oneProcess, (implementation) => claimEach(implementation.baseUrl, 'the one-process implementation'));
+  await backlog.add(claims);
+  const small: GrowthPoint = { pending: settings.growth.small, api: smallApi, sql: await claimSql() };
+  log(
+    `backlog growth: ${small.pending} pending: claim p50 ${small.api.p50Ms} ms, p99 ${small.api.p99Ms} ms (${small.api.count} claims); the one-process implementation's p50 ${oneProcess.p50Ms} ms, p99 ${oneProcess.p99Ms} ms; SQL alone p50 ${small.sql.p50Ms} ms, p99 ${small.sql.p99Ms} ms`,
+  );
+
+  await fill(settings.growth.large);
+  const largeApi = await claimEach(stack.baseUrl, 'smsq');
+  await backlog.add(claims);
+  const large: GrowthPoint = { pending: settings.growth.large, api: largeApi, sql: await claimSql() };
+  log(`backlog growth: ${large.pending} pending: claim p50 ${large.api.p50Ms} ms, p99 ${large.api.p99Ms} ms (${large.api.count} claims); SQL alone p50 ${large.sql.p50Ms} ms, p99 ${large.sql.p99Ms} ms`);
+
   return {
     small,
     large,
     ratio: round2(large.api.p50Ms / small.api.p50Ms),
     overSqlRatio: round2(small.api.p99Ms / small.sql.p99Ms),
-    oneProcessOverSqlRatio: round2(small.oneProcess.p99Ms / small.sql.p99Ms),
-    overOneProcessRatio: round2(small.api.p99Ms / small.oneProcess.p99Ms),
+    oneProcess,
+    oneProcessOverSqlRatio: round2(oneProcess.p99Ms / small.sql.p99Ms),
+    overOneProcessRatio: round2(small.api.p99Ms / oneProcess.p99Ms),
   };
 }
 

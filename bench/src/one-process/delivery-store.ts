@@ -17,7 +17,8 @@ export interface ClaimedTaskBody {
  * A worker token's claim and report, for a token not bound to a phone (Profile B, as the bench's
  * tokens are). Written apart from dispatch's repositories on purpose (one-process-server.ts says
  * why): the claim is pgbench's `CLAIM_SQL` (scenario 3's baseline) with the fields pending-tasks
- * hands over, the report one statement that checks the claim is the token's.
+ * hands over, the report one statement that checks the claim is the token's (a repeated `sent` is
+ * answered again, as task-status answers it).
  */
 const STATEMENTS = {
   claim: `WITH next AS (
@@ -30,8 +31,8 @@ const STATEMENTS = {
            WHERE t.id = next.id AND p.id = t.phone_id
        RETURNING t.id, t.recipient, t.message, t.phone_id, t.client_id, t.scheduled_local AS scheduled_at, p.url AS gateway_url,
                  t.attempts AS attempt, t.claim_expires_at`,
-  report: `UPDATE "dispatch"."tasks" SET status = 'sent', sent_at = now(), claim_expires_at = NULL
-            WHERE id = $1 AND status = 'claimed' AND claimed_by_token_id = $2
+  report: `UPDATE "dispatch"."tasks" SET status = 'sent', sent_at = COALESCE(sent_at, now()), claim_expires_at = NULL
+            WHERE id = $1 AND status IN ('claimed', 'sent') AND claimed_by_token_id = $2
         RETURNING id`,
 } as const;
 
@@ -45,7 +46,7 @@ export class DeliveryStore {
     return row && { ...row, claim_expires_at: row.claim_expires_at.toISOString() };
   }
 
-  /** Marks the token's claimed task sent; false when the task is not claimed by it. */
+  /** Marks the token's claimed task sent (again, for a repeat); false when the token holds no such task. */
   async reportSent(tokenId: number, taskId: number): Promise<boolean> {
     const { rowCount } = await this.pool.query({ name: 'one-process-report', text: STATEMENTS.report, values: [taskId, tokenId] });
     return rowCount === 1;

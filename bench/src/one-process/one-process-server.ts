@@ -119,7 +119,7 @@ async function reportTask(request: IncomingMessage, response: ServerResponse): P
   if (typeof report.id !== 'number' || !Number.isSafeInteger(report.id) || report.status !== 'sent') {
     throw new Refusal(400, 'invalid_request', 'id must be a task id and status "sent"');
   }
-  if (!(await deliveries.reportSent(tokenId, report.id))) throw new Refusal(409, 'conflict', `task ${report.id} is not claimed by this token`);
+  if (!(await deliveries.reportSent(tokenId, report.id))) throw new Refusal(404, 'not_found', `task ${report.id} is not held by this token`);
   answer(response, 200, { ok: true, id: report.id, status: 'sent' });
 }
 

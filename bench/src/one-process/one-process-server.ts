@@ -147,5 +147,5 @@ process.once('SIGTERM', () => {
 
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();
-  process.send?.({ port: typeof address === 'object' && address ? address.port : 0, keys: owners.size, workerTokens: workerTokens.size });
+  process.send?.({ port: typeof address === 'object' && address ? address.port : 0, keys: owners.size });
 });

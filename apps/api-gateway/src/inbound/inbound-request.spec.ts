@@ -3,9 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { UNPARSABLE_BODY } from '../http/json-body.js';
 import { parseInboundBody } from './inbound-request.js';
 
+const A = { profile: 'A' as const, defaultRegion: undefined };
+
+/** The senders of these replies, as they are stored. */
+function sendersOf(rules: Parameters<typeof parseInboundBody>[1], ...from: string[]): string[] {
+  return parseInboundBody({ messages: from.map((one) => ({ from: one, message: 'STOP' })) }, rules).map((item) => item.from);
+}
+
 function codeOf(body: unknown): string | undefined {
   try {
-    parseInboundBody(body);
+    parseInboundBody(body, A);
     return undefined;
   } catch (error) {
     return (error as DomainError).code;
@@ -14,15 +21,25 @@ function codeOf(body: unknown): string | undefined {
 
 describe(parseInboundBody.name, () => {
   it('takes a batch or a single message, normalising numbers and keeping sender ids', () => {
-    expect(parseInboundBody({ from: '+381 64 123 4567', message: 'hi' })).toEqual([{ from: '+381641234567', message: 'hi', receivedAt: undefined, externalId: undefined }]);
-    const batch = parseInboundBody({
-      messages: [
-        { from: 'VODAFONE', message: 'Your balance', received_at: '2026-11-22 10:00:00', external_id: 'sms-1' },
-        { from: '00381641234567', message: '' },
-      ],
-    });
+    expect(parseInboundBody({ from: '+381 64 123 4567', message: 'hi' }, A)).toEqual([{ from: '+381641234567', message: 'hi', receivedAt: undefined, externalId: undefined }]);
+    const messages = [
+      { from: 'VODAFONE', message: 'Your balance', received_at: '2026-11-22 10:00:00', external_id: 'sms-1' },
+      { from: '00381641234567', message: '' },
+    ];
+    const batch = parseInboundBody({ messages }, A);
     expect(batch.map((item) => item.from)).toEqual(['VODAFONE', '+381641234567']);
     expect(batch[0]).toMatchObject({ receivedAt: '2026-11-22 10:00:00', externalId: 'sms-1' });
+  });
+
+  it('reads a number written in national form as create-task reads a recipient, so its STOP meets the tasks sent to it', () => {
+    expect(sendersOf(A, '0645509401', '064 550 9401', '(064) 550-94-01')).toEqual(['+381645509401', '+381645509401', '+381645509401']);
+    expect(sendersOf({ profile: 'B', defaultRegion: 'DE' }, '015123456789', '+381645509401')).toEqual(['+4915123456789', '+381645509401']);
+  });
+
+  it('keeps a sender that is no phone number as written: an alphanumeric id, a short code, a national number with no region to read it in', () => {
+    expect(sendersOf(A, 'Bank', 'VODAFONE', '1234', '0111234567')).toEqual(['Bank', 'VODAFONE', '1234', '0111234567']);
+    expect(sendersOf({ profile: 'B', defaultRegion: undefined }, '0645509401', '88000')).toEqual(['0645509401', '88000']);
+    expect(sendersOf({ profile: 'B', defaultRegion: 'RS' }, '88000')).toEqual(['88000']);
   });
 
   it.each([

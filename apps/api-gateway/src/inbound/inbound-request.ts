@@ -1,6 +1,7 @@
-import { InvalidRequestError, MAX_MESSAGES_PER_SYNC } from '@smsq/contracts';
+import { DomainError, InvalidRequestError, MAX_MESSAGES_PER_SYNC, withoutSeparators } from '@smsq/contracts';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { jsonObjectOf } from '../http/json-body.js';
+import { normaliseRecipient, type RecipientRules } from '../tasks/recipient.js';
 
 /** One reply as the phone or gateway sent it, before its owner and time zone are known. */
 export interface InboundItem {
@@ -11,16 +12,19 @@ export interface InboundItem {
   externalId: string | undefined;
 }
 
-/** `{"messages": [ … ]}` or one message on its own; each `{from, message, received_at?, external_id?}`. */
-export function parseInboundBody(body: unknown): InboundItem[] {
+/**
+ * `{"messages": [ … ]}` or one message on its own; each `{from, message, received_at?, external_id?}`.
+ * `rules` read a sender's number as create-task reads a recipient.
+ */
+export function parseInboundBody(body: unknown, rules: RecipientRules): InboundItem[] {
   const record = jsonObjectOf(body, 'a message object or {"messages": [...]}');
   const list = 'messages' in record ? record['messages'] : [record];
   if (!Array.isArray(list) || list.length === 0) throw new InvalidRequestError('messages must be a non-empty array');
   if (list.length > MAX_MESSAGES_PER_SYNC) throw new InvalidRequestError(`at most ${MAX_MESSAGES_PER_SYNC} messages per request`);
-  return list.map((item, index) => parseItem(item, index));
+  return list.map((item, index) => parseItem(item, index, rules));
 }
 
-function parseItem(item: unknown, index: number): InboundItem {
+function parseItem(item: unknown, index: number, rules: RecipientRules): InboundItem {
   const where = `messages[${index}]`;
   if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new InvalidRequestError(`${where} must be an object`);
   const { from, message, received_at: receivedAt, external_id: externalId } = item as Record<string, unknown>;
@@ -34,21 +38,31 @@ function parseItem(item: unknown, index: number): InboundItem {
     throw new InvalidRequestError(`${where}.external_id must be a string of 1 to 200 characters`);
   }
   return {
-    from: normaliseSender(from, where),
+    from: normaliseSender(from, where, rules),
     message,
     receivedAt: typeof receivedAt === 'string' && receivedAt !== '' ? receivedAt : undefined,
     externalId: typeof externalId === 'string' ? externalId : undefined,
   };
 }
 
-/** A number becomes E.164; an alphanumeric sender id ("VODAFONE") stays as it is. */
-function normaliseSender(from: string, where: string): string {
+/**
+ * A number becomes E.164 exactly as create-task stores a recipient (`0645509401` is
+ * `+381645509401` in Profile A), so a reply meets the tasks sent to its sender: its STOP, its
+ * conversation. An alphanumeric sender id ("VODAFONE") or a short code stays as written.
+ */
+function normaliseSender(from: string, where: string, rules: RecipientRules): string {
   const trimmed = from.trim();
   if (/[A-Za-z]/.test(trimmed)) {
     if (!/^[0-9A-Za-z][0-9A-Za-z .-]{0,31}$/.test(trimmed)) throw new InvalidRequestError(`${where}.from is not a sender`);
     return trimmed;
   }
-  const compact = trimmed.replace(/[\s\-.()/]/g, '').replace(/^00/, '+');
+  try {
+    return normaliseRecipient(trimmed, rules);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+  }
+  // Not a number create-task would take: still a sender whose reply is kept.
+  const compact = withoutSeparators(trimmed).replace(/^00/, '+');
   const parsed = compact.startsWith('+') ? parsePhoneNumberFromString(compact) : undefined;
   if (parsed?.isPossible()) return parsed.number;
   if (/^\+?\d{2,20}$/.test(compact)) return compact;

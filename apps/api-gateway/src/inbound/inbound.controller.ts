@@ -1,7 +1,6 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import type { WorkerTokenHolder } from '../identity/worker-tokens.repository.js';
 import { AuthenticatedWorker, WorkerTokenGuard } from '../identity/worker-token.guard.js';
-import { parseInboundBody } from './inbound-request.js';
 import { InboundService } from './inbound.service.js';
 
 @Controller('smsapi')
@@ -12,6 +11,6 @@ export class InboundController {
   @Post('inbound')
   @HttpCode(201)
   receive(@AuthenticatedWorker() worker: WorkerTokenHolder, @Body() body: unknown) {
-    return this.inbound.receive(worker, parseInboundBody(body));
+    return this.inbound.receive(worker, body);
   }
 }

@@ -13,7 +13,7 @@ import { ClientsRepository } from '../clients/clients.repository.js';
 import { GatewayConfig } from '../config/gateway-config.js';
 import type { WorkerTokenHolder } from '../identity/worker-tokens.repository.js';
 import { parseInstant } from '../time/local-datetime.js';
-import type { InboundItem } from './inbound-request.js';
+import { parseInboundBody, type InboundItem } from './inbound-request.js';
 
 /**
  * Replies synced by a phone or gateway: each is given to its client (Profile A: the phone's owner;
@@ -28,7 +28,8 @@ export class InboundService {
     @Inject(serviceClientToken('inbox')) private readonly inbox: ServiceClient,
   ) {}
 
-  async receive(holder: WorkerTokenHolder, items: InboundItem[]): Promise<{ ok: true; stored: number; duplicates: number }> {
+  async receive(holder: WorkerTokenHolder, body: unknown): Promise<{ ok: true; stored: number; duplicates: number }> {
+    const items = parseInboundBody(body, this.config);
     const owners = await this.ownersBySender(holder, items);
     const zones = new Map<number | null, string>();
     const messages: InboundMessage[] = [];

@@ -30,8 +30,15 @@ describe('a message from a template', () => {
 
   it("refuses a template that is not the client's, and a body with both message and template_id", () => {
     expect(refusal({ template_id: 8, variables: {} }).detail).toContain('none of your templates');
-    expect(refusal({ template_id: '7', variables: {} }).detail).toContain('none of your templates');
+    expect(refusal({ template_id: 0, variables: {} }).detail).toContain('none of your templates');
     expect(refusal({ template_id: 7, message: 'hi', variables: {} }).detail).toContain('not both');
+  });
+
+  it('refuses a template_id that is not a whole number, saying so rather than that no template has it', () => {
+    for (const id of ['7', '1', 7.5, null, true, [7], { id: 7 }]) {
+      expect(refusal({ template_id: id, variables: {} }), JSON.stringify(id)).toMatchObject({ code: 'invalid_request', detail: expect.stringContaining('template_id must be a number') });
+    }
+    expect(() => parseCreateTaskRequest({ recipient: '064 123 4567', template_id: '1', variables: {} }, CONTEXT)).toThrow(/template_id must be a number/);
   });
 
   it('goes through create-task’s own rules once filled: recipient, length and the rest', () => {

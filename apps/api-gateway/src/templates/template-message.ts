@@ -18,6 +18,9 @@ export function templateIdOf(body: unknown): number | undefined {
  */
 export function messageFromTemplate(fields: Record<string, unknown>, templates: TemplatesByIds): string {
   if (fields['message'] !== undefined) throw new InvalidRequestError('give message or template_id, not both');
+  const raw = fields['template_id'];
+  // A template's id is a JSON number, as phone_id is; "1" names no template, so it says what it should be.
+  if (typeof raw !== 'number' || !Number.isInteger(raw)) throw new InvalidRequestError('template_id must be a number: the whole-number id of one of your templates');
   const id = templateIdOf(fields);
   const template = id === undefined ? undefined : templates.get(id);
   if (!template) throw new InvalidRequestError('template_id names none of your templates');

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useLayoutEffect, useState, type ReactNode } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { useSession } from '../auth/session';
 
@@ -24,7 +24,8 @@ export function Layout() {
   const [menuOpen, setMenuOpen] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
 
-  useEffect(() => {
+  // Before paint, not after: a page that already takes input would lose the first keystrokes to the focus move.
+  useLayoutEffect(() => {
     setMenuOpen(false);
     document.getElementById('main')?.focus({ preventScroll: true });
     window.scrollTo(0, 0);

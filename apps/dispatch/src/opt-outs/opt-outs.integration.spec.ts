@@ -1,4 +1,4 @@
-import { OPTED_OUT_ERROR, Patterns, type ReplyReceivedCommand } from '@smsq/contracts';
+import { OPTED_OUT_ERROR, Patterns, type OptOutSettingsUpdate, type ReplyReceivedCommand } from '@smsq/contracts';
 import type { TestDatabase } from '@smsq/testing';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -108,6 +108,40 @@ describe(`${OptOutsService.name} on Postgres`, () => {
     await expect(dispatch.optOuts.updateSettings({ clientId: CLIENT, optInWords: ['ODJAVA'] })).rejects.toMatchObject({ code: 'invalid_request' });
   });
 
+  it('refuses own words that would both opt out and opt in, the standard words counted, and keeps the settings it had', async () => {
+    await dispatch.optOuts.updateSettings({ clientId: CLIENT, optOutWords: ['odjava'], optInWords: ['prijava'] });
+    const refusals: [Pick<OptOutSettingsUpdate, 'optOutWords' | 'optInWords'>, string][] = [
+      [{ optOutWords: ['START'] }, 'START'],
+      [{ optOutWords: ['odjava', 'unstop'] }, 'UNSTOP'],
+      [{ optInWords: ['Stop'] }, 'STOP'],
+      [{ optInWords: ['quit!'] }, 'QUIT'],
+      [{ optOutWords: ['kraj'], optInWords: ['Kraj'] }, 'KRAJ'],
+      [{ optInWords: ['odjava'] }, 'ODJAVA'],
+    ];
+    for (const [words, named] of refusals) {
+      await expect(dispatch.optOuts.updateSettings({ clientId: CLIENT, ...words }), named).rejects.toMatchObject({ code: 'invalid_request', detail: expect.stringContaining(named) });
+    }
+    expect(await dispatch.optOuts.settings(CLIENT)).toEqual({ optOutWords: ['ODJAVA'], optInWords: ['PRIJAVA'], cancelQueued: true });
+
+    // A number that replied STOP and then START is off the list, and a fresh START puts nobody on it.
+    await dispatch.optOuts.fromReply(reply('STOP', 20));
+    await dispatch.optOuts.fromReply(reply('START', 10));
+    await dispatch.optOuts.fromReply(reply('start', 5, '+381641112224'));
+    expect(await listed()).toEqual([]);
+  });
+
+  it('reads START and STOP as the standard words say, whatever own words were saved before they were refused', async () => {
+    await dispatch.db.optOutSetting.create({ data: { clientId: CLIENT, optOutWords: ['START'], optInWords: ['STOP'], cancelQueued: true } });
+    await dispatch.optOuts.fromReply(reply('STOP', 20));
+    expect(await listed()).toEqual([NUMBER]);
+    await dispatch.optOuts.fromReply(reply('Start', 10));
+    await dispatch.optOuts.fromReply(reply('START', 5, '+381641112224'));
+    expect(await listed()).toEqual([]);
+    // Changing only cancel_queued still works; the words are refused once they are given again.
+    expect(await dispatch.optOuts.updateSettings({ clientId: CLIENT, cancelQueued: false })).toMatchObject({ cancelQueued: false });
+    await expect(dispatch.optOuts.updateSettings({ clientId: CLIENT, optInWords: [] })).rejects.toMatchObject({ code: 'invalid_request', detail: expect.stringContaining('START') });
+  });
+
   it('adds and removes numbers for the client, pages the list newest first, and answers not_found for a number not on it', async () => {
     const queued = await queue(CLIENT, '+381641112230');
     expect(await dispatch.optOuts.add({ clientId: CLIENT, numbers: ['+381641112230', '+381641112231', '+381641112231'], source: 'api' })).toEqual({ added: 2, cancelled: 1 });
@@ -121,6 +155,11 @@ describe(`${OptOutsService.name} on Postgres`, () => {
     expect(second.nextCursor).toBeNull();
     expect([...first.items, ...second.items].map((item) => item.number).sort()).toEqual(['+381641112230', '+381641112231', '+381641112232']);
     expect((await dispatch.optOuts.list({ clientId: CLIENT, limit: 10, search: '2231' })).items.map((item) => item.number)).toEqual(['+381641112231']);
+    // A number is found by its national form too, as it is written at home, and by its digits after the country code.
+    for (const search of ['0641112231', '641112231', '00381641112231', '+381641112231']) {
+      expect((await dispatch.optOuts.list({ clientId: CLIENT, limit: 10, search })).items.map((item) => item.number), search).toEqual(['+381641112231']);
+    }
+    expect((await dispatch.optOuts.list({ clientId: CLIENT, limit: 10, search: '+641112231' })).items).toEqual([]);
     expect(await dispatch.optOuts.check({ clientId: CLIENT, numbers: ['+381641112231', '+381641112299'] })).toEqual(['+381641112231']);
     expect(await listed(OTHER_CLIENT)).toEqual([]);
 

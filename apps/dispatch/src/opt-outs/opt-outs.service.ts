@@ -5,6 +5,7 @@ import {
   keywordIntent,
   NotFoundError,
   ownKeyword,
+  ownKeywordsConflict,
   type Ok,
   type OptOutAddCommand,
   type OptOutCheckQuery,
@@ -49,7 +50,7 @@ export class OptOutsService {
   async list(query: OptOutListQuery): Promise<OptOutPage> {
     const after = query.cursor === undefined ? undefined : parsePageCursor(query.cursor);
     if (!isStoredId(query.clientId)) return { items: [], nextCursor: null };
-    const items = await this.optOuts.page(query.clientId, query.limit + 1, after, query.search);
+    const items = await this.optOuts.page(query.clientId, query.limit + 1, after, query.search === undefined ? undefined : searchedDigits(query.search));
     const page = items.slice(0, query.limit);
     const last = page.at(-1);
     return { items: page, nextCursor: items.length > query.limit && last ? pageCursorOf(last.optedOutAt, last.number) : null };
@@ -89,7 +90,7 @@ export class OptOutsService {
     return this.optOuts.settingsOf(clientId);
   }
 
-  /** Own words are kept in the form replies are compared in; a word that is not one word is refused. */
+  /** Own words are kept in the form replies are compared in; a word that is not one word, or that would both opt out and opt in, is refused. */
   async updateSettings(update: OptOutSettingsUpdate): Promise<OptOutSettingsView> {
     const current = await this.optOuts.settingsOf(update.clientId);
     const next: OptOutSettingsView = {
@@ -97,8 +98,9 @@ export class OptOutsService {
       optInWords: update.optInWords === undefined ? current.optInWords : ownWords(update.optInWords, 'opt_in_words'),
       cancelQueued: update.cancelQueued ?? current.cancelQueued,
     };
-    const both = next.optOutWords.find((word) => next.optInWords.includes(word));
-    if (both) throw new InvalidRequestError(`${both} cannot both opt out and opt in`);
+    // Checked only when words change, so settings saved before the standard words counted still take a cancel_queued.
+    const conflict = update.optOutWords === undefined && update.optInWords === undefined ? null : ownKeywordsConflict(next);
+    if (conflict !== null) throw new InvalidRequestError(conflict);
     await this.optOuts.saveSettings(update.clientId, next);
     return next;
   }
@@ -156,4 +158,14 @@ function ownWords(words: readonly string[], field: string): string[] {
     return form;
   });
   return [...new Set(kept)];
+}
+
+/**
+ * What a search is looked for as: numbers are kept in E.164, so the zeros a national form
+ * (`0645509401`) or an international prefix (`00381…`) starts with are dropped, and the digits
+ * after them found inside `+381645509401`. A search with `+` is already in the stored form.
+ */
+function searchedDigits(search: string): string {
+  if (search.startsWith('+')) return search;
+  return search.replace(/^0+/, '') || search;
 }

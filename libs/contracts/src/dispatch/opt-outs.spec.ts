@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keywordIntent, ownKeyword } from './opt-outs.js';
+import { keywordIntent, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS, ownKeyword, ownKeywordsConflict } from './opt-outs.js';
 
 const NONE = { optOutWords: [], optInWords: [] };
 
@@ -29,5 +29,20 @@ describe('opt-out keywords', () => {
     expect(ownKeyword('no more')).toBeNull();
     expect(ownKeyword('!!')).toBeNull();
     expect(ownKeyword('x'.repeat(33))).toBeNull();
+  });
+
+  it('refuses own words that would both opt out and opt in, the standard words counted, naming the word', () => {
+    for (const word of [...OPT_IN_KEYWORDS, 'start', ' Unstop! ']) expect(ownKeywordsConflict({ optOutWords: ['ODJAVA', word], optInWords: [] }), word).toMatch(/standard opt-in word/);
+    for (const word of [...OPT_OUT_KEYWORDS, 'stop']) expect(ownKeywordsConflict({ optOutWords: [], optInWords: [word] }), word).toMatch(/standard opt-out word/);
+    expect(ownKeywordsConflict({ optOutWords: ['START'], optInWords: [] })).toContain('START');
+    expect(ownKeywordsConflict({ optOutWords: ['odjava'], optInWords: ['PRIJAVA', 'Odjava'] })).toContain('ODJAVA is in both');
+    expect(ownKeywordsConflict({ optOutWords: ['ODJAVA', 'STOP'], optInWords: ['PRIJAVA', 'START'] })).toBeNull();
+    expect(ownKeywordsConflict({ optOutWords: [], optInWords: [] })).toBeNull();
+  });
+
+  it('reads a standard keyword as its own kind even when own words saved before that rule say otherwise', () => {
+    const wrong = { optOutWords: ['START'], optInWords: ['STOP'] };
+    expect(keywordIntent('start', wrong)).toBe('opt_in');
+    expect(keywordIntent('STOP', wrong)).toBe('opt_out');
   });
 });

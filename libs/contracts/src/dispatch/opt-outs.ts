@@ -105,7 +105,26 @@ export function ownKeyword(word: string): string | null {
 export function keywordIntent(text: string, own: Pick<OptOutSettingsView, 'optOutWords' | 'optInWords'>): 'opt_out' | 'opt_in' | null {
   if (text.length > 64) return null;
   const form = keywordForm(text);
-  if ((OPT_OUT_KEYWORDS as readonly string[]).includes(form) || own.optOutWords.includes(form)) return 'opt_out';
-  if ((OPT_IN_KEYWORDS as readonly string[]).includes(form) || own.optInWords.includes(form)) return 'opt_in';
+  // Standard words first: an own word of the other kind saved before that was refused must not turn START into an opt-out.
+  if ((OPT_OUT_KEYWORDS as readonly string[]).includes(form)) return 'opt_out';
+  if ((OPT_IN_KEYWORDS as readonly string[]).includes(form)) return 'opt_in';
+  if (own.optOutWords.includes(form)) return 'opt_out';
+  if (own.optInWords.includes(form)) return 'opt_in';
   return null;
+}
+
+/**
+ * Why these own words cannot be kept, naming the first word that would both opt out and opt in
+ * (the standard words counted beside the client's own, compared as replies are); null when none
+ * would. Both the API and the dashboard save settings through dispatch, which asks this.
+ */
+export function ownKeywordsConflict(own: Pick<OptOutSettingsView, 'optOutWords' | 'optInWords'>): string | null {
+  const optOut = own.optOutWords.map(keywordForm);
+  const optIn = own.optInWords.map(keywordForm);
+  const standardOptIn = optOut.find((word) => (OPT_IN_KEYWORDS as readonly string[]).includes(word));
+  if (standardOptIn !== undefined) return `opt_out_words: ${standardOptIn} is a standard opt-in word; a word cannot both opt out and opt in`;
+  const standardOptOut = optIn.find((word) => (OPT_OUT_KEYWORDS as readonly string[]).includes(word));
+  if (standardOptOut !== undefined) return `opt_in_words: ${standardOptOut} is a standard opt-out word; a word cannot both opt out and opt in`;
+  const both = optOut.find((word) => optIn.includes(word));
+  return both === undefined ? null : `${both} is in both opt_out_words and opt_in_words; a word cannot both opt out and opt in`;
 }

@@ -9,6 +9,7 @@ import { PhoneConditions } from './phones/phone-conditions.js';
 import { PhonesModule } from './phones/phones.module.js';
 import { RepliesModule } from './replies/replies.module.js';
 import { RetentionModule } from './retention/retention.module.js';
+import { SendingRulesModule } from './sending-rules/sending-rules.module.js';
 import { StatsModule } from './stats/stats.module.js';
 import { TasksModule } from './tasks/tasks.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
@@ -33,6 +34,7 @@ export class AppModule {
         WebhooksModule,
         MetricsModule,
         RetentionModule,
+        SendingRulesModule,
       ],
       providers: [{ provide: DispatchConfig, useValue: config }, PhoneConditions],
       exports: [DispatchConfig, PhoneConditions],

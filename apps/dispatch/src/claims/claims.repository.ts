@@ -51,35 +51,44 @@ export class ClaimsRepository {
   }
 
   /**
-   * Claims up to `limit` due tasks in one statement, oldest scheduled first. A phone with a daily
-   * limit counts what it is handed on its own row, locked (phones in id order, so batches over many
-   * gateways never deadlock) and read as it is once locked: the room it has left is the gate,
-   * re-checked under the lock, so concurrent claims never hand out more than the limit. Of a
-   * phone's tasks only as many as it has room for are claimed; the rest stay pending. A phone
-   * without a limit is not written. A single claim is the case `limit` 1.
+   * Claims up to `limit` due tasks in one statement, high priority first, then oldest scheduled
+   * first. A phone with a daily limit counts the SMS parts it is handed on its own row, locked
+   * (phones in id order, so batches over many gateways never deadlock) and read as it is once
+   * locked: the room it has left is the gate, re-checked under the lock, so concurrent claims
+   * never hand out more than the limit. Of a phone's tasks only those whose parts fit in its room,
+   * in order, are claimed; the rest stay pending. A phone without a limit is not written. A normal
+   * task of a client whose send windows are closed now is not due; a high-priority one is. A
+   * single claim is the case `limit` 1.
    */
   async claimDue(scope: ClaimScope, tokenId: number, claimTimeoutS: number, limit: number): Promise<ClaimedTask[]> {
     const today = this.conditions.localToday('p');
     const rows = await this.db.sql.$queryRaw<ClaimedRow[]>`
-      WITH ${this.phoneGate(scope)} next AS (${this.nextDueTasks(scope, limit)}),
-      wanted AS (SELECT phone_id, count(*)::int AS n FROM next GROUP BY phone_id),
+      WITH ${this.closedWindows(scope)} ${this.phoneGate(scope)}
+      next_high AS (${this.nextDueTasks(scope, limit, true)}),
+      next_normal AS (${this.nextDueTasks(scope, limit, false)}),
+      next AS (
+        SELECT n.* FROM (SELECT * FROM next_high UNION ALL SELECT * FROM next_normal) AS n
+         ORDER BY n.high_priority DESC, n.scheduled_at, n.id
+         LIMIT ${limit}
+      ),
       room AS (
-        SELECT p.id, CASE WHEN p.day_of = ${today} THEN p.day_sends ELSE 0 END AS sends,
-               LEAST(w.n, GREATEST(p.daily_limit - CASE WHEN p.day_of = ${today} THEN p.day_sends ELSE 0 END, 0)) AS granted
-          FROM "dispatch"."phones" p JOIN wanted w ON w.phone_id = p.id
-         WHERE p.daily_limit IS NOT NULL
+        SELECT p.id, CASE WHEN p.day_of = ${today} THEN p.day_sends ELSE 0 END AS sends, ${this.conditions.roomToday('p')} AS room
+          FROM "dispatch"."phones" p
+         WHERE p.daily_limit IS NOT NULL AND p.id IN (SELECT phone_id FROM next)
          ORDER BY p.id
            FOR UPDATE OF p
       ),
-      counted AS (
-        UPDATE "dispatch"."phones" p SET day_sends = room.sends + room.granted, day_of = ${today}
-          FROM room
-         WHERE p.id = room.id AND room.granted > 0
-      ),
       ranked AS (
-        SELECT next.id, row_number() OVER (PARTITION BY next.phone_id ORDER BY next.scheduled_at, next.id) AS place,
-               (SELECT room.granted FROM room WHERE room.id = next.phone_id) AS granted
+        SELECT next.id, next.phone_id, next.parts,
+               sum(next.parts) OVER (PARTITION BY next.phone_id ORDER BY next.high_priority DESC, next.scheduled_at, next.id) AS upto,
+               (SELECT room.room FROM room WHERE room.id = next.phone_id) AS room
           FROM next
+      ),
+      granted AS (SELECT id, phone_id, parts FROM ranked WHERE room IS NULL OR upto <= room),
+      counted AS (
+        UPDATE "dispatch"."phones" p SET day_sends = room.sends + g.parts, day_of = ${today}
+          FROM room, (SELECT phone_id, sum(parts)::int AS parts FROM granted GROUP BY phone_id) AS g
+         WHERE p.id = room.id AND g.phone_id = room.id
       ),
       claimed AS (
         UPDATE "dispatch"."tasks" t
@@ -88,14 +97,15 @@ export class ClaimsRepository {
                claimed_by_token_id = ${tokenId},
                claim_expires_at = LEAST(now() + ${claimTimeoutS}::int * interval '1 second', t.expires_at),
                retry_after = NULL
-          FROM ranked, "dispatch"."phones" p
-         WHERE t.id = ranked.id AND p.id = t.phone_id AND (ranked.granted IS NULL OR ranked.place <= ranked.granted)
+          FROM granted, "dispatch"."phones" p
+         WHERE t.id = granted.id AND p.id = t.phone_id
         RETURNING t.id, t.recipient, t.message, t.phone_id AS "phoneId", t.client_id AS "clientId",
                   ${LOCAL_SCHEDULE} AS "scheduledAt", p.url AS "gatewayUrl", t.attempts AS "attempt",
-                  t.claim_expires_at AS "claimExpiresAt", p.per_minute AS "perMinute", t.scheduled_at AS due
+                  t.claim_expires_at AS "claimExpiresAt", p.per_minute AS "perMinute", p.jitter, t.sim, t.parts::int AS parts,
+                  t.high_priority, t.scheduled_at AS due
       )
-      SELECT id, recipient, message, "phoneId", "clientId", "scheduledAt", "gatewayUrl", attempt, "claimExpiresAt", "perMinute"
-        FROM claimed ORDER BY due, id`;
+      SELECT id, recipient, message, "phoneId", "clientId", "scheduledAt", "gatewayUrl", attempt, "claimExpiresAt", "perMinute", jitter, sim, parts
+        FROM claimed ORDER BY high_priority DESC, due, id`;
     return rows.map((row) => ({ ...row, claimExpiresAt: row.claimExpiresAt.toISOString() }));
   }
 
@@ -135,48 +145,70 @@ export class ClaimsRepository {
         UPDATE "dispatch"."tasks"
            SET status = 'pending', attempts = GREATEST(attempts - 1, 0), claimed_by_token_id = NULL, claim_expires_at = NULL
          WHERE id = ${id} AND status IN ('claimed', 'pending') AND claimed_by_token_id = ${tokenId}
-        RETURNING phone_id
+        RETURNING phone_id, parts
       ), ${uncountToday(this.conditions, 'released')}
       SELECT phone_id AS "phoneId" FROM released`;
     return rows[0]?.phoneId ?? null;
   }
 
   /**
-   * A bound token's phone, locked before any of its tasks, and whether it may be handed tasks now
-   * (`open`). Two claims of one phone thus take its tasks one after the other, each the oldest the
-   * other left: locked only when counted (below), a later claim that reached the phone first could
-   * take the day's last room with younger tasks while an earlier one held the older. Claims never
-   * wait on tasks (SKIP LOCKED), so taking the phone first cannot deadlock with a report.
+   * The clients whose send windows are closed now (`closed.clients`): their normal tasks wait. A
+   * bound token's phone of a client (own phones, VIP gateways) reads that client's rules alone; a
+   * shared gateway, or an unbound token, every client's that has windows.
+   */
+  private closedWindows(scope: ClaimScope): Prisma.Sql {
+    const whose =
+      scope.phoneId === null
+        ? Prisma.sql`TRUE`
+        : Prisma.sql`r.client_id = COALESCE((SELECT p.client_id FROM "dispatch"."phones" p WHERE p.id = ${scope.phoneId}), r.client_id)`;
+    return Prisma.sql`closed AS MATERIALIZED (
+      SELECT COALESCE(array_agg(r.client_id), '{}'::int[]) AS clients FROM "dispatch"."sending_rules" r
+       WHERE cardinality(r.window_minutes) > 0 AND ${whose} AND NOT ${windowOpen('r')}
+    ),`;
+  }
+
+  /**
+   * A bound token's phone, locked before any of its tasks, whether it may be handed tasks now
+   * (`open`: enabled, room left today, not paused), and whether its client's window lets normal
+   * tasks out (`in_window`; a shared gateway's tasks are checked each against its own client's).
+   * Two claims of one phone thus take its tasks one after the other, each the oldest the other
+   * left: locked only when counted (below), a later claim that reached the phone first could take
+   * the day's last room with younger tasks while an earlier one held the older. Claims never wait
+   * on tasks (SKIP LOCKED), so taking the phone first cannot deadlock with a report.
    */
   private phoneGate(scope: ClaimScope): Prisma.Sql {
     if (scope.phoneId === null) return Prisma.empty;
     return Prisma.sql`gate AS (
-      SELECT p.active AND NOT ${this.conditions.dayIsFull('p')} AS open FROM "dispatch"."phones" p WHERE p.id = ${scope.phoneId}
+      SELECT p.active AND NOT ${this.conditions.dayIsFull('p')} AND NOT ${this.conditions.isPaused('p')} AS open,
+             p.client_id IS NULL OR p.client_id <> ALL((SELECT clients FROM closed)::int[]) AS in_window
+        FROM "dispatch"."phones" p WHERE p.id = ${scope.phoneId}
          FOR UPDATE
     ),`;
   }
 
   /**
-   * The first `limit` due tasks of the scope that no other transaction holds, locked. A task is due when it
-   * is pending, its time (and any retry back-off) has come and its phone is active and has not
-   * reached its daily limit. A bound token's phone is the gate's, read once it is locked (an
-   * uncorrelated condition: Postgres evaluates it before the scan locks any task); an unbound
+   * The first `limit` due tasks of the scope, of one priority, that no other transaction holds,
+   * locked. A task is due when it is pending, its time (and any retry back-off) has come, its phone
+   * is active, not paused and has not reached its daily limit, and, if it is a normal one, its
+   * client's send window is open. A bound token's phone is the gate's, read once it is locked
+   * (uncorrelated conditions: Postgres evaluates them before the scan locks any task); an unbound
    * token (Profile B) takes from gateways only, whose rows are locked only where counted.
    */
-  private nextDueTasks(scope: ClaimScope, limit: number): Prisma.Sql {
+  private nextDueTasks(scope: ClaimScope, limit: number, high: boolean): Prisma.Sql {
+    const priority = high ? Prisma.sql`t.high_priority` : Prisma.sql`NOT t.high_priority AND t.client_id <> ALL((SELECT clients FROM closed)::int[])`;
     if (scope.phoneId === null) {
       return Prisma.sql`
-        SELECT t.id, t.phone_id, t.scheduled_at FROM "dispatch"."tasks" t JOIN "dispatch"."phones" p ON p.id = t.phone_id
-         WHERE t.status = 'pending' AND t.scheduled_at <= now() AND ${NOT_EXPIRED} AND ${NOT_BACKING_OFF}
-           AND p.active AND p.kind = 'gateway' AND NOT ${this.conditions.dayIsFull('p')}
+        SELECT t.id, t.phone_id, t.scheduled_at, t.parts, t.high_priority FROM "dispatch"."tasks" t JOIN "dispatch"."phones" p ON p.id = t.phone_id
+         WHERE t.status = 'pending' AND ${priority} AND t.scheduled_at <= now() AND ${NOT_EXPIRED} AND ${NOT_BACKING_OFF}
+           AND p.active AND p.kind = 'gateway' AND NOT ${this.conditions.dayIsFull('p')} AND NOT ${this.conditions.isPaused('p')}
          ORDER BY t.scheduled_at, t.id
          LIMIT ${limit}
            FOR UPDATE OF t SKIP LOCKED`;
     }
     return Prisma.sql`
-      SELECT t.id, t.phone_id, t.scheduled_at FROM "dispatch"."tasks" t
-       WHERE t.phone_id = ${scope.phoneId} AND t.status = 'pending' AND t.scheduled_at <= now() AND ${NOT_EXPIRED} AND ${NOT_BACKING_OFF}
-         AND (SELECT open FROM gate)
+      SELECT t.id, t.phone_id, t.scheduled_at, t.parts, t.high_priority FROM "dispatch"."tasks" t
+       WHERE t.phone_id = ${scope.phoneId} AND t.status = 'pending' AND ${priority} AND t.scheduled_at <= now() AND ${NOT_EXPIRED} AND ${NOT_BACKING_OFF}
+         AND (SELECT open FROM gate) ${high ? Prisma.empty : Prisma.sql`AND (SELECT in_window FROM gate)`}
        ORDER BY t.scheduled_at, t.id
        LIMIT ${limit}
          FOR UPDATE SKIP LOCKED`;
@@ -185,14 +217,27 @@ export class ClaimsRepository {
 
 /**
  * CTE that gives back today's count of a claim that sent nothing (released, or retried by its
- * phone's word) to the phones of the CTE `source` (with `phone_id`).
+ * phone's word) to the phone of the CTE `source` (one row, with `phone_id` and the task's `parts`).
  */
 export function uncountToday(conditions: PhoneConditions, source: string): Prisma.Sql {
   return Prisma.sql`uncounted AS (
-    UPDATE "dispatch"."phones" p SET day_sends = GREATEST(p.day_sends - 1, 0)
+    UPDATE "dispatch"."phones" p SET day_sends = GREATEST(p.day_sends - s.parts, 0)
       FROM ${Prisma.raw(`"${source}"`)} s
      WHERE p.id = s.phone_id AND p.daily_limit IS NOT NULL AND p.day_of = ${conditions.localToday('p')}
   )`;
+}
+
+/**
+ * Whether the send windows of the rules row `alias` are open now in its zone: the minute of the
+ * week (Monday 00:00 is 0) falls in one of its `[start, end)` pairs (`weekMinutesOf`).
+ */
+export function windowOpen(alias: string): Prisma.Sql {
+  const rules = Prisma.raw(alias);
+  return Prisma.sql`EXISTS (
+    SELECT 1 FROM (SELECT now() AT TIME ZONE ${rules}.time_zone AS at) AS l, generate_subscripts(${rules}.window_minutes, 1) AS i
+     WHERE i % 2 = 1
+       AND ((extract(isodow FROM l.at)::int - 1) * 1440 + extract(hour FROM l.at)::int * 60 + extract(minute FROM l.at)::int)
+           BETWEEN ${rules}.window_minutes[i] AND ${rules}.window_minutes[i + 1] - 1)`;
 }
 
 /** A task retried on the same phone waits out its back-off. */

@@ -6,7 +6,7 @@ const OTHER = 12;
 const KEY = '3f7c1a52-8d0e-4b7a-9c51-2e6f0d9b4a11';
 
 function task(overrides: Partial<ReportedTask> = {}): ReportedTask {
-  return { id: 5, taskKey: KEY, clientId: 3, phoneId: 4, pinned: false, attempts: 1, status: 'claimed', claimedByTokenId: HOLDER, deliveredAt: null, ...overrides };
+  return { id: 5, taskKey: KEY, clientId: 3, phoneId: 4, recipient: '+381641234567', sim: null, pinned: false, attempts: 1, status: 'claimed', claimedByTokenId: HOLDER, deliveredAt: null, ...overrides };
 }
 
 function codeOf(run: () => unknown): string | undefined {

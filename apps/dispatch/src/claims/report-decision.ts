@@ -7,6 +7,8 @@ export interface ReportedTask {
   taskKey: string;
   clientId: number;
   phoneId: number;
+  recipient: string;
+  sim: number | null;
   pinned: boolean;
   attempts: number;
   status: TaskStatus;

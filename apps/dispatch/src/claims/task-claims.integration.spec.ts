@@ -128,6 +128,9 @@ describe(`${TaskClaimsService.name} on Postgres`, () => {
         attempt: 1,
         claimExpiresAt: expect.any(String),
         perMinute: 12,
+        jitter: null,
+        sim: null,
+        parts: 1,
       });
       const expiresIn = Date.parse(claimed.claimExpiresAt) - before;
       expect(expiresIn).toBeGreaterThan((CLAIM_TIMEOUT_S - 5) * 1_000);

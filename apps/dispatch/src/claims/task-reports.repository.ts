@@ -18,7 +18,7 @@ export class TaskReportsRepository {
   underTaskLock<T>(id: number, work: (task: ReportedTask | null, tx: DbTransaction) => Promise<T>): Promise<T> {
     return inTransaction(this.db, async (tx) => {
       const rows = await tx.$queryRaw<ReportedTask[]>`
-        SELECT id, task_key AS "taskKey", client_id AS "clientId", phone_id AS "phoneId", pinned, attempts,
+        SELECT id, task_key AS "taskKey", client_id AS "clientId", phone_id AS "phoneId", recipient, sim, pinned, attempts,
                status::text AS status, claimed_by_token_id AS "claimedByTokenId", delivered_at AS "deliveredAt"
           FROM "dispatch"."tasks" WHERE id = ${id}
            FOR UPDATE`;
@@ -91,20 +91,23 @@ export class TaskReportsRepository {
   }
 
   /**
-   * Puts a claimed task its phone did not send back in the queue, on phone `to`: on the same phone
-   * it waits `backoffS` first. No phone holds it any more (so failover may move it, and its last
-   * holder's repeat of the report finds no task); the first phone is kept; the claim's count
-   * towards `from`'s day is given back.
+   * Puts a claimed task its phone did not send back in the queue, on phone `to` (and its SIM `sim`):
+   * on the same phone it waits `backoffS` first. No phone holds it any more (so failover may move
+   * it, and its last holder's repeat of the report finds no task); the first phone is kept; the
+   * claim's count towards `from`'s day is given back, and with `attemptBack` its attempt too (the
+   * carrier refused the phone, not the task).
    */
-  async requeue(id: number, from: number, to: number, backoffS: number, tx: DbTransaction): Promise<void> {
+  async requeue(id: number, from: number, to: { phoneId: number; sim: number | null }, backoffS: number, attemptBack: boolean, tx: DbTransaction): Promise<void> {
     await tx.$executeRaw`
       WITH requeued AS (
         UPDATE "dispatch"."tasks" t
-           SET status = 'pending', claim_expires_at = NULL, claimed_by_token_id = NULL, phone_id = ${to},
-               first_phone_id = CASE WHEN t.phone_id = ${to} THEN t.first_phone_id ELSE COALESCE(t.first_phone_id, t.phone_id) END,
-               retry_after = CASE WHEN t.phone_id = ${to} THEN now() + ${backoffS}::int * interval '1 second' END
+           SET status = 'pending', claim_expires_at = NULL, claimed_by_token_id = NULL, phone_id = ${to.phoneId},
+               first_phone_id = CASE WHEN t.phone_id = ${to.phoneId} THEN t.first_phone_id ELSE COALESCE(t.first_phone_id, t.phone_id) END,
+               sim = CASE WHEN t.phone_id = ${to.phoneId} THEN t.sim ELSE ${to.sim}::smallint END,
+               attempts = CASE WHEN ${attemptBack} THEN GREATEST(t.attempts - 1, 0) ELSE t.attempts END,
+               retry_after = CASE WHEN t.phone_id = ${to.phoneId} THEN now() + ${backoffS}::int * interval '1 second' END
          WHERE t.id = ${id} AND t.status = 'claimed'
-        RETURNING ${from}::int AS phone_id
+        RETURNING ${from}::int AS phone_id, t.parts
       ), ${uncountToday(this.conditions, 'requeued')}
       SELECT 1`;
   }

@@ -20,6 +20,7 @@ import { tasksFailed, tasksRerouted, tasksRetried, tasksSent } from '../metrics/
 import { RoutingService } from '../routing/routing.service.js';
 import { LAST_SEEN_RESOLUTION_MS } from './claim-scope.js';
 import { OutboxRepository } from '../outbox/outbox.repository.js';
+import { PhonePauses } from '../phones/phone-pauses.js';
 import { refundOfFailedTask } from '../outbox/refund-message.js';
 import { decideReport, outcomeOf, type ReportedTask } from './report-decision.js';
 import { TaskClaimsService } from './task-claims.service.js';
@@ -37,6 +38,11 @@ interface Requeued {
   moved: boolean;
 }
 
+/** The phone the carrier refused for volume, to pause once its report is in. */
+interface Refused {
+  phoneId: number;
+}
+
 /**
  * A worker's outcome for the task it holds. `failed` owes the client its credit back: the refund
  * is written to the outbox in the transaction that fails the task, so it exists exactly when the
@@ -44,6 +50,8 @@ interface Requeued {
  * `delivered` records the carrier's delivery report and leaves the task `sent`. `failed` with
  * `retry` (the phone's word that nothing left it) puts the task back in the queue, on another
  * usable phone where there is one, until SMSQ_MAX_ATTEMPTS claims; then it fails as any failure.
+ * With `reason: carrier_volume` the phone is paused (`PhonePauses`) and the attempt does not count:
+ * the carrier refused the phone, not the task.
  * `released` (batches only) gives back a claim the phone never saw, attempt and all.
  */
 @Injectable()
@@ -60,6 +68,7 @@ export class TaskReportsService {
     private readonly routing: RoutingService,
     private readonly signals: DueSignals,
     private readonly claims: TaskClaimsService,
+    private readonly pauses: PhonePauses,
   ) {}
 
   /** One report: the batch of one. */
@@ -147,9 +156,11 @@ export class TaskReportsService {
     }
     let change: 'sent' | 'failed' | undefined;
     let requeued: Requeued | undefined;
+    let refused: Refused | undefined;
     const answer = await this.reports.underTaskLock(command.id, async (task, tx): Promise<TaskReported> => {
       change = undefined;
       requeued = undefined;
+      refused = undefined;
       const decision = decideReport(task, command.tokenId, command.status);
       if ('repeat' in decision) return decision.repeat;
       switch (decision.apply) {
@@ -166,13 +177,15 @@ export class TaskReportsService {
           }
           await this.outbox.enqueueTaskEvents(tx, 'task.delivered', [command.id]);
           break;
-        case 'failed':
+        case 'failed': {
+          const carrierRefused = command.retry === true && command.reason === 'carrier_volume';
+          if (carrierRefused) refused = { phoneId: task!.phoneId };
           if (command.retry && task!.status === 'pending') {
             await this.reports.forgetHolder(command.id, tx);
             return { id: command.id, status: 'pending' };
           }
-          if (command.retry && task!.attempts < this.config.maxAttempts) {
-            requeued = await this.requeue(task!, tx);
+          if (command.retry && (carrierRefused || task!.attempts < this.config.maxAttempts)) {
+            requeued = await this.requeue(task!, carrierRefused, tx);
             return { id: command.id, status: 'pending' };
           }
           await this.reports.markFailed(command.id, command.error?.trim() || UNEXPLAINED_FAILURE, tx);
@@ -180,9 +193,11 @@ export class TaskReportsService {
           await this.outbox.enqueueTaskEvents(tx, 'task.failed', [command.id]);
           change = 'failed';
           break;
+        }
       }
       return { id: command.id, status: outcomeOf(decision.apply) };
     });
+    if (refused) await this.pauseRefused(refused);
     if (change === 'sent') tasksSent.inc();
     if (change === 'failed') tasksFailed.inc({ reason: 'reported' });
     if (requeued) this.retried(requeued);
@@ -191,17 +206,27 @@ export class TaskReportsService {
 
   /**
    * Back in the queue: to the phone routing would choose now among the usable ones other than
-   * this one, unless the client pinned it; else on the same phone after a back-off.
+   * this one, unless the client pinned it; else on the same phone after a back-off (a phone the
+   * carrier refused is paused meanwhile, so the task waits out the pause too).
    */
-  private async requeue(task: ReportedTask, tx: DbTransaction): Promise<Requeued> {
-    const [other] = task.pinned ? [null] : await this.routing.chooseUsable([{ clientId: task.clientId, avoidPhoneId: task.phoneId }], tx);
-    const phoneId = other ?? task.phoneId;
-    await this.reports.requeue(task.id, task.phoneId, phoneId, RETRY_BACKOFF_S_PER_ATTEMPT * task.attempts, tx);
-    if (phoneId !== task.phoneId) {
-      await this.routing.recordAssignments(tx, [phoneId]);
+  private async requeue(task: ReportedTask, attemptBack: boolean, tx: DbTransaction): Promise<Requeued> {
+    const [other] = task.pinned ? [null] : await this.routing.chooseUsable([{ clientId: task.clientId, recipient: task.recipient, avoidPhoneId: task.phoneId }], tx);
+    const to = other ?? { phoneId: task.phoneId, sim: task.sim, sticky: false };
+    await this.reports.requeue(task.id, task.phoneId, to, RETRY_BACKOFF_S_PER_ATTEMPT * task.attempts, attemptBack, tx);
+    if (to.phoneId !== task.phoneId) {
+      await this.routing.recordAssignments(tx, [{ ...to, clientId: task.clientId, recipient: task.recipient }]);
       await this.outbox.enqueueTaskEvents(tx, 'task.rerouted', [task.id]);
     }
-    return { phoneId, moved: phoneId !== task.phoneId };
+    return { phoneId: to.phoneId, moved: to.phoneId !== task.phoneId };
+  }
+
+  /** The report stands whatever happens to the pause: the next refusal pauses the phone if this one could not. */
+  private async pauseRefused({ phoneId }: Refused): Promise<void> {
+    try {
+      await this.pauses.pause(phoneId, 'carrier_volume');
+    } catch (error) {
+      this.logger.warn(`phone ${phoneId} refused for volume but not paused: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private retried({ phoneId, moved }: Requeued): void {

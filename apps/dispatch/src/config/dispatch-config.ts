@@ -34,9 +34,14 @@ export class DispatchConfig extends CommonConfig {
   webhookRetentionS!: number;
   /** SMSQ_TASK_RETENTION_DAYS: a finished task is deleted this many days after it finished; undefined: kept for ever. */
   taskRetentionDays: number | undefined;
+  /** SMSQ_PAUSE_STEPS_S: how long a phone the carrier refused for volume rests, the first time and on each repeat within a day. */
+  pauseStepsS!: number[];
 }
 
+const PAUSE_STEPS = /^\d{1,6}(,\d{1,6}){0,9}$/;
+
 export function readDispatchConfig(env: EnvReader): DispatchConfig {
+  const pauseSteps = env.string('SMSQ_PAUSE_STEPS_S', '60,300,900,3600').replaceAll(' ', '');
   const config = Object.assign(new DispatchConfig(), {
     ...readCommonConfig(env),
     serviceDatabaseUrl: env.optionalUrl('DISPATCH_DATABASE_URL', ['postgres', 'postgresql']),
@@ -51,9 +56,14 @@ export function readDispatchConfig(env: EnvReader): DispatchConfig {
     outboxRetentionS: readOutboxRetentionS(env),
     webhookRetentionS: readWebhookRetentionS(env),
     taskRetentionDays: readTaskRetentionDays(env),
+    pauseStepsS: pauseSteps.split(',').map(Number),
   });
   // A healthy worker is in contact at least once per long poll: a shorter window would call it silent between polls.
   env.require(config.phoneSilentS > MAX_WAIT_S, `SMSQ_PHONE_SILENT_S must exceed the longest long poll (${MAX_WAIT_S} s), got ${config.phoneSilentS}`);
+  env.require(
+    PAUSE_STEPS.test(pauseSteps) && config.pauseStepsS.every((step) => step > 0),
+    `SMSQ_PAUSE_STEPS_S must be 1 to 10 positive whole numbers of seconds separated by commas (60,300,900,3600), got ${JSON.stringify(pauseSteps)}`,
+  );
   env.require(isTimeZone(config.timeZone), `SMSQ_TIMEZONE must be an IANA time zone, got ${JSON.stringify(config.timeZone)}`);
   return config;
 }

@@ -13,6 +13,7 @@ import { WAITING } from '../tasks/waiting-tasks.js';
 export interface MovableTask {
   id: number;
   clientId: number;
+  recipient: string;
 }
 
 /** A task (alias `t`) failover may move: waiting, not pinned, held by no phone. */
@@ -21,6 +22,8 @@ const MOVABLE = Prisma.sql`${WAITING} AND NOT t.pinned AND t.claimed_by_token_id
 export interface TaskMove {
   id: number;
   to: number;
+  /** The SIM on its new phone; null: the phone's default. */
+  sim: number | null;
 }
 
 /** Phones one sweep looks at, at most; more are taken by the next sweep. */
@@ -34,7 +37,7 @@ export class FailoverRepository {
   ) {}
 
   /**
-   * Phones that are not usable (disabled, silent, or at their daily limit) with movable tasks
+   * Phones that are not usable (disabled, silent, paused, or at their daily limit) with movable tasks
    * waiting, where another usable phone could take them: one of the same owner (own phones)
    * or any usable gateway. Where nothing could take them the tasks wait, and no sweep looks at them.
    */
@@ -58,7 +61,7 @@ export class FailoverRepository {
    */
   lockMovable(phoneId: number, limit: number, tx: DbTransaction): Promise<MovableTask[]> {
     return tx.$queryRaw`
-      SELECT t.id, t.client_id AS "clientId" FROM "dispatch"."tasks" t
+      SELECT t.id, t.client_id AS "clientId", t.recipient FROM "dispatch"."tasks" t
        WHERE t.phone_id = ${phoneId} AND ${MOVABLE}
          AND EXISTS (SELECT 1 FROM "dispatch"."phones" p WHERE p.id = ${phoneId} AND NOT ${this.conditions.usable('p')})
        ORDER BY t.scheduled_at, t.id
@@ -75,9 +78,9 @@ export class FailoverRepository {
     if (moves.length === 0) return [];
     return tx.$queryRaw<TaskMove[]>`
       UPDATE "dispatch"."tasks" t
-         SET phone_id = m.to_phone, first_phone_id = COALESCE(t.first_phone_id, t.phone_id), retry_after = NULL
-        FROM unnest(${moves.map((move) => move.id)}::int[], ${moves.map((move) => move.to)}::int[]) AS m(id, to_phone)
+         SET phone_id = m.to_phone, sim = m.sim, first_phone_id = COALESCE(t.first_phone_id, t.phone_id), retry_after = NULL
+        FROM unnest(${moves.map((move) => move.id)}::int[], ${moves.map((move) => move.to)}::int[], ${moves.map((move) => move.sim)}::smallint[]) AS m(id, to_phone, sim)
        WHERE t.id = m.id AND t.status = 'pending' AND t.claimed_by_token_id IS NULL AND t.phone_id = ${from}
-      RETURNING t.id, t.phone_id AS "to"`;
+      RETURNING t.id, t.phone_id AS "to", t.sim`;
   }
 }

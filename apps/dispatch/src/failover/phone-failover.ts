@@ -20,7 +20,7 @@ export const MOVES_PER_SWEEP = 500;
 export const MOVES_ON_DISABLE = 1_000;
 
 /**
- * Moves the waiting tasks of phones that cannot send them (disabled, silent, at their daily limit)
+ * Moves the waiting tasks of phones that cannot send them (disabled, silent, paused, at their daily limit)
  * to the phone routing would choose now (docs/phones.md, "When a phone goes quiet"). Only tasks no
  * phone holds (never claimed, released, or given back by the phone's word that it sent nothing)
  * and no client pinned move, each by one conditional statement under its row lock, so a claim, a
@@ -68,21 +68,26 @@ export class PhoneFailover implements OnApplicationBootstrap, OnModuleDestroy {
       const { taken, moves } = await inTransaction(this.db, async (tx) => {
         const tasks = await this.failover.lockMovable(phoneId, limit, tx);
         const targets = await this.routing.chooseUsable(
-          tasks.map((task) => ({ clientId: task.clientId, avoidPhoneId: phoneId })),
+          tasks.map((task) => ({ clientId: task.clientId, recipient: task.recipient, avoidPhoneId: phoneId })),
           tx,
         );
-        const planned: TaskMove[] = tasks.flatMap((task, i) => (targets[i] ? [{ id: task.id, to: targets[i] }] : []));
-        const done = await this.failover.move(phoneId, planned, tx);
+        const planned = tasks.flatMap((task, i) => {
+          const target = targets[i];
+          return target ? [{ task, target, move: { id: task.id, to: target.phoneId, sim: target.sim } satisfies TaskMove }] : [];
+        });
+        const done = new Set((await this.failover.move(phoneId, planned.map((one) => one.move), tx)).map((move) => move.id));
+        const moved = planned.filter((one) => done.has(one.task.id));
+        // A sticky recipient's phone moves with its task: where it goes now is where it is kept.
         await this.routing.recordAssignments(
           tx,
-          done.map((move) => move.to),
+          moved.map(({ task, target }) => ({ ...target, clientId: task.clientId, recipient: task.recipient })),
         );
         await this.outbox.enqueueTaskEvents(
           tx,
           'task.rerouted',
-          done.map((move) => move.id),
+          moved.map(({ task }) => task.id),
         );
-        return { taken: tasks.length, moves: done };
+        return { taken: tasks.length, moves: moved.map(({ move }) => move) };
       });
       moved += moves.length;
       tasksRerouted.inc({ reason: 'failover' }, moves.length);

@@ -1,20 +1,17 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { phoneBody, type WebhookEventType } from '@smsq/contracts';
 import { RepeatingJob } from '@smsq/platform';
-import type { PrismaTransaction } from '../database/db-transaction.js';
-import { WebhookDeliveriesRepository } from '../webhooks/webhook-deliveries.repository.js';
-import { PhoneConditions } from './phone-conditions.js';
-import { toPhoneDetails } from './phone-view.js';
-import { PhonesRepository, type PhoneTransition } from './phones.repository.js';
+import { DueSignals } from '../due-signals/due-signals.js';
+import { PhoneEvents } from './phone-events.js';
+import { PhonesRepository } from './phones.repository.js';
 
 export const PHONE_WATCH_INTERVAL_MS = 5_000;
 
 /**
  * Tells each phone's owner when it goes silent and when it is back (`phone.silent`,
- * `phone.online` webhook events, signed and retried like every event). A phone is announced
- * silent once per silence, and back once, whichever dispatch instance sees it first. A phone
- * disabled while silent is not announced back: it is not online.
+ * `phone.online` webhook events, signed and retried like every event), and when its pause on the
+ * carrier's word is over (`phone.resumed`). A phone is announced silent once per silence, back
+ * once, resumed once, whichever dispatch instance sees it first. A phone disabled while silent is
+ * not announced back: it is not online.
  */
 @Injectable()
 export class PhoneStateWatch implements OnApplicationBootstrap, OnModuleDestroy {
@@ -23,8 +20,8 @@ export class PhoneStateWatch implements OnApplicationBootstrap, OnModuleDestroy 
 
   constructor(
     private readonly phones: PhonesRepository,
-    private readonly deliveries: WebhookDeliveriesRepository,
-    private readonly conditions: PhoneConditions,
+    private readonly events: PhoneEvents,
+    private readonly signals: DueSignals,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -35,31 +32,20 @@ export class PhoneStateWatch implements OnApplicationBootstrap, OnModuleDestroy 
     await this.job.stop();
   }
 
-  /** The phones announced by this round: those that went silent, and those back online. */
-  async watchOnce(): Promise<{ silent: number[]; online: number[] }> {
+  /** The phones announced by this round: those that went silent, those back online, and those whose pause ended. */
+  async watchOnce(): Promise<{ silent: number[]; online: number[]; resumed: number[] }> {
     const announced = await this.phones.transitions(async ({ silent, back }, tx) => {
       const online = back.filter((phone) => phone.active);
-      await this.announce(tx, 'phone.silent', silent);
-      await this.announce(tx, 'phone.online', online);
-      return { silent: silent.map((phone) => phone.id), online: online.map((phone) => phone.id) };
+      const resumed = await this.phones.resumeEnded(tx);
+      await this.events.announce(tx, 'phone.silent', silent);
+      await this.events.announce(tx, 'phone.online', online);
+      await this.events.announce(tx, 'phone.resumed', resumed);
+      return { silent: silent.map((phone) => phone.id), online: online.map((phone) => phone.id), resumed: resumed.map((phone) => phone.id) };
     });
     for (const id of announced.silent) this.logger.warn(`phone ${id} went silent: no contact for SMSQ_PHONE_SILENT_S`);
     for (const id of announced.online) this.logger.log(`phone ${id} is back online`);
+    for (const id of announced.resumed) this.logger.log(`phone ${id} resumed: its pause on the carrier's word is over`);
+    if (announced.resumed.length > 0) void this.signals.announce(announced.resumed);
     return announced;
-  }
-
-  /** A shared-pool gateway has no owner to tell. */
-  private async announce(tx: PrismaTransaction, type: WebhookEventType, transitions: readonly PhoneTransition[]): Promise<void> {
-    const owned = transitions.filter((phone) => phone.clientId !== null);
-    if (owned.length === 0) return;
-    const ids = owned.map((phone) => phone.id);
-    const phones = await this.phones.findMany(ids, tx);
-    const counts = await this.phones.countsOf(ids, tx);
-    const events = phones.map((phone) => {
-      const eventId = randomUUID();
-      const body = JSON.stringify({ id: eventId, type, created_at: new Date().toISOString(), data: phoneBody(toPhoneDetails(phone, this.conditions, counts.get(phone.id)!)) });
-      return { clientId: phone.clientId!, eventId, taskId: null, body };
-    });
-    await this.deliveries.queueFixed(type, events, tx);
   }
 }

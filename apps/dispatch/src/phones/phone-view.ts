@@ -1,6 +1,7 @@
-import type { PhoneDetails, PhoneHealth, PhoneView } from '@smsq/contracts';
+import type { PauseReason, PhoneDetails, PhoneHealth, PhoneView } from '@smsq/contracts';
 import type { Phone } from '../generated/prisma/client.js';
 import type { PhoneConditions } from './phone-conditions.js';
+import type { PhoneCounts } from './phones.repository.js';
 
 export function toPhoneView(phone: Phone, conditions: PhoneConditions): PhoneView {
   return {
@@ -18,10 +19,20 @@ export function toPhoneView(phone: Phone, conditions: PhoneConditions): PhoneVie
     lastContactAt: phone.lastContactAt.toISOString(),
     dailyLimit: phone.dailyLimit,
     perMinute: phone.perMinute,
+    monthlyRecipients: phone.monthlyRecipients,
+    jitter: phone.jitter,
+    sims: phone.sims,
+    ...pauseOf(phone),
   };
 }
 
-export function toPhoneDetails(phone: Phone, conditions: PhoneConditions, counts: { sentToday: number; waitingTasks: number }): PhoneDetails {
+/** Its pause while it lasts; a pause that is over reads as none, whether or not the watch has cleared it yet. */
+function pauseOf(phone: Phone, now = new Date()): Pick<PhoneView, 'pausedUntil' | 'pauseReason'> {
+  if (phone.pausedUntil === null || phone.pausedUntil <= now) return { pausedUntil: null, pauseReason: null };
+  return { pausedUntil: phone.pausedUntil.toISOString(), pauseReason: (phone.pauseReason as PauseReason | null) ?? 'carrier_volume' };
+}
+
+export function toPhoneDetails(phone: Phone, conditions: PhoneConditions, counts: PhoneCounts): PhoneDetails {
   return {
     ...toPhoneView(phone, conditions),
     lastAssignedAt: phone.lastAssignedAt?.toISOString() ?? null,

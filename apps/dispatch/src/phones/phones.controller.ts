@@ -9,6 +9,7 @@ import {
   PhoneListQuery,
   PhoneRegisterCommand,
   PhoneRenameCommand,
+  PhoneResumeCommand,
   PhoneSetActiveCommand,
   type Ok,
   type PhoneDetails,
@@ -16,6 +17,7 @@ import {
   type PhoneView,
 } from '@smsq/contracts';
 import { PhoneHealthService } from './phone-health.service.js';
+import { PhonePauses } from './phone-pauses.js';
 import { PhonesService } from './phones.service.js';
 
 @Controller()
@@ -23,7 +25,13 @@ export class PhonesController {
   constructor(
     private readonly phones: PhonesService,
     private readonly health: PhoneHealthService,
+    private readonly pauses: PhonePauses,
   ) {}
+
+  @MessagePattern(Patterns.dispatch.phoneResume)
+  resume(@Payload() command: PhoneResumeCommand): Promise<PhoneView> {
+    return this.pauses.resume(command);
+  }
 
   @MessagePattern(Patterns.dispatch.phoneRegister)
   register(@Payload() command: PhoneRegisterCommand): Promise<PhoneRegistered> {

@@ -14,11 +14,13 @@ export interface NewPhone {
   deviceId: string | null;
 }
 
-/** A health report; null where the phone did not say. */
 /** SIM limits to set; a field left out stays as it is, null removes the limit. */
 export interface SimLimits {
   dailyLimit?: number | null;
   perMinute?: number | null;
+  monthlyRecipients?: number | null;
+  jitter?: number | null;
+  sims?: number;
   timeZone?: string;
 }
 
@@ -32,6 +34,9 @@ export interface PhoneTransition {
 export interface PhoneCounts {
   sentToday: number;
   waitingTasks: number;
+  /** SMS parts handed to it today in its owner's zone (counted while it has a daily limit), else the parts of its tasks sent today. */
+  partsToday: number;
+  recipientsThisMonth: number;
 }
 
 /** Waiting tasks counted for a phone, at most: the count shows a backlog, it need not measure it exactly. */
@@ -154,18 +159,93 @@ export class PhonesRepository {
     return this.db.phone.findMany({ where: { ...ofClient(filter.clientId), ...(filter.kind ? { kind: filter.kind } : {}) }, orderBy: { id: 'asc' } });
   }
 
-  /** What the phone views count for each phone: sent since the start of today (UTC), and due tasks waiting for it. */
+  /**
+   * What the phone views count for each phone: sent since the start of today (UTC), due tasks
+   * waiting for it, the SMS parts its daily limit counts, and its distinct recipients this month.
+   */
   async countsOf(phoneIds: readonly number[], tx?: PrismaTransaction): Promise<Map<number, PhoneCounts>> {
     const sent = await this.sentSince(phoneIds, startOfUtcDay(new Date()), tx);
     const waiting = await this.waitingFor(phoneIds, tx);
-    return new Map(phoneIds.map((id) => [id, { sentToday: sent.get(id) ?? 0, waitingTasks: waiting.get(id) ?? 0 }]));
+    const usage = await this.usageOf(phoneIds, tx);
+    return new Map(
+      phoneIds.map((id) => {
+        const counted = usage.get(id);
+        return [
+          id,
+          {
+            sentToday: sent.get(id)?.tasks ?? 0,
+            waitingTasks: waiting.get(id) ?? 0,
+            partsToday: counted?.partsToday ?? sent.get(id)?.parts ?? 0,
+            recipientsThisMonth: counted?.recipientsThisMonth ?? 0,
+          },
+        ];
+      }),
+    );
   }
 
-  /** Tasks each phone reported sent since `since`, by phone id; a phone with none is absent. */
-  private async sentSince(phoneIds: readonly number[], since: Date, tx?: PrismaTransaction): Promise<Map<number, number>> {
+  /** Tasks each phone reported sent since `since`, and their parts, by phone id; a phone with none is absent. */
+  private async sentSince(phoneIds: readonly number[], since: Date, tx?: PrismaTransaction): Promise<Map<number, { tasks: number; parts: number }>> {
     if (phoneIds.length === 0) return new Map();
-    const rows = await (tx ?? this.db).task.groupBy({ by: ['phoneId'], where: { sentAt: { gte: since }, phoneId: { in: [...phoneIds] } }, _count: { _all: true } });
-    return new Map(rows.map((row) => [row.phoneId, row._count._all]));
+    const rows = await (tx ?? this.db).task.groupBy({ by: ['phoneId'], where: { sentAt: { gte: since }, phoneId: { in: [...phoneIds] } }, _count: { _all: true }, _sum: { parts: true } });
+    return new Map(rows.map((row) => [row.phoneId, { tasks: row._count._all, parts: row._sum.parts ?? 0 }]));
+  }
+
+  /** The parts counted against each phone's daily limit today (null without one) and its recipients this month, in its owner's zone. */
+  private async usageOf(phoneIds: readonly number[], tx?: PrismaTransaction): Promise<Map<number, { partsToday: number | undefined; recipientsThisMonth: number }>> {
+    if (phoneIds.length === 0) return new Map();
+    const rows = await (tx ?? this.db).$queryRaw<Array<{ id: number; partsToday: number | null; recipientsThisMonth: number }>>`
+      SELECT p.id, CASE WHEN p.daily_limit IS NULL THEN NULL WHEN p.day_of = ${this.conditions.localToday('p')} THEN p.day_sends ELSE 0 END AS "partsToday",
+             (SELECT count(*)::int FROM "dispatch"."phone_recipients" r WHERE r.phone_id = p.id AND r.month = ${this.conditions.localMonth('p')}) AS "recipientsThisMonth"
+        FROM "dispatch"."phones" p WHERE p.id = ANY(${[...phoneIds]}::int[])`;
+    return new Map(rows.map((row) => [row.id, { partsToday: row.partsToday ?? undefined, recipientsThisMonth: row.recipientsThisMonth }]));
+  }
+
+  /**
+   * Pauses a phone the carrier refused for volume, unless it is paused already (many refusals of
+   * one batch pause it once): for the next of `stepsS` when its last pause began within a day,
+   * else for the first. Answers the phone when this paused it.
+   */
+  async pause(id: number, reason: string, stepsS: readonly number[], tx: PrismaTransaction): Promise<PhoneTransition | null> {
+    const rows = await tx.$queryRaw<PhoneTransition[]>`
+      WITH next AS (
+        SELECT p.id, CASE WHEN p.paused_at > now() - interval '1 day' THEN LEAST(p.pause_step + 1, ${stepsS.length}) ELSE 1 END AS step
+          FROM "dispatch"."phones" p
+         WHERE p.id = ${id} AND NOT ${this.conditions.isPaused('p')}
+           FOR UPDATE
+      )
+      UPDATE "dispatch"."phones" p
+         SET pause_step = next.step, paused_at = now(), pause_reason = ${reason},
+             paused_until = now() + (${[...stepsS]}::int[])[next.step] * interval '1 second'
+        FROM next
+       WHERE p.id = next.id
+      RETURNING p.id, p.client_id AS "clientId", p.active`;
+    return rows[0] ?? null;
+  }
+
+  /** Ends the pauses that are over, each once whichever dispatch instance sees it first; answers those phones. */
+  resumeEnded(tx: PrismaTransaction): Promise<PhoneTransition[]> {
+    return tx.$queryRaw<PhoneTransition[]>`
+      UPDATE "dispatch"."phones" p SET paused_until = NULL, pause_reason = NULL
+       WHERE p.paused_until IS NOT NULL AND p.paused_until <= now()
+      RETURNING p.id, p.client_id AS "clientId", p.active`;
+  }
+
+  /**
+   * Lifts a phone's pause at once (its owner's word); null when there is no paused phone of that id
+   * and kind (and, when given, of that client). Its next pause within a day is still longer.
+   */
+  async resume(id: number, kind: PhoneKind, tx: PrismaTransaction, clientId?: number): Promise<PhoneTransition | null> {
+    const rows = await tx.$queryRaw<PhoneTransition[]>`
+      UPDATE "dispatch"."phones" p SET paused_until = NULL, pause_reason = NULL
+       WHERE p.id = ${id} AND p.kind = ${kind}::"dispatch"."phone_kind" AND (${clientId ?? null}::int IS NULL OR p.client_id = ${clientId ?? null}::int)
+         AND ${this.conditions.isPaused('p')}
+      RETURNING p.id, p.client_id AS "clientId", p.active`;
+    return rows[0] ?? null;
+  }
+
+  /** Runs `work` in one Prisma transaction. */
+  inTransaction<T>(work: (tx: PrismaTransaction) => Promise<T>): Promise<T> {
+    return inPrismaTransaction(this.db, work);
   }
 }
 

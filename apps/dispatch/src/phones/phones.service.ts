@@ -108,7 +108,14 @@ export class PhonesService {
         ? await this.phones.setLimits(
             command.phoneId,
             command.kind,
-            { dailyLimit: command.dailyLimit, perMinute: command.perMinute, timeZone: command.timeZone },
+            {
+              dailyLimit: command.dailyLimit,
+              perMinute: command.perMinute,
+              monthlyRecipients: command.monthlyRecipients,
+              jitter: command.jitter,
+              sims: command.sims,
+              timeZone: command.timeZone,
+            },
             command.clientId,
           )
         : null;

@@ -21,8 +21,11 @@ export class ClientTimezoneService {
         INSERT INTO "dispatch"."client_zones" AS z (client_id, time_zone, version) VALUES (${command.clientId}, ${command.timezone}, ${command.version})
         ON CONFLICT (client_id) DO UPDATE SET time_zone = excluded.time_zone, version = excluded.version
          WHERE z.version < excluded.version`;
-      // Its phones' daily limits count the days of the zone it now has.
-      if (taken === 1) await tx.$executeRaw`UPDATE "dispatch"."phones" SET time_zone = ${command.timezone} WHERE client_id = ${command.clientId}`;
+      // Its phones' daily limits and recipient caps count the days and months of the zone it now has, and its send windows are its hours there.
+      if (taken === 1) {
+        await tx.$executeRaw`UPDATE "dispatch"."phones" SET time_zone = ${command.timezone} WHERE client_id = ${command.clientId}`;
+        await tx.$executeRaw`UPDATE "dispatch"."sending_rules" SET time_zone = ${command.timezone} WHERE client_id = ${command.clientId}`;
+      }
     });
     return { ok: true };
   }

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import {
   ConflictError,
+  countSegments,
   DomainError,
   leavesOutcomeOpen,
   outcomeOf,
@@ -21,9 +22,9 @@ import { ConversationsRepository } from '../conversations/conversations.reposito
 import { DueSignals } from '../due-signals/due-signals.js';
 import { tasksCreated } from '../metrics/task-counters.js';
 import { keyOf, OptOutsRepository } from '../opt-outs/opt-outs.repository.js';
-import { RoutingService, type RouteChoice } from '../routing/routing.service.js';
+import { RoutingService, type Route, type RouteChoice } from '../routing/routing.service.js';
 import { TaskSettlementService } from './task-settlement.service.js';
-import { TasksRepository, type TaskKeyState } from './tasks.repository.js';
+import { TasksRepository, type NewTask, type TaskKeyState } from './tasks.repository.js';
 import { toTaskView } from './task-view.js';
 
 const VOIDED_DETAIL = 'this request was abandoned before its task was stored; send it again';
@@ -214,19 +215,23 @@ export class TaskCreationService {
       }
       if (toRoute.length === 0) return { results };
       const routes = toRoute.length === creates.length ? routedAll : await this.routing.chooseMany(toRoute.map((position) => commands[position]!), tx);
-      const toInsert: Array<{ position: number; phoneId: number }> = [];
+      const toInsert: Array<{ position: number; route: Route }> = [];
       toRoute.forEach((position, i) => {
         const route = routes[i]!;
         if (route instanceof DomainError) results[position] = { error: route };
-        else toInsert.push({ position, phoneId: route });
+        else toInsert.push({ position, route });
       });
       if (toInsert.length === 0) return { results };
-      const newTasks = toInsert.map(({ position, phoneId }) => {
+      const newTasks = toInsert.map(({ position, route: { phoneId, sim, sticky } }): NewTask => {
         const command = commands[position]!;
         return {
           taskKey: command.taskKey,
           clientId: command.clientId,
           phoneId,
+          sim,
+          sticky,
+          highPriority: command.priority === 'high',
+          parts: countSegments(command.message),
           recipient: command.recipient,
           message: command.message,
           scheduledAt: new Date(command.scheduledAt),

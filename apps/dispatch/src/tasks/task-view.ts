@@ -20,5 +20,6 @@ export function toTaskView(task: Task): TaskView {
     expiresAt: task.expiresAt?.toISOString() ?? null,
     createdAt: task.createdAt.toISOString(),
     segments: countSegments(task.message),
+    priority: task.highPriority ? 'high' : 'normal',
   };
 }

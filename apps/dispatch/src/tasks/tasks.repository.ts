@@ -4,6 +4,8 @@ import { inTransaction, type DbTransaction } from '../database/db-transaction.js
 import { DispatchDatabase } from '../database/dispatch-database.js';
 import type { Task } from '../generated/prisma/client.js';
 import { lastAssignments } from '../routing/last-assignments.js';
+import { recordedRouting } from '../routing/routing.repository.js';
+import { PhoneConditions } from '../phones/phone-conditions.js';
 import { TASK_COLUMNS } from './task-columns.js';
 
 export interface TaskKeyState {
@@ -15,6 +17,13 @@ export interface NewTask {
   taskKey: string;
   clientId: number;
   phoneId: number;
+  /** The SIM routing chose (sticky, on a phone with two); null: the phone's default. */
+  sim: number | null;
+  /** Routed by the client's sticky mode: its recipient is kept on this phone. */
+  sticky: boolean;
+  highPriority: boolean;
+  /** SMS parts the message costs. */
+  parts: number;
   recipient: string;
   message: string;
   scheduledAt: Date;
@@ -26,7 +35,10 @@ export interface NewTask {
 
 @Injectable()
 export class TasksRepository {
-  constructor(private readonly db: DispatchDatabase) {}
+  constructor(
+    private readonly db: DispatchDatabase,
+    private readonly conditions: PhoneConditions,
+  ) {}
 
   /**
    * Runs `work` in one transaction that holds the task key's lock, so that creating a task and
@@ -80,18 +92,22 @@ export class TasksRepository {
     // clock_timestamp(), not now(): a transaction that waited for the pool must sort after the one it waited for.
     // Read once: per row, the clock's own steps would reorder the batch's assignments.
     const rows = await tx.$queryRaw<Task[]>`
-      WITH clock AS MATERIALIZED (SELECT clock_timestamp() AS now), assigned AS (
+      WITH ${recordedRouting(this.conditions, tasks)},
+      clock AS MATERIALIZED (SELECT clock_timestamp() AS now), assigned AS (
         UPDATE "dispatch"."phones" p SET last_assigned_at = clock.now + a.position * interval '1 microsecond'
           FROM clock, ${assigned.rows}
          WHERE p.id = a.id
       )
-      INSERT INTO "dispatch"."tasks" AS t (task_key, client_id, phone_id, recipient, message, status, scheduled_at, scheduled_local, expires_at, attempts, pinned)
-      SELECT n.task_key, n.client_id, n.phone_id, n.recipient, n.message, 'pending', n.scheduled_at, n.scheduled_local, n.expires_at, 0, n.pinned
+      INSERT INTO "dispatch"."tasks" AS t (task_key, client_id, phone_id, recipient, message, status, scheduled_at, scheduled_local, expires_at, attempts, pinned,
+                                           high_priority, parts, sim)
+      SELECT n.task_key, n.client_id, n.phone_id, n.recipient, n.message, 'pending', n.scheduled_at, n.scheduled_local, n.expires_at, 0, n.pinned,
+             n.high_priority, n.parts, n.sim
         FROM unnest(${tasks.map((task) => task.taskKey)}::uuid[], ${tasks.map((task) => task.clientId)}::int[], ${tasks.map((task) => task.phoneId)}::int[],
                     ${tasks.map((task) => task.recipient)}::text[], ${tasks.map((task) => task.message)}::text[],
                     ${tasks.map((task) => task.scheduledAt.toISOString())}::timestamptz[], ${tasks.map((task) => task.scheduledLocal)}::text[],
-                    ${tasks.map((task) => task.expiresAt?.toISOString() ?? null)}::timestamptz[], ${tasks.map((task) => task.pinned)}::boolean[])
-          WITH ORDINALITY AS n(task_key, client_id, phone_id, recipient, message, scheduled_at, scheduled_local, expires_at, pinned, position)
+                    ${tasks.map((task) => task.expiresAt?.toISOString() ?? null)}::timestamptz[], ${tasks.map((task) => task.pinned)}::boolean[],
+                    ${tasks.map((task) => task.highPriority)}::boolean[], ${tasks.map((task) => task.parts)}::smallint[], ${tasks.map((task) => task.sim)}::smallint[])
+          WITH ORDINALITY AS n(task_key, client_id, phone_id, recipient, message, scheduled_at, scheduled_local, expires_at, pinned, high_priority, parts, sim, position)
        ORDER BY n.position
       RETURNING ${TASK_COLUMNS}`;
     const byKey = new Map(rows.map((row) => [row.taskKey.toLowerCase(), row]));

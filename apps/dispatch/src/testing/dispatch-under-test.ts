@@ -26,6 +26,10 @@ import { OutboxRepository } from '../outbox/outbox.repository.js';
 import { FailoverRepository } from '../failover/failover.repository.js';
 import { PhoneFailover } from '../failover/phone-failover.js';
 import { PhoneConditions } from '../phones/phone-conditions.js';
+import { PhoneEvents } from '../phones/phone-events.js';
+import { PhonePauses } from '../phones/phone-pauses.js';
+import { SendingRulesRepository } from '../sending-rules/sending-rules.repository.js';
+import { SendingRulesService } from '../sending-rules/sending-rules.service.js';
 import { PhoneHealthService } from '../phones/phone-health.service.js';
 import { PhoneStateWatch } from '../phones/phone-state-watch.js';
 import { PhonesRepository } from '../phones/phones.repository.js';
@@ -83,6 +87,8 @@ export interface DispatchUnderTest {
   claims: TaskClaimsService;
   reports: TaskReportsService;
   failover: PhoneFailover;
+  pauses: PhonePauses;
+  rules: SendingRulesService;
   phoneWatch: PhoneStateWatch;
   leases: LeaseExpiry;
   expiry: TaskExpiry;
@@ -123,8 +129,8 @@ export async function dispatchUnderTest(databaseUrl: string, profile: Profile, o
   await db.onModuleInit();
   const redis = createRedis(config);
   const signals = new DueSignals(redis, config);
-  const tasks = new TasksRepository(db);
   const conditions = new PhoneConditions(config);
+  const tasks = new TasksRepository(db, conditions);
   const routing = new RoutingService(config, new RoutingRepository(db, conditions));
   const billing = new FakeBillingClient(1_000);
   const settlement = new TaskSettlementService(tasks, standIn(billing));
@@ -137,6 +143,8 @@ export async function dispatchUnderTest(databaseUrl: string, profile: Profile, o
   const failover = new PhoneFailover(db, new FailoverRepository(db, conditions), routing, outbox, signals);
   const deliveries = new WebhookDeliveriesRepository(db);
   const leasesRepository = new LeasesRepository(db);
+  const phoneEvents = new PhoneEvents(phones, deliveries, conditions);
+  const pauses = new PhonePauses(config, phones, phoneEvents, conditions, failover, signals);
   return {
     config,
     db,
@@ -152,9 +160,11 @@ export async function dispatchUnderTest(databaseUrl: string, profile: Profile, o
     phones: new PhonesService(config, phones, signals, conditions, failover),
     health: new PhoneHealthService(config, phones),
     claims,
-    reports: new TaskReportsService(config, new TaskReportsRepository(db, conditions), outbox, routing, signals, claims),
+    reports: new TaskReportsService(config, new TaskReportsRepository(db, conditions), outbox, routing, signals, claims, pauses),
     failover,
-    phoneWatch: new PhoneStateWatch(phones, deliveries, conditions),
+    pauses,
+    rules: new SendingRulesService(new SendingRulesRepository(db)),
+    phoneWatch: new PhoneStateWatch(phones, phoneEvents, signals),
     leases: new LeaseExpiry(db, leasesRepository, outbox, signals, config),
     expiry: new TaskExpiry(db, leasesRepository, outbox),
     outbox,

@@ -81,14 +81,34 @@ export class InMemoryPhonesRepository implements PublicOf<PhonesRepository> {
     return this.store.phones.filter((phone) => ofClient(phone, filter.clientId) && (!filter.kind || phone.kind === filter.kind)).sort((a, b) => a.id - b.id);
   }
 
+  /** Pauses are kept by the SQL repository alone (integration specs): the fakes' phones are never paused. */
+  async pause(): Promise<null> {
+    return null;
+  }
+
+  async resumeEnded(): Promise<[]> {
+    return [];
+  }
+
+  async resume(): Promise<null> {
+    return null;
+  }
+
+  inTransaction<T>(work: (tx: never) => Promise<T>): Promise<T> {
+    return work(undefined as never);
+  }
+
   async countsOf(phoneIds: readonly number[]): Promise<Map<number, PhoneCounts>> {
     const now = new Date();
     const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-    const counts = new Map(phoneIds.map((id) => [id, { sentToday: 0, waitingTasks: 0 }]));
+    const counts = new Map(phoneIds.map((id) => [id, { sentToday: 0, waitingTasks: 0, partsToday: 0, recipientsThisMonth: 0 }]));
     for (const task of this.store.tasks) {
       const count = counts.get(task.phoneId);
       if (!count) continue;
-      if (task.sentAt && task.sentAt >= since) count.sentToday++;
+      if (task.sentAt && task.sentAt >= since) {
+        count.sentToday++;
+        count.partsToday += task.parts;
+      }
       if (task.status === 'pending' && task.scheduledAt <= now) count.waitingTasks++;
     }
     return counts;

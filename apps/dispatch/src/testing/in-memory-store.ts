@@ -33,6 +33,13 @@ export class InMemoryStore {
       timeZone: null,
       dayOf: null,
       daySends: 0,
+      monthlyRecipients: null,
+      jitter: null,
+      sims: 1,
+      pausedUntil: null,
+      pauseReason: null,
+      pauseStep: 0,
+      pausedAt: null,
       ...phone,
     };
     this.phones.push(row);
@@ -40,8 +47,8 @@ export class InMemoryStore {
   }
 
   addTask(
-    task: Omit<Task, 'id' | 'status' | 'attempts' | 'claimedByTokenId' | 'claimExpiresAt' | 'sentAt' | 'deliveredAt' | 'failedAt' | 'error' | 'expiresAt' | 'createdAt' | 'firstPhoneId' | 'pinned' | 'retryAfter'> &
-      Partial<Pick<Task, 'expiresAt' | 'pinned'>>,
+    task: Omit<Task, 'id' | 'status' | 'attempts' | 'claimedByTokenId' | 'claimExpiresAt' | 'sentAt' | 'deliveredAt' | 'failedAt' | 'error' | 'expiresAt' | 'createdAt' | 'firstPhoneId' | 'pinned' | 'retryAfter' | 'highPriority' | 'parts' | 'sim'> &
+      Partial<Pick<Task, 'expiresAt' | 'pinned' | 'highPriority' | 'parts' | 'sim'>>,
   ): Task {
     const row: Task = {
       id: this.nextTaskId++,
@@ -57,6 +64,9 @@ export class InMemoryStore {
       failedAt: null,
       error: null,
       createdAt: this.now(),
+      highPriority: false,
+      parts: 1,
+      sim: null,
       ...task,
       expiresAt: task.expiresAt ?? null,
     };

@@ -21,3 +21,4 @@ export * from './webhooks.js';
 export * from './client-timezone.js';
 export * from './opt-outs.js';
 export * from './conversations.js';
+export * from './sending-rules.js';

@@ -1,6 +1,6 @@
 import { IsIn, IsInt, IsOptional, Length, IsString, Max, Min, ValidateIf } from 'class-validator';
 import { HasNoNul, IsEntityId } from '../validation.js';
-import { MAX_SIM_LIMIT, MIN_SIM_LIMIT, type PhoneKind, type PhoneView } from './phone-view.js';
+import { MAX_JITTER_S, MAX_SIMS, MAX_SIM_LIMIT, MIN_SIM_LIMIT, type PhoneKind, type PhoneView } from './phone-view.js';
 
 /** Phones or gateways: one client's (its own phones, or its VIP gateways), or all (an admin). */
 export class PhoneListQuery {
@@ -12,6 +12,10 @@ export interface PhoneDetails extends PhoneView {
   lastAssignedAt: string | null;
   /** Tasks it reported sent since the start of today (UTC). */
   sentToday: number;
+  /** SMS parts it was handed today in its owner's time zone, what its daily limit counts. */
+  partsToday: number;
+  /** Distinct recipients it was given this calendar month in its owner's time zone, what its cap counts. */
+  recipientsThisMonth: number;
   /** Tasks due now that wait for it (pending, their time come). */
   waitingTasks: number;
 }
@@ -28,6 +32,11 @@ export class PhoneLimitsCommand {
   /** SMS per day in the owner's time zone; 0 sends nothing. */
   @IsOptional() @ValidateIf((_, value) => value !== null) @IsInt() @Min(MIN_SIM_LIMIT.dailyLimit) @Max(MAX_SIM_LIMIT) dailyLimit?: number | null;
   @IsOptional() @ValidateIf((_, value) => value !== null) @IsInt() @Min(MIN_SIM_LIMIT.perMinute) @Max(MAX_SIM_LIMIT) perMinute?: number | null;
+  /** Distinct recipients per calendar month in the owner's time zone; 0 sends to nobody new. */
+  @IsOptional() @ValidateIf((_, value) => value !== null) @IsInt() @Min(MIN_SIM_LIMIT.monthlyRecipients) @Max(MAX_SIM_LIMIT) monthlyRecipients?: number | null;
+  /** The longest random extra pause between sends, seconds. */
+  @IsOptional() @ValidateIf((_, value) => value !== null) @IsInt() @Min(0) @Max(MAX_JITTER_S) jitter?: number | null;
+  @IsOptional() @IsInt() @Min(1) @Max(MAX_SIMS) sims?: number;
   /** The owner's time zone, whose days `dailyLimit` counts; absent: SMSQ_TIMEZONE. */
   @IsOptional() @IsString() @Length(1, 64) @HasNoNul() timeZone?: string;
 }
@@ -47,7 +56,14 @@ export function phoneBody(phone: PhoneDetails) {
     last_seen_at: phone.lastSeenAt,
     daily_limit: phone.dailyLimit,
     per_minute: phone.perMinute,
+    monthly_recipients: phone.monthlyRecipients,
+    jitter: phone.jitter,
+    sims: phone.sims,
     sent_today: phone.sentToday,
+    parts_today: phone.partsToday,
+    recipients_this_month: phone.recipientsThisMonth,
+    paused_until: phone.pausedUntil,
+    pause_reason: phone.pauseReason,
     waiting_tasks: phone.waitingTasks,
     health: phone.health && {
       battery_percent: phone.health.batteryPercent,

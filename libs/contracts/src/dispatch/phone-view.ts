@@ -17,10 +17,21 @@ export interface PhoneHealth {
 export const PHONE_STATES = ['online', 'silent', 'disabled'] as const;
 export type PhoneState = (typeof PHONE_STATES)[number];
 
-/** The most a SIM limit (`dailyLimit`, `perMinute`) may be. */
+/** The most a SIM limit (`dailyLimit`, `perMinute`, `monthlyRecipients`) may be. */
 export const MAX_SIM_LIMIT = 100_000;
-/** The least each SIM limit may be: a daily limit of 0 sends nothing; a pace is at least one SMS a minute. */
-export const MIN_SIM_LIMIT = { dailyLimit: 0, perMinute: 1 } as const;
+/**
+ * The least each SIM limit may be: a daily limit of 0 sends nothing; a pace is at least one SMS
+ * part a minute; a cap of 0 recipients sends to nobody new.
+ */
+export const MIN_SIM_LIMIT = { dailyLimit: 0, perMinute: 1, monthlyRecipients: 0 } as const;
+/** The longest random extra pause (`jitter`, seconds) a phone may take between its sends. */
+export const MAX_JITTER_S = 600;
+/** SIMs a phone may say it has: sticky keeps a recipient on one of them. */
+export const MAX_SIMS = 2;
+
+/** Why a phone is paused: the carrier (or Android) refused its sends for volume. */
+export const PAUSE_REASONS = ['carrier_volume'] as const;
+export type PauseReason = (typeof PAUSE_REASONS)[number];
 
 export interface PhoneView {
   id: number;
@@ -39,8 +50,18 @@ export interface PhoneView {
   state: PhoneState;
   /** ISO 8601 instant of its last contact of any kind (to within ten seconds); its creation at first. */
   lastContactAt: string;
-  /** SMS it may send per day in its owner's time zone; null: no limit. */
+  /** SMS parts it may send per day in its owner's time zone; null: no limit. */
   dailyLimit: number | null;
-  /** SMS it may send per minute, the pace its worker keeps; null: the worker's own. */
+  /** SMS parts it may send per minute, the pace its worker keeps; null: the worker's own. */
   perMinute: number | null;
+  /** Distinct recipients it may send to per calendar month in its owner's time zone; null: no cap. */
+  monthlyRecipients: number | null;
+  /** The longest random extra pause its worker takes between sends, seconds; null: none. */
+  jitter: number | null;
+  /** SIMs it has (1 or 2): sticky keeps each recipient on one. */
+  sims: number;
+  /** While paused (the carrier refused for volume), until when (ISO 8601); null when not paused. */
+  pausedUntil: string | null;
+  /** Why it is paused; null when not paused. */
+  pauseReason: PauseReason | null;
 }

@@ -23,8 +23,14 @@ export interface ClaimedTask {
   /** The claims of this task so far, this one included (1 on the first). */
   attempt: number;
   claimExpiresAt: string;
-  /** The pace its phone is set to keep (SMS per minute); null when smsq sets none. */
+  /** The pace its phone is set to keep (SMS parts per minute); null when smsq sets none. */
   perMinute: number | null;
+  /** The longest random extra pause its phone takes before this send, seconds; null when none. */
+  jitter: number | null;
+  /** The SIM to send from (1 or 2) where the phone has two and sticky chose one; null: the phone's default. */
+  sim: number | null;
+  /** SMS parts the message costs, what the phone's limits count. */
+  parts: number;
 }
 
 /**

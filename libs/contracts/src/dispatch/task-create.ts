@@ -1,11 +1,11 @@
 // class-transformer's @Type reads decorator metadata through the Reflect API this polyfills.
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsISO8601, IsInt, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsIn, IsISO8601, IsInt, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
 import { MAX_BATCH_ITEMS } from '../batch.js';
 import { LOCAL_DATETIME } from '../time.js';
 import { IsDeadline, IsEntityId, IsTaskKey } from '../validation.js';
-import type { TaskView } from './task-view.js';
+import { TASK_PRIORITIES, type TaskPriority, type TaskView } from './task-view.js';
 
 /**
  * Queues one SMS: choose the phone or gateway, debit one credit, store the task, as one outcome.
@@ -24,6 +24,8 @@ export class TaskCreateCommand {
   /** A task not sent by then ends failed (`expired`) and refunded; absent, dispatch's default maximum age applies. */
   @IsOptional() @IsISO8601({ strict: true }) expiresAt?: string;
   @IsDeadline() deadline!: string;
+  /** `high` (one-time codes, alerts): ignores the client's send windows and is claimed before normal tasks. */
+  @IsOptional() @IsIn(TASK_PRIORITIES) priority?: TaskPriority;
 }
 
 /**

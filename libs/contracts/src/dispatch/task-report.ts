@@ -19,6 +19,14 @@ export type ReportedStatus = (typeof REPORTED_STATUSES)[number];
 export const BATCH_REPORTED_STATUSES = [...REPORTED_STATUSES, 'released'] as const;
 export type BatchReportedStatus = (typeof BATCH_REPORTED_STATUSES)[number];
 
+/**
+ * Why a phone sent nothing, where it knows (additive to `failed` + `retry`): `carrier_volume`, the
+ * carrier or Android refused for volume (SMS Gateway for Android's `RESULT_ERROR_LIMIT_EXCEEDED`).
+ * The phone is then paused and its waiting tasks move to other phones.
+ */
+export const FAILURE_REASONS = ['carrier_volume'] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
+
 /** The state a report leaves a task in: a delivered task is `sent`; a retried failure `pending` again. */
 export type ReportedOutcome = 'sent' | 'failed' | 'pending';
 
@@ -36,6 +44,8 @@ export class TaskReportCommand {
    * queue (on another online phone where there is one) until SMSQ_MAX_ATTEMPTS; then it fails.
    */
   @IsOptional() @IsBoolean() retry?: boolean;
+  /** With `failed` only: why nothing was sent, where the phone knows. */
+  @IsOptional() @IsIn(FAILURE_REASONS) reason?: FailureReason;
   /** The phone or gateway the reporting token is bound to, if any: a report is contact. */
   @IsOptional() @IsEntityId() phoneId?: number;
 }
@@ -51,6 +61,7 @@ export class TaskReportItem {
   @IsIn(BATCH_REPORTED_STATUSES) status!: BatchReportedStatus;
   @IsOptional() @IsString() @MaxLength(1000) error?: string;
   @IsOptional() @IsBoolean() retry?: boolean;
+  @IsOptional() @IsIn(FAILURE_REASONS) reason?: FailureReason;
 }
 
 /**

@@ -1,6 +1,10 @@
 export const TASK_STATUSES = ['pending', 'claimed', 'sent', 'failed'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
+/** `high` ignores the client's send windows and is claimed before `normal` tasks. */
+export const TASK_PRIORITIES = ['normal', 'high'] as const;
+export type TaskPriority = (typeof TASK_PRIORITIES)[number];
+
 /** A task as its owner may see it. Times are ISO 8601 instants except scheduledAt, the client's local time. */
 export interface TaskView {
   id: number;
@@ -24,6 +28,7 @@ export interface TaskView {
   createdAt: string;
   /** How many SMS the message costs the phone (see `countSegments`). */
   segments: number;
+  priority: TaskPriority;
 }
 
 /** The error of a task not sent by its expiry (`ttl` or `expires_at`, or the server's maximum age). */
@@ -50,6 +55,7 @@ export function taskBody(task: TaskView) {
     error: task.error,
     expires_at: task.expiresAt,
     segments: task.segments,
+    priority: task.priority,
   };
 }
 

@@ -12,6 +12,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'message.received',
   'phone.silent',
   'phone.online',
+  'phone.paused',
+  'phone.resumed',
   'recipient.opted_out',
   'recipient.opted_in',
 ] as const;

@@ -24,6 +24,15 @@ task that no phone holds and you did not pin (\`phone_id\`) off a silent or disa
 task keeps its id and credit, and a \`task.rerouted\` event says so. \`phone.silent\` and
 \`phone.online\` events tell you when a phone goes quiet and comes back.
 
+**Keeping a SIM healthy.** Carriers throttle, flag or block a SIM that sends too much, too fast,
+too regularly or to too many different numbers. A phone's limits (\`PATCH /smsapi/phones/{id}\`)
+answer each: \`daily_limit\` and \`per_minute\`, \`jitter\`, \`monthly_recipients\`; they count SMS
+parts, as carriers do, not tasks. Your sending rules (\`/smsapi/sending-rules\`) spread tasks
+over your phones or keep each recipient on one (\`sticky\`), and keep normal tasks to your send
+windows (\`priority: "high"\` ignores them). A phone whose carrier refuses for volume is paused
+(\`phone.paused\`, \`phone.resumed\`) and its waiting tasks move. A client that sets none of this
+sees smsq route and send exactly as before.
+
 **Errors.** Every error is \`{"error": "<code>", "detail": "<text>"}\`; the code fixes the HTTP
 status. A wrong method on a known path is 405 (with \`Allow\`), an unknown path 404. Bodies are
 JSON up to ${BODY_LIMIT_BYTES / 1024} KiB (create-tasks ${CREATE_TASKS_BODY_LIMIT_BYTES / 1024 / 1024} MiB, task-statuses ${TASK_STATUSES_BODY_LIMIT_BYTES / 1024} KiB); larger is 413. Each API key has a
@@ -53,6 +62,8 @@ const EVENT_SUMMARIES: Record<WebhookEventType, string> = {
   'message.received': 'A reply arrived',
   'phone.silent': "A phone went silent: no contact for SMSQ_PHONE_SILENT_S seconds; `data` is the phone",
   'phone.online': 'A silent phone is in contact again; `data` is the phone',
+  'phone.paused': 'The carrier refused a phone\'s sends for volume: it is paused (1, 5, 15, then 60 minutes on repeats within a day) and its waiting tasks move to other phones; `data` is the phone, with `paused_until` and `pause_reason`',
+  'phone.resumed': 'A paused phone takes tasks again, its pause over or lifted by its owner; `data` is the phone',
   'recipient.opted_out': 'A number went on your opt-out list: it replied STOP (or one of your words), or you added it',
   'recipient.opted_in': 'A number came off your opt-out list: it replied START (or one of your words), or you removed it',
 };
@@ -100,7 +111,8 @@ export function openApiDocument(options: { profile?: Profile; serverUrl?: string
     servers: [{ url: options.serverUrl ?? '/', description: 'This smsq' }],
     tags: [
       { name: 'Tasks', description: 'Queue SMS and follow them (API key).' },
-      { name: 'Phones', description: 'Pair phones (Profile A), see their state and set their SIM limits (API key).' },
+      { name: 'Phones', description: 'Pair phones (Profile A), see their state, set their SIM limits and resume a paused one (API key).' },
+      { name: 'Sending rules', description: 'How your tasks are spread over your phones, and the hours they go out in (API key).' },
       { name: 'Delivery', description: 'What phones and workers call (worker token).' },
       { name: 'Webhooks', description: 'Signed status callbacks (API key).' },
       { name: 'Templates', description: 'Saved messages with placeholders (API key).' },

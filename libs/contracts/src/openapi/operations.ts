@@ -59,11 +59,16 @@ const IDEMPOTENCY_KEY = {
 };
 const PHONE_EXAMPLE = {
   id: 3, name: 'Office phone', kind: 'own', state: 'online', active: true, last_contact_at: '2026-05-01T07:30:10.000Z', last_seen_at: '2026-05-01T07:30:10.000Z',
-  daily_limit: null, per_minute: null, sent_today: 12, waiting_tasks: 0, health: { battery_percent: 80, charging: true, connection: 'wifi', reported_at: '2026-05-01T07:29:00.000Z' },
+  daily_limit: null, per_minute: null, monthly_recipients: null, jitter: null, sims: 1, sent_today: 12, parts_today: 14, recipients_this_month: 40, paused_until: null, pause_reason: null,
+  waiting_tasks: 0, health: { battery_percent: 80, charging: true, connection: 'wifi', reported_at: '2026-05-01T07:29:00.000Z' },
+};
+const SENDING_RULES_EXAMPLE = {
+  routing_mode: 'sticky', sticky_days: 30, send_windows: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '08:00', to: '21:00' }, { days: ['sat'], from: '10:00', to: '14:00' }],
+  time_zone: 'Europe/Belgrade', window_open: false, window_opens_at: '2026-05-01T06:00:00.000Z',
 };
 const TASK_EXAMPLE = {
   id: 42, status: 'sent', phone_id: 1, first_phone_id: 1, client_id: 7, scheduled_at: '2026-05-01 09:30:00', recipient: '+381641234567', message: 'Your code is 1234',
-  attempts: 1, sent_at: '2026-05-01T07:30:04.000Z', delivered_at: null, failed_at: null, error: null, expires_at: null, segments: 1,
+  attempts: 1, sent_at: '2026-05-01T07:30:04.000Z', delivered_at: null, failed_at: null, error: null, expires_at: null, segments: 1, priority: 'high',
 };
 
 /** Every route of the public API, keyed as the gateway registers it; the gateway refuses to start when the two differ. */
@@ -72,7 +77,7 @@ export const OPERATIONS: Record<RouteKey, Operation> = {
     operationId: 'createTask',
     summary: 'Queue one SMS',
     description:
-      'Checks, in this order: the API key (401), the body (400), your opt-out list (409 `recipient_opted_out`: the recipient replied STOP or you put it there), a phone or gateway to send through (400 `no_active_phone` in Profile A, 503 `no_active_gateway` in Profile B), credits (402), then queues the task and debits one credit.',
+      'Checks, in this order: the API key (401), the body (400), your opt-out list (409 `recipient_opted_out`: the recipient replied STOP or you put it there), a phone or gateway to send through (400 `no_active_phone` in Profile A, 503 `no_active_gateway` in Profile B), credits (402), then queues the task and debits one credit. The phone is chosen by your routing mode (`/smsapi/sending-rules`); a task due outside your send windows waits for them, charged now, unless it has `priority: "high"`.',
     tags: ['Tasks'],
     security: CLIENT,
     parameters: [IDEMPOTENCY_KEY],
@@ -155,14 +160,50 @@ export const OPERATIONS: Record<RouteKey, Operation> = {
     operationId: 'setPhoneLimits',
     summary: "Set an own phone's SIM limits (Profile A)",
     description:
-      "`daily_limit` (SMS per day in your time zone) and `per_minute` (the pace its worker keeps). Another client's phone, an unknown one, and any phone in Profile B (gateways are the admin's) are 404.",
+      "What keeps a SIM healthy with its carrier: `daily_limit` (SMS parts per day in your time zone) and `per_minute` (the pace its worker keeps) against throttling for volume, `monthly_recipients` (distinct numbers a calendar month) against operators' caps on new recipients, `jitter` (a random extra pause between sends) against spam filters that flag machine-regular sending, and `sims` (1 or 2), so `sticky` routing keeps each recipient on one SIM. Limits count SMS parts, not tasks. Another client's phone, an unknown one, and any phone in Profile B (gateways are the admin's) are 404.",
     tags: ['Phones'],
     security: CLIENT,
     parameters: [PHONE_ID],
     requestBody: body(ref('PhoneLimitsRequest')),
     responses: {
-      '200': success('The phone as it is now.', ref('Phone'), { ...PHONE_EXAMPLE, daily_limit: 500, per_minute: 10 }),
+      '200': success('The phone as it is now.', ref('Phone'), { ...PHONE_EXAMPLE, daily_limit: 500, per_minute: 10, monthly_recipients: 200, jitter: 20 }),
       ...errors('invalid_request', 'invalid_json', ...CLIENT_ERRORS, 'not_found'),
+      ...ANY_ERROR,
+    },
+  },
+  'POST /smsapi/phones/:id/resume': {
+    operationId: 'resumePhone',
+    summary: 'Resume a paused phone at once (Profile A)',
+    description:
+      "A phone is paused when the carrier (or Android) refused its sends for volume (`paused_until`, `pause_reason`; a `phone.paused` event): it gets no task for 1 minute, then 5, 15 and 60 on repeats within a day, and resumes by itself. This lifts the pause now (a `phone.resumed` event), say once you have changed the SIM or its plan; a phone not paused is answered as it is. Another client's phone, an unknown one, and any phone in Profile B are 404.",
+    tags: ['Phones'],
+    security: CLIENT,
+    parameters: [PHONE_ID],
+    responses: {
+      '200': success('The phone as it is now.', ref('Phone'), PHONE_EXAMPLE),
+      ...errors(...CLIENT_ERRORS, 'not_found'),
+      ...ANY_ERROR,
+    },
+  },
+  'GET /smsapi/sending-rules': {
+    operationId: 'getSendingRules',
+    summary: 'Your routing mode and send windows',
+    description: 'How your tasks are spread over your phones, and the hours they go out in. A client that never set them has `first` (the first usable phone, as smsq always did), 30 sticky days and no windows.',
+    tags: ['Sending rules'],
+    security: CLIENT,
+    responses: { '200': success('Your sending rules.', ref('SendingRules'), SENDING_RULES_EXAMPLE), ...errors(...CLIENT_ERRORS), ...ANY_ERROR },
+  },
+  'PATCH /smsapi/sending-rules': {
+    operationId: 'updateSendingRules',
+    summary: 'Change your routing mode or send windows',
+    description:
+      '`routing_mode` spreads your tasks over your phones (`spread`) or keeps each recipient on one phone (`sticky`), so no SIM carries all the volume and replies come back to the number the recipient knows; `send_windows` keeps normal tasks to the hours you choose. The change applies to tasks not yet claimed.',
+    tags: ['Sending rules'],
+    security: CLIENT,
+    requestBody: body(ref('SendingRulesRequest')),
+    responses: {
+      '200': success('Your sending rules now.', ref('SendingRules'), SENDING_RULES_EXAMPLE),
+      ...errors('invalid_request', 'invalid_json', ...CLIENT_ERRORS),
       ...ANY_ERROR,
     },
   },
@@ -170,7 +211,7 @@ export const OPERATIONS: Record<RouteKey, Operation> = {
     operationId: 'claimTask',
     summary: 'Claim one due task',
     description:
-      'Two workers never claim the same task. A claim not reported by `claim_expires_at` returns the task to pending (attempt + 1); after the last attempt it fails, refunded. A poll is contact: it keeps the phone `online`. `per_minute` is the pace the phone\'s owner set.',
+      'Two workers never claim the same task. A claim not reported by `claim_expires_at` returns the task to pending (attempt + 1); after the last attempt it fails, refunded. A poll is contact: it keeps the phone `online`. `parts` is what the message costs the phone\'s limits; `per_minute` is the pace the phone\'s owner set, `jitter` a random extra pause to take before sending, `sim` the SIM to send from (each only when set). A paused phone is given nothing until its pause ends.',
     tags: ['Delivery'],
     security: WORKER,
     parameters: [
@@ -193,7 +234,7 @@ export const OPERATIONS: Record<RouteKey, Operation> = {
     operationId: 'reportTaskStatus',
     summary: 'Report what became of a claimed task',
     description:
-      'Only the token holding the claim may report (otherwise 404). The same final status again is a harmless 200; another status on a final task is 409. `failed` refunds once. `failed` with `retry: true` (the phone\'s word that nothing was sent) puts the task back in the queue instead and answers `pending`; `retry` with any other status is 400.',
+      'Only the token holding the claim may report (otherwise 404). The same final status again is a harmless 200; another status on a final task is 409. `failed` refunds once. `failed` with `retry: true` (the phone\'s word that nothing was sent) puts the task back in the queue instead and answers `pending`; `retry` with any other status is 400. With `retry: true`, `reason: "carrier_volume"` says the carrier or Android refused for volume: the phone is paused and its waiting tasks move to other phones.',
     tags: ['Delivery'],
     security: WORKER,
     requestBody: body(ref('TaskStatusRequest')),
@@ -328,7 +369,7 @@ export const OPERATIONS: Record<RouteKey, Operation> = {
     parameters: [
       { name: 'limit', in: 'query', required: false, description: 'Numbers per page (default 100).', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
       { name: 'cursor', in: 'query', required: false, description: '`next_cursor` of the page before.', schema: { type: 'string' } },
-      { name: 'search', in: 'query', required: false, description: 'Only numbers containing these digits.', schema: { type: 'string', pattern: '^\\+?\\d{1,15}$' } },
+      { name: 'search', in: 'query', required: false, description: 'Only numbers containing these digits; leading zeros are dropped, so the national form (`0645509401`) finds `+381645509401`.', schema: { type: 'string', pattern: '^\\+?\\d{1,15}$' } },
     ],
     responses: { '200': success('A page, newest first.', ref('OptOutPage')), ...errors('invalid_request', ...CLIENT_ERRORS), ...ANY_ERROR },
   },

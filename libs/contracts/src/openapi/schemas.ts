@@ -1,9 +1,10 @@
 import { ERROR_STATUS } from '../errors.js';
-import { TASK_STATUSES } from '../dispatch/task-view.js';
-import { BATCH_REPORTED_STATUSES, REPORTED_STATUSES } from '../dispatch/task-report.js';
+import { TASK_PRIORITIES, TASK_STATUSES } from '../dispatch/task-view.js';
+import { BATCH_REPORTED_STATUSES, FAILURE_REASONS, REPORTED_STATUSES } from '../dispatch/task-report.js';
 import { MAX_OPT_OUTS_PER_REQUEST, MAX_OWN_KEYWORDS, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS, OPT_OUT_SOURCES } from '../dispatch/opt-outs.js';
 import { WEBHOOK_EVENT_TYPES } from '../dispatch/webhooks.js';
-import { MAX_SIM_LIMIT, PHONE_STATES } from '../dispatch/phone-view.js';
+import { MAX_JITTER_S, MAX_SIM_LIMIT, MAX_SIMS, PAUSE_REASONS, PHONE_STATES } from '../dispatch/phone-view.js';
+import { CLOCK_TIME, DEFAULT_STICKY_DAYS, MAX_SEND_WINDOWS, MAX_STICKY_DAYS, ROUTING_MODES, WEEKDAYS } from '../dispatch/sending-rules.js';
 import { MAX_TASKS_PER_REQUEST } from '../gateway/tasks-send.js';
 import { MAX_TEMPLATES, TEMPLATE_NAME_MAX_LENGTH } from '../gateway/templates.js';
 import { MAX_CLAIM_BATCH, MAX_MESSAGES_PER_SYNC, MAX_REPORT_BATCH, MAX_TTL_S, MESSAGE_MAX_CODE_POINTS } from '../gateway/public-limits.js';
@@ -59,14 +60,39 @@ const CLAIMED_TASK_FIELDS = {
   gateway_url: orNull(text("The phone's or gateway's URL; null for a phone that registered none.")),
   attempt: whole('The claims of this task so far, this one included (1 on the first).', { minimum: 1 }),
   claim_expires_at: { ...INSTANT, description: 'Report by then, or the claim lapses and the task is due again (or, on its last attempt, failed and refunded).' },
-  per_minute: whole("The pace the phone's owner set for it, SMS per minute: send no faster. Absent when none is set (the worker keeps its own).", { minimum: 1, maximum: MAX_SIM_LIMIT }),
+  parts: whole('SMS parts (segments) the message costs, when more than one: what the phone\'s pace counts, as carriers do. Absent: 1.', { minimum: 2 }),
+  per_minute: whole("The pace the phone's owner set for it, SMS parts per minute: send no faster, so the carrier does not throttle the SIM for sending too fast. Absent when none is set (the worker keeps its own).", { minimum: 1, maximum: MAX_SIM_LIMIT }),
+  jitter: whole("Before sending it, also wait a random 0 to this many seconds on top of `per_minute`'s pace, so the phone's sends are not evenly spaced (carriers flag machine-regular sending as spam). Absent when none is set.", { minimum: 0, maximum: MAX_JITTER_S }),
+  sim: whole(`The SIM to send it from (1 to ${MAX_SIMS}): \`sticky\` routing keeps its recipient on one SIM, so replies come back to the number it knows. Absent: the phone's default SIM.`, { minimum: 1, maximum: MAX_SIMS }),
 };
 const SILENT_AFTER =
   'A phone is `online` while its last contact (its registration or pairing, a poll, a report or a health report) is within `SMSQ_PHONE_SILENT_S` seconds (default 120; it must exceed the 30 s long-poll cap), `silent` after that, and `disabled` while disabled, whatever its contact.';
+const PARTS_NOT_TASKS = 'Limits count SMS parts (segments), as carriers do, not tasks: a message of 3 parts counts 3.';
 const SIM_LIMITS = {
-  daily_limit: orNull(whole("SMS it may send per day, counted in the owner's time zone; 0 sends nothing; null: no limit. Tasks beyond it wait for the next day (or their expiry), or go to another phone.", { minimum: 0, maximum: MAX_SIM_LIMIT })),
-  per_minute: orNull(whole('SMS it may send per minute, the pace its worker keeps; null: the worker\'s own.', { minimum: 1, maximum: MAX_SIM_LIMIT })),
+  daily_limit: orNull(
+    whole(`SMS parts it may send per day, counted in the owner's time zone, so a carrier does not throttle or block the SIM for volume; 0 sends nothing; null: no limit. Tasks beyond it wait for the next day (or their expiry), or go to another phone. ${PARTS_NOT_TASKS}`, { minimum: 0, maximum: MAX_SIM_LIMIT }),
+  ),
+  per_minute: orNull(whole("SMS parts it may send per minute, the pace its worker keeps, so a carrier does not throttle the SIM for sending too fast; null: the worker's own.", { minimum: 1, maximum: MAX_SIM_LIMIT })),
+  monthly_recipients: orNull(
+    whole(
+      "Distinct numbers it may send to per calendar month in the owner's time zone: many operators allow a SIM only 100 to 250 different recipients a month before they block it. At the cap it gets no new recipient (the task goes to another phone, or waits); numbers it already sent to this month still go through it (`sticky` routing keeps that count low). 0: nobody new; null: no cap.",
+      { minimum: 0, maximum: MAX_SIM_LIMIT },
+    ),
+  ),
+  jitter: orNull(
+    whole("The longest random extra pause, in seconds, its worker takes between sends on top of `per_minute`, so its sends are not evenly spaced: carriers throttle or flag as spam a SIM that sends too regularly. null: none.", { minimum: 0, maximum: MAX_JITTER_S }),
+  ),
+  sims: whole(`SIMs it sends from (1 to ${MAX_SIMS}, default 1): with 2, \`sticky\` routing keeps each recipient on one SIM, and the worker is told which (\`sim\`).`, { minimum: 1, maximum: MAX_SIMS }),
 };
+const ROUTING_MODE = {
+  type: 'string',
+  enum: [...ROUTING_MODES],
+  description:
+    "How your tasks are spread over your phones (Profile B: your VIP gateways, then the shared pool as before). `first` (the default): the first usable phone (lowest id; in Profile B the least recently used gateway), as smsq always did. `spread`: the usable phone (enabled, online, not paused, room left under its limits) with the most room left today, then the least recently used, so no one SIM carries all the volume and gets throttled or flagged as spam. `sticky`: a recipient gets its messages from the phone (and SIM) that last sent to it while that phone is usable, so replies come back to the number the recipient knows and each SIM writes to fewer distinct numbers (operators cap them per month); a new recipient is placed as `spread` would, and when its phone is silent, disabled, paused or full the task goes to another usable phone and the recipient moves with it (`task.rerouted`). A task you pin with `phone_id` goes where you pinned it.",
+};
+const STICKY_DAYS_DESCRIPTION = `With \`sticky\`: how many days a recipient keeps its phone after its last message (default ${DEFAULT_STICKY_DAYS}).`;
+const SEND_WINDOWS_DESCRIPTION =
+  'Hours in which your normal tasks go out, in your time zone (`time_zone`): a task due outside them waits (charged when created, as a scheduled task is) and goes out when a window opens, oldest first; a `priority: "high"` task ignores them. Texts at night are what recipients report as spam and carriers act on. Empty: any hour.';
 
 /** Every schema of the document, by name: the request rules and answers of the gateway's routes. */
 export const SCHEMAS = {
@@ -91,6 +117,11 @@ export const SCHEMAS = {
         type: 'object',
         description: 'With `template_id`: a value (text or a number) for each `{placeholder}` of the template; a missing one is 400 `invalid_request` naming it. Others are ignored.',
         additionalProperties: { type: ['string', 'number'] },
+      },
+      priority: {
+        type: 'string',
+        enum: [...TASK_PRIORITIES],
+        description: '`high` (one-time codes, alerts): ignores your send windows (`/smsapi/sending-rules`) and is claimed before normal tasks. Left out: `normal`. Anything else is 400 `invalid_request`.',
       },
     },
     ['recipient'],
@@ -133,7 +164,8 @@ export const SCHEMAS = {
     failed_at: orNull(INSTANT),
     error: orNull(text('Why it failed: the worker\'s reason, `expired` or `cancelled`.')),
     expires_at: orNull({ ...INSTANT, description: 'Not sent by then, it ends failed (`expired`); null: never.' }),
-    segments: whole('SMS parts the message costs the phone: GSM-7 160/153 (extension characters count two), UCS-2 70/67.', { minimum: 1 }),
+    segments: whole('SMS parts the message costs the phone: GSM-7 160/153 (extension characters count two), UCS-2 70/67. What the phone\'s limits count.', { minimum: 1 }),
+    priority: { type: 'string', enum: [...TASK_PRIORITIES], description: '`high` ignores your send windows and is claimed before `normal` tasks.' },
   }),
   TaskPage: answer({
     items: { type: 'array', items: ref('Task'), description: 'Newest first.' },
@@ -148,7 +180,7 @@ export const SCHEMAS = {
     ['name'],
   ),
   RegisteredPhone: answer({ ok: constant(true), phone_id: whole('The phone.', ENTITY_ID), worker_token: text('Shown once: the phone claims and reports with it (`X-Worker-Token`).') }),
-  ClaimedTask: answer(CLAIMED_TASK_FIELDS, { optional: ['per_minute'], description: 'One due task, claimed for this token.' }),
+  ClaimedTask: answer(CLAIMED_TASK_FIELDS, { optional: ['per_minute', 'jitter', 'sim'], description: 'One due task, claimed for this token.' }),
   NothingDue: { type: 'object', maxProperties: 0, additionalProperties: false, description: 'Nothing is due now (`{}`).' },
   TaskStatusRequest: request(
     {
@@ -160,6 +192,12 @@ export const SCHEMAS = {
         type: 'boolean',
         description:
           'With `failed` only (any other status with `retry` is 400): `true` is the phone\'s own word that nothing was sent (no service, radio off, its own time limit ran out). The task goes back to the queue, on another online phone where there is one, an attempt counted, and is answered `pending`; after the last attempt it fails for good, refunded once. Without it a failure is final.',
+      },
+      reason: {
+        type: 'string',
+        enum: [...FAILURE_REASONS],
+        description:
+          'With `failed` and `retry: true` only (otherwise 400): why nothing was sent, where the phone knows. `carrier_volume`: the carrier or Android refused for volume (SMS Gateway for Android\'s `RESULT_ERROR_LIMIT_EXCEEDED`, its Termux equivalent, an HTTP gateway\'s explicit word). smsq then pauses the phone (1 minute, then 5, 15 and 60 on repeats within a day; `phone.paused`) and moves its waiting tasks you did not pin to other usable phones; the task goes back to the queue as any retry does, never sent or charged twice.',
       },
     },
     ['id', 'status'],
@@ -187,6 +225,7 @@ export const SCHEMAS = {
       },
       error: orNull(text('Why it failed; kept to 1000 characters. Not with `released`.')),
       retry: { type: 'boolean', description: 'With `failed` only, as in task-status.' },
+      reason: { type: 'string', enum: [...FAILURE_REASONS], description: 'With `failed` and `retry: true` only, as in task-status: `carrier_volume` pauses the phone.' },
     },
     ['id', 'status'],
     'One task-status body, without `next` (a report carrying `next` is refused in its place), or `{"id", "status": "released"}`.',
@@ -225,7 +264,7 @@ export const SCHEMAS = {
   ),
   InboundMessage: request(
     {
-      from: text("The sender's number (normalised to E.164) or alphanumeric sender id."),
+      from: text("The sender's number, normalised to E.164 as create-task normalises a recipient (Profile A: `06…` is `+3816…`), or, when it is no such number, an alphanumeric sender id or short code as written."),
       message: text('At most 4000 characters.', { maxLength: 4000 }),
       received_at: text(`${LOCAL_TIME_REQUEST} Or an ISO 8601 instant with its offset. Left out: now.`),
       external_id: text("The phone's own id of the message: the same one synced twice is stored once.", { minLength: 1, maxLength: 200 }),
@@ -260,6 +299,14 @@ export const SCHEMAS = {
       last_seen_at: orNull({ ...INSTANT, description: 'Its last poll for tasks; null if it never polled.' }),
       ...SIM_LIMITS,
       sent_today: whole('Tasks it reported sent since the start of today (UTC).', { minimum: 0 }),
+      parts_today: whole("SMS parts it was handed today in the owner's time zone: what `daily_limit` counts.", { minimum: 0 }),
+      recipients_this_month: whole("Distinct numbers it was given this calendar month in the owner's time zone: what `monthly_recipients` counts.", { minimum: 0 }),
+      paused_until: orNull({
+        ...INSTANT,
+        description:
+          'While paused, until when: the carrier (or Android) refused its sends for volume, so it gets no task for 1 minute, then 5, 15 and 60 on repeats within a day, and its waiting tasks you did not pin move to other usable phones. It resumes by itself; `POST /smsapi/phones/{id}/resume` lifts the pause at once. null: not paused.',
+      }),
+      pause_reason: { type: ['string', 'null'], enum: [...PAUSE_REASONS, null], description: '`carrier_volume`: the carrier or Android refused its sends for volume. null: not paused.' },
       waiting_tasks: whole('Tasks due now that wait for it.', { minimum: 0 }),
       health: orNull(
         answer(
@@ -277,7 +324,40 @@ export const SCHEMAS = {
   ),
   PhoneList: answer({ phones: { type: 'array', items: ref('Phone'), description: 'Lowest id first.' } }),
   PhoneLimitsRequest: {
-    ...request(SIM_LIMITS, [], 'At least one of the two; a field left out stays as it is, null removes the limit. Any other field is 400 `invalid_request`, as is a value that is negative, not a whole number or over 100,000.'),
+    ...request(
+      SIM_LIMITS,
+      [],
+      `At least one field; a field left out stays as it is, null removes the limit (\`sims\` cannot be null). Any other field is 400 \`invalid_request\`, as is a value out of its range or not a whole number. ${PARTS_NOT_TASKS}`,
+    ),
+    minProperties: 1,
+    additionalProperties: false,
+  },
+  SendWindow: answer(
+    {
+      days: { type: 'array', minItems: 1, maxItems: WEEKDAYS.length, uniqueItems: true, items: { type: 'string', enum: [...WEEKDAYS] }, description: 'The days it opens on.' },
+      from: text('When it opens, `HH:MM` in your time zone.', { pattern: CLOCK_TIME.source, examples: ['08:00'] }),
+      to: text('When it closes, `HH:MM` (`24:00`: midnight). At or before `from`, it runs past midnight into the next day (`22:00` to `06:00`).', { pattern: CLOCK_TIME.source, examples: ['21:00'] }),
+    },
+    { description: 'Hours on the days named in which normal tasks go out.' },
+  ),
+  SendingRules: answer({
+    routing_mode: ROUTING_MODE,
+    sticky_days: whole(STICKY_DAYS_DESCRIPTION, { minimum: 1, maximum: MAX_STICKY_DAYS }),
+    send_windows: { type: 'array', maxItems: MAX_SEND_WINDOWS, items: ref('SendWindow'), description: SEND_WINDOWS_DESCRIPTION },
+    time_zone: text('Your time zone, the one the windows are read in (set by the operator).'),
+    window_open: { type: 'boolean', description: 'Whether a normal task may go out now (always true with no windows).' },
+    window_opens_at: orNull({ ...INSTANT, description: 'While the windows are closed, when they next open; null while open or with no windows.' }),
+  }),
+  SendingRulesRequest: {
+    ...request(
+      {
+        routing_mode: ROUTING_MODE,
+        sticky_days: whole(STICKY_DAYS_DESCRIPTION, { minimum: 1, maximum: MAX_STICKY_DAYS }),
+        send_windows: { type: ['array', 'null'], maxItems: MAX_SEND_WINDOWS, items: ref('SendWindow'), description: `${SEND_WINDOWS_DESCRIPTION} Replaces the windows; \`[]\` or null removes them all.` },
+      },
+      [],
+      'At least one field; a field left out stays as it is. Any other field is 400 `invalid_request`, as is a value not allowed.',
+    ),
     minProperties: 1,
     additionalProperties: false,
   },

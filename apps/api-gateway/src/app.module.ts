@@ -9,6 +9,7 @@ import { OptOutsModule } from './opt-outs/opt-outs.module.js';
 import { PhonesModule } from './phones/phones.module.js';
 import { ReferenceModule } from './reference/reference.module.js';
 import { RetentionModule } from './retention/retention.module.js';
+import { SendingRulesModule } from './sending-rules/sending-rules.module.js';
 import { TasksModule } from './tasks/tasks.module.js';
 import { TemplatesModule } from './templates/templates.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
@@ -33,6 +34,7 @@ export class AppModule {
         AdminModule,
         DeliveryModule,
         PhonesModule,
+        SendingRulesModule,
         ReferenceModule,
         RetentionModule,
       ],

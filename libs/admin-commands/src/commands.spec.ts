@@ -1,4 +1,4 @@
-import { NotFoundError, Patterns, type PhoneView } from '@smsq/contracts';
+import { NotFoundError, Patterns, type PhoneView, type SendingRulesView } from '@smsq/contracts';
 import type { ServiceClient } from '@smsq/platform';
 import { describe, expect, it } from 'vitest';
 import type { Services } from './commands.js';
@@ -19,10 +19,17 @@ const PHONE: PhoneView = {
   lastContactAt: '2026-11-26T08:00:00.000Z',
   dailyLimit: null,
   perMinute: null,
+  monthlyRecipients: null,
+  jitter: null,
+  sims: 1,
+  pausedUntil: null,
+  pauseReason: null,
 };
 
+const DEFAULT_RULES: SendingRulesView = { routingMode: 'first', stickyDays: 30, sendWindows: [], timeZone: 'Europe/Belgrade', windowOpen: true, windowOpensAt: null };
+
 /** Fake services: one phone or gateway in dispatch, its client in the gateway; every message is recorded. */
-function services(phone: PhoneView = PHONE) {
+function services(phone: PhoneView = PHONE, rules: SendingRulesView = { ...DEFAULT_RULES }) {
   const sent: Array<{ pattern: string; payload: Record<string, unknown> }> = [];
   const answering = (answer: (pattern: string, payload: Record<string, unknown>) => unknown) =>
     ({
@@ -35,12 +42,25 @@ function services(phone: PhoneView = PHONE) {
     if (pattern === Patterns.dispatch.phoneGet) return phone;
     if (pattern === Patterns.dispatch.phoneSetLimits) {
       if (payload['kind'] !== phone.kind) throw new NotFoundError('phone');
-      return { ...phone, ...('dailyLimit' in payload ? { dailyLimit: payload['dailyLimit'] } : {}), ...('perMinute' in payload ? { perMinute: payload['perMinute'] } : {}) };
+      const { phoneId: _phoneId, kind: _kind, timeZone: _timeZone, ...limits } = payload;
+      return { ...phone, ...limits };
+    }
+    if (pattern === Patterns.dispatch.phoneResume) {
+      if (payload['kind'] !== phone.kind || payload['phoneId'] !== phone.id) throw new NotFoundError('phone');
+      return { ...phone, pausedUntil: null, pauseReason: null };
+    }
+    if (pattern === Patterns.dispatch.sendingRulesGet) return { ...rules, timeZone: payload['timeZone'] };
+    if (pattern === Patterns.dispatch.sendingRulesUpdate) {
+      const { clientId: _clientId, timeZone, ...changes } = payload;
+      return { ...rules, ...changes, timeZone };
     }
     throw new Error(`unexpected ${pattern}`);
   });
-  const gateway = answering((pattern) => {
-    if (pattern === Patterns.gateway.clientGet) return { id: 9, name: 'Acme', timezone: 'Asia/Tokyo', createdAt: '2026-11-20T00:00:00.000Z', disabledAt: null };
+  const gateway = answering((pattern, payload) => {
+    if (pattern === Patterns.gateway.clientGet) {
+      if (payload['clientId'] !== 9) throw new NotFoundError('client');
+      return { id: 9, name: 'Acme', timezone: 'Asia/Tokyo', createdAt: '2026-11-20T00:00:00.000Z', disabledAt: null };
+    }
     throw new Error(`unexpected ${pattern}`);
   });
   const all: Services = { dispatch, gateway, billing: answering(() => undefined), dashboard: answering(() => undefined) };
@@ -66,7 +86,21 @@ describe('phone set and gateway set', () => {
       last_seen_at: null,
       daily_limit: 300,
       per_minute: 20,
+      monthly_recipients: null,
+      jitter: null,
+      sims: 1,
+      paused_until: null,
+      pause_reason: null,
     });
+  });
+
+  it('sets the recipient cap, the jitter and the SIM count, none removing the cap or the jitter', async () => {
+    const { all, limitsSent } = services({ ...PHONE, monthlyRecipients: 100, jitter: 5 });
+
+    const printed = await runAdminCommand(['phone', 'set', '--phone', '4', '--monthly-recipients', 'none', '--jitter', '600', '--sims', '2'], all);
+
+    expect(limitsSent()).toEqual([{ phoneId: 4, kind: 'own', monthlyRecipients: null, jitter: 600, sims: 2, timeZone: 'Asia/Tokyo' }]);
+    expect(printed).toMatchObject({ monthly_recipients: null, jitter: 600, sims: 2 });
   });
 
   it('removes a limit with none and leaves the one not given', async () => {
@@ -96,7 +130,14 @@ describe('phone set and gateway set', () => {
     [['--daily', 'lots'], '--daily must be a whole number'],
     [['--per-minute', '0'], '--per-minute must be a whole number from 1 to 100000'],
     [['--per-minute', '99999999999999999999'], '--per-minute must be a whole number'],
-    [[], 'give --daily, --per-minute or both'],
+    [['--monthly-recipients', '-1'], '--monthly-recipients must be a whole number from 0 to 100000'],
+    [['--monthly-recipients', '100001'], '--monthly-recipients must be a whole number from 0 to 100000'],
+    [['--jitter', '601'], '--jitter must be a whole number from 0 to 600, or none'],
+    [['--jitter', 'some'], '--jitter must be a whole number from 0 to 600'],
+    [['--sims', '3'], '--sims must be 1 or 2'],
+    [['--sims', '0'], '--sims must be 1 or 2'],
+    [['--sims', 'none'], '--sims must be 1 or 2'],
+    [[], 'give --daily, --per-minute, --monthly-recipients, --jitter (a number, or none for no limit) or --sims'],
     [['--weekly', '5'], 'unknown flag --weekly'],
   ])('refuses %j with invalid_request before asking any service', async (flags, detail) => {
     const { all, sent } = services();
@@ -109,5 +150,106 @@ describe('phone set and gateway set', () => {
     const { all } = services({ ...PHONE, id: 7, kind: 'gateway' });
 
     await expect(runAdminCommand(['phone', 'set', '--phone', '7', '--daily', '5'], all)).rejects.toMatchObject({ code: 'not_found' });
+  });
+});
+
+describe('phone resume and gateway resume', () => {
+  it('lifts an own phone’s pause and prints the phone', async () => {
+    const { all, sent } = services({ ...PHONE, pausedUntil: '2026-11-26T09:15:00.000Z', pauseReason: 'carrier_volume' });
+
+    const printed = await runAdminCommand(['phone', 'resume', '--phone', '4'], all);
+
+    expect(sent).toEqual([{ pattern: Patterns.dispatch.phoneResume, payload: { phoneId: 4, kind: 'own' } }]);
+    expect(printed).toMatchObject({ phone_id: 4, paused_until: null, pause_reason: null });
+  });
+
+  it('lifts a gateway’s pause, and answers not_found for the other kind', async () => {
+    const gateway: PhoneView = { ...PHONE, id: 7, kind: 'gateway', pausedUntil: '2026-11-26T09:15:00.000Z', pauseReason: 'carrier_volume' };
+    const { all, sent } = services(gateway);
+
+    await expect(runAdminCommand(['gateway', 'resume', '--phone', '7'], all)).resolves.toMatchObject({ phone_id: 7, kind: 'gateway', paused_until: null });
+    expect(sent[0]).toEqual({ pattern: Patterns.dispatch.phoneResume, payload: { phoneId: 7, kind: 'gateway' } });
+    await expect(runAdminCommand(['phone', 'resume', '--phone', '7'], all)).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('needs --phone and nothing else', async () => {
+    const { all, sent } = services();
+
+    await expect(runAdminCommand(['phone', 'resume'], all)).rejects.toMatchObject({ code: 'invalid_request', detail: '--phone is required' });
+    await expect(runAdminCommand(['phone', 'resume', '--phone', '4', '--client', '9'], all)).rejects.toMatchObject({ code: 'invalid_request', detail: 'unknown flag --client' });
+    expect(sent).toEqual([]);
+  });
+});
+
+describe('sending-rules show and sending-rules set', () => {
+  it('shows a client’s rules, read in its time zone, with the windows also as text', async () => {
+    const { all, sent } = services(PHONE, { ...DEFAULT_RULES, sendWindows: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '08:00', to: '21:00' }] });
+
+    const printed = await runAdminCommand(['sending-rules', 'show', '--client', '9'], all);
+
+    expect(sent.map((message) => message.pattern)).toEqual([Patterns.gateway.clientGet, Patterns.dispatch.sendingRulesGet]);
+    expect(sent[1]!.payload).toEqual({ clientId: 9, timeZone: 'Asia/Tokyo' });
+    expect(printed).toEqual({
+      client_id: 9,
+      routing_mode: 'first',
+      sticky_days: 30,
+      send_windows: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '08:00', to: '21:00' }],
+      time_zone: 'Asia/Tokyo',
+      window_open: true,
+      window_opens_at: null,
+      windows: 'mon-fri 08:00-21:00',
+    });
+  });
+
+  it('sets the mode, the sticky days and the windows written as text', async () => {
+    const { all, sent } = services();
+
+    const printed = await runAdminCommand(['sending-rules', 'set', '--client', '9', '--mode', 'sticky', '--sticky-days', '14', '--windows', 'mon-fri 08:00-21:00, sat 10:00-14:00'], all);
+
+    expect(sent[1]).toEqual({
+      pattern: Patterns.dispatch.sendingRulesUpdate,
+      payload: {
+        clientId: 9,
+        timeZone: 'Asia/Tokyo',
+        routingMode: 'sticky',
+        stickyDays: 14,
+        sendWindows: [
+          { days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '08:00', to: '21:00' },
+          { days: ['sat'], from: '10:00', to: '14:00' },
+        ],
+      },
+    });
+    expect(printed).toMatchObject({ client_id: 9, routing_mode: 'sticky', sticky_days: 14, windows: 'mon-fri 08:00-21:00, sat 10:00-14:00' });
+  });
+
+  it('removes the windows with --windows none, leaving the rest', async () => {
+    const { all, sent } = services(PHONE, { ...DEFAULT_RULES, routingMode: 'spread', sendWindows: [{ days: ['sun'], from: '10:00', to: '12:00'}] });
+
+    const printed = await runAdminCommand(['sending-rules', 'set', '--client', '9', '--windows', 'none'], all);
+
+    expect(sent[1]!.payload).toEqual({ clientId: 9, timeZone: 'Asia/Tokyo', sendWindows: [] });
+    expect(printed).toMatchObject({ routing_mode: 'spread', send_windows: [], windows: 'none' });
+  });
+
+  it('answers not_found for an unknown client', async () => {
+    const { all } = services();
+
+    await expect(runAdminCommand(['sending-rules', 'show', '--client', '10'], all)).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it.each([
+    [[], 'give --mode, --sticky-days, --windows or more than one'],
+    [['--mode', 'random'], '--mode must be one of first, spread, sticky'],
+    [['--sticky-days', '0'], '--sticky-days must be a whole number of days from 1 to 365'],
+    [['--sticky-days', '366'], '--sticky-days must be a whole number of days from 1 to 365'],
+    [['--sticky-days', '1.5'], '--sticky-days must be a whole number'],
+    [['--windows', 'weekdays 8-21'], 'is not a send window'],
+    [['--windows', 'mon-fri 08:00-25:00'], '"25:00" in "mon-fri 08:00-25:00" is not a time of day'],
+    [['--timezone', 'UTC'], 'unknown flag --timezone'],
+  ])('refuses %j with invalid_request before asking any service', async (flags, detail) => {
+    const { all, sent } = services();
+
+    await expect(runAdminCommand(['sending-rules', 'set', '--client', '9', ...flags], all)).rejects.toMatchObject({ code: 'invalid_request', detail: expect.stringContaining(detail) });
+    expect(sent).toEqual([]);
   });
 });

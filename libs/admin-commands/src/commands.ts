@@ -1,5 +1,8 @@
 import {
   InvalidRequestError,
+  MAX_JITTER_S,
+  MAX_SIMS,
+  MAX_STICKY_DAYS,
   MIN_SIM_LIMIT,
   NotFoundError,
   Patterns,
@@ -12,14 +15,22 @@ import {
   type KeyCreated,
   type PhoneKind,
   type PhoneLimitsCommand,
+  type PhoneResumeCommand,
   type PhoneView,
   type PlanView,
+  ROUTING_MODES,
+  sendingRulesBody,
+  type RoutingMode,
+  type SendingRulesGetQuery,
+  type SendingRulesUpdateCommand,
+  type SendingRulesView,
   type WebhookCreated,
   type WebhookEndpointView,
   type WorkerTokenCreated,
 } from '@smsq/contracts';
 import type { ServiceClient } from '@smsq/platform';
 import { Flags } from './flags.js';
+import { formatSendWindowsText, parseSendWindowsText } from './send-windows-text.js';
 
 export interface Services {
   gateway: ServiceClient;
@@ -91,6 +102,7 @@ export const COMMANDS: Record<string, Command> = {
   'phone disable': (flags, services) => setActive(flags, services, 'own', false),
   'phone set': (flags, services) => setLimits(flags, services, 'own'),
   'phone enable': (flags, services) => setActive(flags, services, 'own', true),
+  'phone resume': (flags, services) => resume(flags, services, 'own'),
   'gateway create': async (flags, { dispatch, gateway }) => {
     const command = { name: flags.text('name'), url: flags.text('url'), clientId: flags.optionalInteger('client') };
     flags.rejectUnknown();
@@ -101,6 +113,28 @@ export const COMMANDS: Record<string, Command> = {
   'gateway disable': (flags, services) => setActive(flags, services, 'gateway', false),
   'gateway enable': (flags, services) => setActive(flags, services, 'gateway', true),
   'gateway set': (flags, services) => setLimits(flags, services, 'gateway'),
+  'gateway resume': (flags, services) => resume(flags, services, 'gateway'),
+  'sending-rules show': async (flags, { dispatch, gateway }) => {
+    const clientId = flags.integer('client');
+    flags.rejectUnknown();
+    const query: SendingRulesGetQuery = { clientId, timeZone: await clientTimeZone(gateway, clientId) };
+    return sendingRulesFields(clientId, await dispatch.send<SendingRulesView>(Patterns.dispatch.sendingRulesGet, query));
+  },
+  'sending-rules set': async (flags, { dispatch, gateway }) => {
+    const clientId = flags.integer('client');
+    const mode = flags.optionalText('mode');
+    const stickyDays = flags.optionalText('sticky-days');
+    const windows = flags.optionalText('windows');
+    flags.rejectUnknown();
+    if (mode === undefined && stickyDays === undefined && windows === undefined) throw new InvalidRequestError('give --mode, --sticky-days, --windows or more than one');
+    const changes = {
+      ...(mode === undefined ? {} : { routingMode: routingModeOf(mode) }),
+      ...(stickyDays === undefined ? {} : { stickyDays: stickyDaysOf(stickyDays) }),
+      ...(windows === undefined ? {} : { sendWindows: parseSendWindowsText(windows) }),
+    };
+    const command: SendingRulesUpdateCommand = { clientId, timeZone: await clientTimeZone(gateway, clientId), ...changes };
+    return sendingRulesFields(clientId, await dispatch.send<SendingRulesView>(Patterns.dispatch.sendingRulesUpdate, command));
+  },
   'worker-token create': async (flags, { gateway }) => {
     const command = { phoneId: flags.optionalInteger('phone') };
     flags.rejectUnknown();
@@ -163,24 +197,66 @@ async function setActive(flags: Flags, { dispatch }: Services, kind: PhoneKind, 
 }
 
 /**
- * A phone's or gateway's SIM limits: `--daily N` (SMS a day, 0 sends nothing) and `--per-minute N`,
- * `none` removing one, a flag left out leaving it. An own phone's days are its client's; a
- * gateway's (the admin's) are SMSQ_TIMEZONE's.
+ * A phone's or gateway's SIM limits, which count SMS parts: `--daily N` (parts a day, 0 sends
+ * nothing), `--per-minute N`, `--monthly-recipients N` (distinct numbers a calendar month, 0 none
+ * new), `--jitter N` (the longest random extra pause between sends, seconds), `none` removing
+ * one; `--sims 1|2`. A flag left out leaves it. An own phone's days and months are its client's;
+ * a gateway's (the admin's) are SMSQ_TIMEZONE's.
  */
 async function setLimits(flags: Flags, { dispatch, gateway }: Services, kind: PhoneKind): Promise<object> {
   const phoneId = flags.integer('phone');
-  const dailyLimit = flags.optionalSimLimit('daily', MIN_SIM_LIMIT.dailyLimit);
-  const perMinute = flags.optionalSimLimit('per-minute', MIN_SIM_LIMIT.perMinute);
+  const limits = {
+    dailyLimit: flags.optionalSimLimit('daily', MIN_SIM_LIMIT.dailyLimit),
+    perMinute: flags.optionalSimLimit('per-minute', MIN_SIM_LIMIT.perMinute),
+    monthlyRecipients: flags.optionalSimLimit('monthly-recipients', MIN_SIM_LIMIT.monthlyRecipients),
+    jitter: flags.optionalSimLimit('jitter', 0, MAX_JITTER_S),
+    sims: simsOf(flags.optionalText('sims')),
+  };
   flags.rejectUnknown();
-  if (dailyLimit === undefined && perMinute === undefined) throw new InvalidRequestError('give --daily, --per-minute or both (a number, or none for no limit)');
+  if (Object.values(limits).every((value) => value === undefined)) {
+    throw new InvalidRequestError('give --daily, --per-minute, --monthly-recipients, --jitter (a number, or none for no limit) or --sims, one or more');
+  }
   const command: PhoneLimitsCommand = {
     phoneId,
     kind,
-    ...(dailyLimit === undefined ? {} : { dailyLimit }),
-    ...(perMinute === undefined ? {} : { perMinute }),
+    ...Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)),
     ...(kind === 'own' ? await ownerTimeZone(dispatch, gateway, phoneId) : {}),
   };
   return phoneFields(await dispatch.send<PhoneView>(Patterns.dispatch.phoneSetLimits, command));
+}
+
+function simsOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d$/.test(value) || Number(value) < 1 || Number(value) > MAX_SIMS) throw new InvalidRequestError(`--sims must be 1 or ${MAX_SIMS}, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+/** Lifts a pause (the carrier refused the phone's sends for volume) at once; prints the phone. */
+async function resume(flags: Flags, { dispatch }: Services, kind: PhoneKind): Promise<object> {
+  const command: PhoneResumeCommand = { phoneId: flags.integer('phone'), kind };
+  flags.rejectUnknown();
+  return phoneFields(await dispatch.send<PhoneView>(Patterns.dispatch.phoneResume, command));
+}
+
+/** The client's time zone now, which its send windows are read in; an unknown client is not found. */
+async function clientTimeZone(gateway: ServiceClient, clientId: number): Promise<string> {
+  return (await gateway.send<ClientView>(Patterns.gateway.clientGet, { clientId })).timezone;
+}
+
+function routingModeOf(value: string): RoutingMode {
+  if (!(ROUTING_MODES as readonly string[]).includes(value)) throw new InvalidRequestError(`--mode must be one of ${ROUTING_MODES.join(', ')}; got ${JSON.stringify(value)}`);
+  return value as RoutingMode;
+}
+
+function stickyDaysOf(value: string): number {
+  const days = /^\d{1,3}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(days >= 1 && days <= MAX_STICKY_DAYS)) throw new InvalidRequestError(`--sticky-days must be a whole number of days from 1 to ${MAX_STICKY_DAYS}; got ${JSON.stringify(value)}`);
+  return days;
+}
+
+/** The rules in the public API's field names, with the windows also as the text `--windows` takes. */
+function sendingRulesFields(clientId: number, rules: SendingRulesView) {
+  return { client_id: clientId, ...sendingRulesBody(rules), windows: formatSendWindowsText(rules.sendWindows) };
 }
 
 /** The owning client's zone, when the phone is an own phone; otherwise nothing (dispatch then answers not found for the kind). */
@@ -204,6 +280,11 @@ function phoneFields(phone: PhoneView) {
     last_seen_at: phone.lastSeenAt,
     daily_limit: phone.dailyLimit,
     per_minute: phone.perMinute,
+    monthly_recipients: phone.monthlyRecipients,
+    jitter: phone.jitter,
+    sims: phone.sims,
+    paused_until: phone.pausedUntil,
+    pause_reason: phone.pauseReason,
   };
 }
 

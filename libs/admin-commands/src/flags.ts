@@ -55,15 +55,15 @@ export class Flags {
     return Number(value);
   }
 
-  /** A SIM limit: a whole number from `min` to 100,000, `none` to remove the limit (null), or not given (undefined). */
-  optionalSimLimit(name: string, min: number): number | null | undefined {
+  /** A SIM limit: a whole number from `min` to `max` (100,000 unless told), `none` to remove the limit (null), or not given (undefined). */
+  optionalSimLimit(name: string, min: number, max: number = MAX_SIM_LIMIT): number | null | undefined {
     const value = this.optionalText(name);
     if (value === undefined) return undefined;
     if (value === 'none') return null;
-    const refused = () => new InvalidRequestError(`--${name} must be a whole number from ${min} to ${MAX_SIM_LIMIT}, or none for no limit; got ${JSON.stringify(value)}`);
+    const refused = () => new InvalidRequestError(`--${name} must be a whole number from ${min} to ${max}, or none for no limit; got ${JSON.stringify(value)}`);
     if (!/^-?\d{1,15}$/.test(value)) throw refused();
     const limit = Number(value);
-    if (limit < min || limit > MAX_SIM_LIMIT) throw refused();
+    if (limit < min || limit > max) throw refused();
     return limit;
   }
 

@@ -1,3 +1,4 @@
 export * from './commands.js';
 export * from './flags.js';
 export * from './run-command.js';
+export * from './send-windows-text.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSmsqClient } from './index.js';
+import { createSmsqClient, type SendingRules, type SendingRulesRequest, type TaskPriority } from './index.js';
 
 /** A fetch that records the request and answers `status` with `body`. */
 function answering(status: number, body: unknown, headers: Record<string, string> = {}) {
@@ -49,7 +49,8 @@ describe('createSmsqClient', () => {
   it('lists phones and sets a phone’s SIM limits with PATCH, null removing one', async () => {
     const phone = {
       id: 3, name: 'Office', kind: 'own', state: 'silent', active: true, last_contact_at: '2026-05-01T07:00:00.000Z', last_seen_at: null,
-      daily_limit: 500, per_minute: null, sent_today: 0, waiting_tasks: 2, health: null,
+      daily_limit: 500, per_minute: null, monthly_recipients: null, jitter: null, sims: 1, sent_today: 0, parts_today: 0, recipients_this_month: 0,
+      paused_until: null, pause_reason: null, waiting_tasks: 2, health: null,
     } as const;
     const { fetch, requests } = answering(200, phone);
     const smsq = createSmsqClient({ baseUrl: 'http://127.0.0.1:3000', apiKey: 'k', fetch });
@@ -63,6 +64,42 @@ describe('createSmsqClient', () => {
     expect(await requests[0]!.json()).toEqual({ daily_limit: 500, per_minute: null });
   });
 
+  it('sets the recipient cap, jitter and SIMs of a phone, and resumes a paused one', async () => {
+    const { fetch, requests } = answering(200, { id: 3, paused_until: null, pause_reason: null });
+    const smsq = createSmsqClient({ baseUrl: 'http://127.0.0.1:3000', apiKey: 'k', fetch });
+
+    await smsq.PATCH('/smsapi/phones/{id}', { params: { path: { id: 3 } }, body: { monthly_recipients: 200, jitter: null, sims: 2 } });
+    const { data } = await smsq.POST('/smsapi/phones/{id}/resume', { params: { path: { id: 3 } } });
+
+    expect(data?.pause_reason).toBeNull();
+    expect(requests.map((request) => `${request.method} ${request.url}`)).toEqual(['PATCH http://127.0.0.1:3000/smsapi/phones/3', 'POST http://127.0.0.1:3000/smsapi/phones/3/resume']);
+    expect(await requests[0]!.json()).toEqual({ monthly_recipients: 200, jitter: null, sims: 2 });
+  });
+
+  it('reads and changes the sending rules, and sends a task with priority high', async () => {
+    const rules: SendingRules = { routing_mode: 'sticky', sticky_days: 30, send_windows: [{ days: ['mon', 'fri'], from: '22:00', to: '06:00' }], time_zone: 'Europe/Belgrade', window_open: true, window_opens_at: null };
+    const { fetch, requests } = answering(200, rules);
+    const smsq = createSmsqClient({ baseUrl: 'http://127.0.0.1:3000', apiKey: 'k', fetch });
+    const change: SendingRulesRequest = { routing_mode: 'sticky', send_windows: rules.send_windows };
+    const priority: TaskPriority = 'high';
+
+    const { data } = await smsq.GET('/smsapi/sending-rules');
+    await smsq.PATCH('/smsapi/sending-rules', { body: change });
+    await smsq.PATCH('/smsapi/sending-rules', { body: { send_windows: null } });
+    await smsq.POST('/smsapi/create-task', { body: { recipient: '+381641234567', message: 'Your code is 1234', priority } });
+
+    expect(data?.routing_mode).toBe('sticky');
+    expect(requests.map((request) => `${request.method} ${request.url}`)).toEqual([
+      'GET http://127.0.0.1:3000/smsapi/sending-rules',
+      'PATCH http://127.0.0.1:3000/smsapi/sending-rules',
+      'PATCH http://127.0.0.1:3000/smsapi/sending-rules',
+      'POST http://127.0.0.1:3000/smsapi/create-task',
+    ]);
+    expect(await requests[1]!.json()).toEqual({ routing_mode: 'sticky', send_windows: [{ days: ['mon', 'fri'], from: '22:00', to: '06:00' }] });
+    expect(await requests[2]!.json()).toEqual({ send_windows: null });
+    expect(await requests[3]!.json()).toMatchObject({ priority: 'high' });
+  });
+
   it('reports a failure the phone says never left it, with retry', async () => {
     const { fetch, requests } = answering(200, { ok: true, id: 42, status: 'pending' });
     const phone = createSmsqClient({ baseUrl: 'http://127.0.0.1:3000', workerToken: 'smsq_wt_x', fetch });
@@ -73,8 +110,17 @@ describe('createSmsqClient', () => {
     expect(await requests[0]!.json()).toEqual({ id: 42, status: 'failed', error: 'radio off', retry: true });
   });
 
+  it('reports the carrier refused for volume, with the reason', async () => {
+    const { fetch, requests } = answering(200, { ok: true, id: 42, status: 'pending' });
+    const phone = createSmsqClient({ baseUrl: 'http://127.0.0.1:3000', workerToken: 'smsq_wt_x', fetch });
+
+    await phone.POST('/smsapi/task-status', { body: { id: 42, status: 'failed', error: 'RESULT_ERROR_LIMIT_EXCEEDED', retry: true, reason: 'carrier_volume' } });
+
+    expect(await requests[0]!.json()).toEqual({ id: 42, status: 'failed', error: 'RESULT_ERROR_LIMIT_EXCEEDED', retry: true, reason: 'carrier_volume' });
+  });
+
   it('claims tasks in a batch and reports many at once, claiming the next ones in the same request', async () => {
-    const task = { id: 42, recipient: '+381641234567', message: 'hi', phone_id: 3, client_id: 7, scheduled_at: '2026-05-01 09:30:00', gateway_url: null, attempt: 1, claim_expires_at: '2026-05-01T07:35:00.000Z' } as const;
+    const task = { id: 42, recipient: '+381641234567', message: 'hi', phone_id: 3, client_id: 7, scheduled_at: '2026-05-01 09:30:00', gateway_url: null, attempt: 1, claim_expires_at: '2026-05-01T07:35:00.000Z', parts: 1 } as const;
     const claimed = answering(200, { tasks: [task] });
     const phone = createSmsqClient({ baseUrl: 'http://127.0.0.1:3000', workerToken: 'smsq_wt_x', fetch: claimed.fetch });
     const { data: batch } = await phone.GET('/smsapi/pending-tasks', { params: { query: { wait: 25, limit: 50 } } });

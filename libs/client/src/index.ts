@@ -32,6 +32,11 @@ export type Phone = Schemas['Phone'];
 export type PhoneList = Schemas['PhoneList'];
 export type PhoneLimitsRequest = Schemas['PhoneLimitsRequest'];
 export type PhoneEvent = Schemas['PhoneEvent'];
+export type SendingRules = Schemas['SendingRules'];
+export type SendingRulesRequest = Schemas['SendingRulesRequest'];
+export type SendWindow = Schemas['SendWindow'];
+export type RoutingMode = SendingRules['routing_mode'];
+export type TaskPriority = NonNullable<CreateTaskRequest['priority']>;
 
 export type SmsqClient = Client<paths>;
 

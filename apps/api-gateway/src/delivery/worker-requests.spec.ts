@@ -63,6 +63,30 @@ describe(parseStatusReport.name, () => {
     expect(() => parseStatusReport({ id: 4, status, retry: false })).toThrow('retry is allowed only with status "failed"');
   });
 
+  it('reads the reason of a failure to retry, and leaves it out when not given or null', () => {
+    expect(parseStatusReport({ id: 4, status: 'failed', error: 'RESULT_ERROR_LIMIT_EXCEEDED', retry: true, reason: 'carrier_volume' })).toEqual({
+      id: 4,
+      status: 'failed',
+      error: 'RESULT_ERROR_LIMIT_EXCEEDED',
+      next: false,
+      retry: true,
+      reason: 'carrier_volume',
+    });
+    expect(parseStatusReport({ id: 4, status: 'failed', retry: true })).not.toHaveProperty('reason');
+    expect(parseStatusReport({ id: 4, status: 'failed', retry: true, reason: null })).not.toHaveProperty('reason');
+  });
+
+  it.each([
+    [{ id: 4, status: 'failed', retry: true, reason: 'spam' }, 'reason must be "carrier_volume"'],
+    [{ id: 4, status: 'failed', retry: true, reason: 7 }, 'reason must be "carrier_volume"'],
+    [{ id: 4, status: 'failed', reason: 'carrier_volume' }, 'reason is allowed only with status "failed" and retry true'],
+    [{ id: 4, status: 'failed', retry: false, reason: 'carrier_volume' }, 'reason is allowed only with status "failed" and retry true'],
+    [{ id: 4, status: 'sent', reason: 'carrier_volume' }, 'reason is allowed only with status "failed" and retry true'],
+    [{ id: 4, status: 'delivered', reason: 'carrier_volume' }, 'reason is allowed only with status "failed" and retry true'],
+  ])('refuses the reason of %j with invalid_request: %s', (body, detail) => {
+    expect(thrownBy(() => parseStatusReport(body))?.toBody()).toEqual({ error: 'invalid_request', detail: expect.stringContaining(detail) });
+  });
+
   it('keeps at most 1000 characters of the error', () => {
     expect(parseStatusReport({ id: 1, status: 'failed', error: 'x'.repeat(5000) }).error).toHaveLength(1000);
   });
@@ -82,6 +106,7 @@ describe(parseStatusReport.name, () => {
     [{ id: 4, status: 'failed', retry: 1 }, 'invalid_request'],
     [{ id: 4, status: 'failed', retry: null }, 'invalid_request'],
     [{ id: 4, status: 'sent', retry: true }, 'invalid_request'],
+    [{ id: 4, status: 'failed', retry: true, reason: 'LIMIT_EXCEEDED' }, 'invalid_request'],
   ])('answers %j with %s', (body, code) => {
     expect(codeOf(() => parseStatusReport(body))).toBe(code);
   });
@@ -177,6 +202,20 @@ describe(parseStatusReports.name, () => {
       { error: 'invalid_request', detail: 'error must be a string' },
       { error: 'invalid_request', detail: 'retry must be true or false' },
     ]);
+  });
+
+  it('reads a reason in a report, and refuses one on a released task or without retry in its place', () => {
+    const { reports } = parseStatusReports({
+      reports: [
+        { id: 4, status: 'failed', retry: true, reason: 'carrier_volume' },
+        { id: 5, status: 'released', reason: 'carrier_volume' },
+        { id: 6, status: 'failed', reason: 'carrier_volume' },
+      ],
+    });
+
+    expect(reports[0]).toEqual({ id: 4, status: 'failed', error: undefined, retry: true, reason: 'carrier_volume' });
+    expect((reports[1] as DomainError).detail).toContain('reason is allowed only with status "failed" and retry true');
+    expect((reports[2] as DomainError).detail).toContain('reason is allowed only with status "failed" and retry true');
   });
 
   it('takes 100 reports', () => {

@@ -1,12 +1,14 @@
 import {
   BATCH_REPORTED_STATUSES,
   DomainError,
+  FAILURE_REASONS,
   InvalidRequestError,
   MAX_CLAIM_BATCH,
   MAX_REPORT_BATCH,
   MAX_WAIT_S,
   REPORTED_STATUSES,
   type BatchReportedStatus,
+  type FailureReason,
   type ReportedStatus,
 } from '@smsq/contracts';
 import { jsonObjectOf } from '../http/json-body.js';
@@ -26,6 +28,11 @@ export interface StatusReport {
   next: boolean;
   /** With `failed` only: the phone's own word that nothing was sent, so the task may go out again. Absent when not given. */
   retry?: boolean;
+  /**
+   * With `failed` and `retry: true` only: why nothing was sent, where the phone knows
+   * (`carrier_volume`: the carrier or Android refused for volume; dispatch pauses the phone). Absent when not given.
+   */
+  reason?: FailureReason;
 }
 
 /**
@@ -40,7 +47,10 @@ export function parseClaimLimit(value: unknown): number | undefined {
   return Number(value);
 }
 
-/** The task-status body: `{"id": n, "status": "sent" | "failed" | "delivered", "error": "<optional text>", "retry": <optional, with failed>}`. */
+/**
+ * The task-status body: `{"id": n, "status": "sent" | "failed" | "delivered", "error": "<optional text>",
+ * "retry": <optional, with failed>, "reason": <optional, with failed and retry true>}`.
+ */
 export function parseStatusReport(body: unknown): StatusReport {
   const fields = jsonObjectOf(body, 'a JSON object with id and status');
   const { next } = fields;
@@ -94,7 +104,7 @@ function reportItemOf(item: unknown): StatusReportItem | DomainError {
  * runs where task-status checks its `next`.
  */
 function reportOf<Status extends BatchReportedStatus>(
-  { id, status, error, retry }: Record<string, unknown>,
+  { id, status, error, retry, reason }: Record<string, unknown>,
   statuses: readonly Status[],
   checkNext: () => void = () => undefined,
 ): Omit<StatusReportItem, 'status'> & { status: Status } {
@@ -107,6 +117,17 @@ function reportOf<Status extends BatchReportedStatus>(
   if (status === 'released' && ((error !== undefined && error !== null) || retry !== undefined)) throw new InvalidRequestError('error and retry are not allowed with status "released": the task was never tried');
   // Only a failure can be retried: a sent or delivered SMS has left the phone.
   if (retry !== undefined && status !== 'failed') throw new InvalidRequestError(`retry is allowed only with status "failed", not "${status}"`);
+  const why = reasonOf(reason, status, retry);
   const text = typeof error === 'string' ? error.replace(/\u0000/g, '').slice(0, 1000) : undefined;
-  return { id, status: status as Status, error: text === '' ? undefined : text, ...(retry === undefined ? {} : { retry }) };
+  return { id, status: status as Status, error: text === '' ? undefined : text, ...(retry === undefined ? {} : { retry }), ...(why === undefined ? {} : { reason: why }) };
+}
+
+/** A carrier's refusal means nothing was sent, so a reason goes only with a failure that may be retried. */
+function reasonOf(reason: unknown, status: string, retry: unknown): FailureReason | undefined {
+  if (reason === undefined || reason === null) return undefined;
+  if (typeof reason !== 'string' || !(FAILURE_REASONS as readonly string[]).includes(reason)) {
+    throw new InvalidRequestError(`reason must be ${FAILURE_REASONS.map((name) => `"${name}"`).join(' or ')}`);
+  }
+  if (status !== 'failed' || retry !== true) throw new InvalidRequestError('reason is allowed only with status "failed" and retry true: nothing was sent');
+  return reason as FailureReason;
 }

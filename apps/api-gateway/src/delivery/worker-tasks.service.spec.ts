@@ -15,6 +15,9 @@ const TASK: ClaimedTask = {
   attempt: 1,
   claimExpiresAt: '2026-11-26T09:05:00.000Z',
   perMinute: 12,
+  jitter: null,
+  sim: null,
+  parts: 1,
 };
 
 function setUp(reported: TaskReported, claim: TaskClaim = { claimed: false, nextDueAt: null }) {
@@ -45,6 +48,14 @@ describe(WorkerTasksService.name, () => {
     await expect(sut.report({ tokenId: 5, phoneId: 3 }, { id: 7, status: 'failed', error: 'radio off', next: false, retry: true }, never, never)).resolves.toEqual({ ok: true, id: 7, status: 'pending' });
 
     expect(reportsSent()).toEqual([{ tokenId: 5, id: 7, status: 'failed', error: 'radio off', retry: true, phoneId: 3 }]);
+  });
+
+  it('forwards the reason of a failure to retry: the carrier refused for volume', async () => {
+    const { sut, reportsSent } = setUp({ id: 7, status: 'pending' });
+
+    await sut.report({ tokenId: 5, phoneId: 3 }, { id: 7, status: 'failed', error: 'RESULT_ERROR_LIMIT_EXCEEDED', next: false, retry: true, reason: 'carrier_volume' }, never, never);
+
+    expect(reportsSent()).toEqual([{ tokenId: 5, id: 7, status: 'failed', error: 'RESULT_ERROR_LIMIT_EXCEEDED', retry: true, reason: 'carrier_volume', phoneId: 3 }]);
   });
 
   it('answers a claimed task with the pace its phone keeps', async () => {
@@ -96,7 +107,7 @@ describe(`${WorkerTasksService.name} in batches`, () => {
           { id: 4, status: 'sent', error: undefined },
           new InvalidRequestError('id must be a positive integer'),
           { id: 5, status: 'sent', error: undefined },
-          { id: 6, status: 'failed', error: 'radio off', retry: true },
+          { id: 6, status: 'failed', error: 'radio off', retry: true, reason: 'carrier_volume' },
           { id: 7, status: 'failed', error: undefined },
         ],
         next: undefined,
@@ -121,7 +132,7 @@ describe(`${WorkerTasksService.name} in batches`, () => {
         reports: [
           { id: 4, status: 'sent' },
           { id: 5, status: 'sent' },
-          { id: 6, status: 'failed', error: 'radio off', retry: true },
+          { id: 6, status: 'failed', error: 'radio off', retry: true, reason: 'carrier_volume' },
           { id: 7, status: 'failed' },
         ],
       } satisfies TaskReportBatchCommand,
@@ -218,7 +229,12 @@ describe(`${WorkerTasksService.name} in batches`, () => {
 });
 
 describe(claimedTaskBody.name, () => {
-  it('answers exactly §3’s fields when smsq sets no pace', () => {
+  it('answers exactly §3’s fields for a one-part message when smsq sets no pace, jitter or SIM', () => {
     expect(Object.keys(claimedTaskBody({ ...TASK, perMinute: null }))).toEqual(['id', 'recipient', 'message', 'phone_id', 'client_id', 'scheduled_at', 'gateway_url', 'attempt', 'claim_expires_at']);
+  });
+
+  it('adds the jitter and the SIM where set', () => {
+    expect(claimedTaskBody({ ...TASK, parts: 3, jitter: 20, sim: 2 })).toMatchObject({ parts: 3, per_minute: 12, jitter: 20, sim: 2 });
+    expect(claimedTaskBody({ ...TASK, jitter: 0 })).toMatchObject({ jitter: 0 });
   });
 });

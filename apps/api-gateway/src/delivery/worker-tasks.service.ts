@@ -108,6 +108,7 @@ export class WorkerTasksService {
       status: report.status,
       error: report.error,
       ...(report.retry === undefined ? {} : { retry: report.retry }),
+      ...(report.reason === undefined ? {} : { reason: report.reason }),
       // A report is contact from the phone the token is bound to (it keeps the phone online).
       ...(holder.phoneId === null ? {} : { phoneId: holder.phoneId }),
     };
@@ -133,7 +134,13 @@ export class WorkerTasksService {
       tokenId: holder.tokenId,
       // A report is contact from the phone the token is bound to (it keeps the phone online).
       ...(holder.phoneId === null ? {} : { phoneId: holder.phoneId }),
-      reports: valid.map((report) => ({ id: report.id, status: report.status, ...(report.error === undefined ? {} : { error: report.error }), ...(report.retry === undefined ? {} : { retry: report.retry }) })),
+      reports: valid.map((report) => ({
+        id: report.id,
+        status: report.status,
+        ...(report.error === undefined ? {} : { error: report.error }),
+        ...(report.retry === undefined ? {} : { retry: report.retry }),
+        ...(report.reason === undefined ? {} : { reason: report.reason }),
+      })),
     };
     const answered = valid.length === 0 ? [] : (await this.dispatch.send<BatchAnswer<TaskReported>>(Patterns.dispatch.taskReportBatch, command)).results;
     let next = 0;
@@ -164,8 +171,9 @@ export class WorkerTasksService {
 }
 
 /**
- * The pending-tasks answer of DESIGN.md §3, exactly, and `per_minute` only when the phone's owner
- * set a pace: a worker of a phone without one sees §3's fields and nothing else.
+ * The pending-tasks answer of DESIGN.md §3, plus, only where they say something, `parts` (the SMS
+ * parts the message costs, what the phone's pace counts; absent: 1), `per_minute`, `jitter` and
+ * `sim`: a task of a client that uses none of them answers exactly §3's fields.
  */
 export function claimedTaskBody(task: ClaimedTask) {
   return {
@@ -178,7 +186,10 @@ export function claimedTaskBody(task: ClaimedTask) {
     gateway_url: task.gatewayUrl,
     attempt: task.attempt,
     claim_expires_at: task.claimExpiresAt,
+    ...(task.parts === 1 ? {} : { parts: task.parts }),
     ...(task.perMinute === null ? {} : { per_minute: task.perMinute }),
+    ...(task.jitter === null ? {} : { jitter: task.jitter }),
+    ...(task.sim === null ? {} : { sim: task.sim }),
   };
 }
 

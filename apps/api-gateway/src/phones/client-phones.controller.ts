@@ -1,11 +1,11 @@
-import { Body, Controller, Get, Param, Patch, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import type { ApiKeyOwner } from '../identity/api-keys.repository.js';
 import { ApiKeyGuard } from '../identity/api-key.guard.js';
 import { AuthenticatedClient } from '../identity/authenticated-client.js';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard.js';
 import { ClientPhonesService } from './client-phones.service.js';
 
-/** A client's phones (Profile A) or VIP gateways (Profile B): their state, last contact and SIM limits. */
+/** A client's phones (Profile A) or VIP gateways (Profile B): their state, last contact, SIM limits and pauses. */
 @Controller('smsapi')
 @UseGuards(ApiKeyGuard, RateLimitGuard)
 export class ClientPhonesController {
@@ -19,5 +19,11 @@ export class ClientPhonesController {
   @Patch('phones/:id')
   setLimits(@AuthenticatedClient() client: ApiKeyOwner, @Param('id') id: string, @Body() body: unknown) {
     return this.phones.setLimits(client, id, body);
+  }
+
+  @Post('phones/:id/resume')
+  @HttpCode(200)
+  resume(@AuthenticatedClient() client: ApiKeyOwner, @Param('id') id: string) {
+    return this.phones.resume(client, id);
   }
 }

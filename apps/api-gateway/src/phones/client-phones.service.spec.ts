@@ -20,8 +20,15 @@ function phone(id: number, overrides: Partial<PhoneDetails> = {}): PhoneDetails 
     lastContactAt: '2026-11-26T09:59:50.000Z',
     dailyLimit: null,
     perMinute: null,
+    monthlyRecipients: null,
+    jitter: null,
+    sims: 1,
+    pausedUntil: null,
+    pauseReason: null,
     lastAssignedAt: null,
     sentToday: 4,
+    partsToday: 5,
+    recipientsThisMonth: 3,
     waitingTasks: 0,
     ...overrides,
   };
@@ -37,6 +44,15 @@ function setUp(profile: Profile, phones: PhoneDetails[] = [phone(5), phone(3, { 
         if (!target) throw new NotFoundError('phone');
         if ('dailyLimit' in payload) target.dailyLimit = payload['dailyLimit'] as number | null;
         if ('perMinute' in payload) target.perMinute = payload['perMinute'] as number | null;
+        if ('monthlyRecipients' in payload) target.monthlyRecipients = payload['monthlyRecipients'] as number | null;
+        if ('jitter' in payload) target.jitter = payload['jitter'] as number | null;
+        if ('sims' in payload) target.sims = payload['sims'] as number;
+        return target;
+      }
+      if (pattern === Patterns.dispatch.phoneResume) {
+        const target = phones.find((candidate) => candidate.id === payload['phoneId'] && candidate.clientId === payload['clientId'] && candidate.kind === payload['kind']);
+        if (!target) throw new NotFoundError('phone');
+        Object.assign(target, { pausedUntil: null, pauseReason: null });
         return target;
       }
       throw new Error(`unexpected ${pattern}`);
@@ -66,7 +82,14 @@ describe(ClientPhonesService.name, () => {
       last_seen_at: '2026-11-26T09:59:50.000Z',
       daily_limit: null,
       per_minute: null,
+      monthly_recipients: null,
+      jitter: null,
+      sims: 1,
       sent_today: 4,
+      parts_today: 5,
+      recipients_this_month: 3,
+      paused_until: null,
+      pause_reason: null,
       waiting_tasks: 2,
       health: null,
     });
@@ -88,6 +111,15 @@ describe(ClientPhonesService.name, () => {
     expect(answer).toMatchObject({ id: 5, daily_limit: 200, per_minute: null });
   });
 
+  it('sets the recipient cap, the jitter and the SIM count, null removing the cap', async () => {
+    const { sut, dispatch } = setUp('A', [phone(5, { monthlyRecipients: 250 })]);
+
+    const answer = await sut.setLimits(OWNER, '5', { monthly_recipients: null, jitter: 45, sims: 2 });
+
+    expect(dispatch.send).toHaveBeenCalledWith(Patterns.dispatch.phoneSetLimits, { phoneId: 5, kind: 'own', clientId: 2, monthlyRecipients: null, jitter: 45, sims: 2, timeZone: 'America/New_York' });
+    expect(answer).toMatchObject({ id: 5, monthly_recipients: null, jitter: 45, sims: 2 });
+  });
+
   it('leaves out the limit not given, so it stays as it is', async () => {
     const { sut, dispatch } = setUp('A', [phone(5, { dailyLimit: 100 })]);
 
@@ -107,6 +139,28 @@ describe(ClientPhonesService.name, () => {
     const { sut, dispatch } = setUp('B', [phone(9, { kind: 'gateway' })]);
 
     await expect(sut.setLimits(OWNER, '9', { daily_limit: 1 })).rejects.toMatchObject({ code: 'not_found' });
+    expect(dispatch.send).not.toHaveBeenCalled();
+  });
+
+  it('resumes a paused own phone and answers it as it is now', async () => {
+    const { sut, dispatch } = setUp('A', [phone(5, { pausedUntil: '2026-11-26T10:14:00.000Z', pauseReason: 'carrier_volume' })]);
+
+    const answer = await sut.resume(OWNER, '5');
+
+    expect(dispatch.send).toHaveBeenCalledWith(Patterns.dispatch.phoneResume, { phoneId: 5, kind: 'own', clientId: 2 });
+    expect(answer).toMatchObject({ id: 5, paused_until: null, pause_reason: null });
+  });
+
+  it.each(['77', 'abc', '0'])('answers not_found when resuming a phone that is not the client’s: %s', async (id) => {
+    const { sut } = setUp('A', [phone(5), phone(77, { clientId: 8 })]);
+
+    await expect(sut.resume(OWNER, id)).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('answers not_found for resume in Profile B without asking dispatch', async () => {
+    const { sut, dispatch } = setUp('B', [phone(9, { kind: 'gateway' })]);
+
+    await expect(sut.resume(OWNER, '9')).rejects.toMatchObject({ code: 'not_found' });
     expect(dispatch.send).not.toHaveBeenCalled();
   });
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { NotFoundError, Patterns, phoneBody, type PhoneBody, type PhoneDetails, type PhoneLimitsCommand, type PhoneListQuery, type PhoneView } from '@smsq/contracts';
+import { NotFoundError, Patterns, phoneBody, type PhoneBody, type PhoneDetails, type PhoneLimitsCommand, type PhoneListQuery, type PhoneResumeCommand, type PhoneView } from '@smsq/contracts';
 import { ServiceClient, serviceClientToken } from '@smsq/platform';
 import { GatewayConfig } from '../config/gateway-config.js';
 import type { ApiKeyOwner } from '../identity/api-keys.repository.js';
@@ -11,7 +11,7 @@ export type PhoneOwner = Pick<ApiKeyOwner, 'clientId' | 'timezone'>;
 
 /**
  * A client's phones as the public API shows them: in Profile A its own phones, which it may set
- * SIM limits on; in Profile B the gateways of its VIP pool, which only an admin sets.
+ * SIM limits on and resume; in Profile B the gateways of its VIP pool, which only an admin sets.
  */
 @Injectable()
 export class ClientPhonesService {
@@ -31,6 +31,23 @@ export class ClientPhonesService {
     const limits = parsePhoneLimits(body);
     const command: PhoneLimitsCommand = { phoneId, kind: 'own', clientId: owner.clientId, ...limits, timeZone: owner.timezone };
     await this.dispatch.send<PhoneView>(Patterns.dispatch.phoneSetLimits, command);
+    return this.phoneOf(owner, phoneId);
+  }
+
+  /**
+   * Lifts a pause (the carrier refused the phone's sends for volume) at once, rather than when it
+   * ends by itself; a phone not paused is answered as it is. 404 as for `setLimits`.
+   */
+  async resume(owner: PhoneOwner, rawId: string): Promise<PhoneBody> {
+    if (this.config.profile !== 'A') throw new NotFoundError('phone');
+    const phoneId = storedIdFromPath(rawId, 'phone');
+    const command: PhoneResumeCommand = { phoneId, kind: 'own', clientId: owner.clientId };
+    await this.dispatch.send<PhoneView>(Patterns.dispatch.phoneResume, command);
+    return this.phoneOf(owner, phoneId);
+  }
+
+  /** The phone as the list shows it (with its counts), after a change. */
+  private async phoneOf(owner: PhoneOwner, phoneId: number): Promise<PhoneBody> {
     const phone = (await this.phonesOf(owner)).find((candidate) => candidate.id === phoneId);
     if (!phone) throw new NotFoundError('phone');
     return phoneBody(phone);

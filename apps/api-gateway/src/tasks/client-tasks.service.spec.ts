@@ -20,7 +20,7 @@ const STORED = { id: 41, clientId: 7, phoneId: 3, scheduledAt: '2026-11-22 10:00
  */
 function setUp(createError: DomainError, whole = false) {
   const dispatch = {
-    send: vi.fn(async (pattern: string) => {
+    send: vi.fn(async (pattern: string, _payload?: unknown) => {
       if (pattern === Patterns.dispatch.taskCreateBatch) {
         if (whole) throw createError;
         return { results: [{ ok: false, error: createError.toBody() }] };
@@ -54,6 +54,25 @@ describe(ClientTasksService.name, () => {
 
     expect(answer).toMatchObject({ ok: true, id: 41, credits_remaining: 29 });
     expect(dispatch.send).toHaveBeenCalledWith(Patterns.dispatch.taskSettle, expect.objectContaining({ taskKey: expect.any(String) }));
+  });
+
+  it('passes priority "high" on to dispatch, and leaves a normal one out as before', async () => {
+    const { sut, dispatch } = setUp(new DomainError('no_active_phone', 'no phone'));
+
+    await expect(sut.create(OWNER, { ...SMS, priority: 'high' }, undefined)).rejects.toMatchObject({ code: 'no_active_phone' });
+    await expect(sut.create(OWNER, { ...SMS, priority: 'normal' }, undefined)).rejects.toMatchObject({ code: 'no_active_phone' });
+
+    const creates = dispatch.send.mock.calls.map(([, payload]) => (payload as { creates: Array<Record<string, unknown>> }).creates[0]);
+    expect(creates[0]).toMatchObject({ recipient: '+381641234567', priority: 'high' });
+    expect(creates[1]).not.toHaveProperty('priority');
+  });
+
+  it('refuses, in place, an item of create-tasks with a priority it does not know', async () => {
+    const { sut } = setUp(new DomainError('no_active_phone', 'no phone'));
+
+    const answer = await sut.createMany(OWNER, { tasks: [{ ...SMS, priority: 'urgent' }] }, undefined);
+
+    expect(answer.results).toEqual([{ ok: false, error: 'invalid_request', detail: expect.stringContaining('priority must be "normal" or "high"') }]);
   });
 
   it.each([

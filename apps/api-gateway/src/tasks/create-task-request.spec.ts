@@ -23,6 +23,24 @@ describe(parseCreateTaskRequest.name, () => {
       requestedPhoneId: 7,
       schedule: { at: new Date('2026-12-01T08:30:00Z'), local: '2026-12-01 09:30:00' },
       expiresAt: undefined,
+      priority: 'normal',
+    });
+  });
+
+  describe('priority', () => {
+    const SMS = { recipient: '+381641234567', message: 'your code is 1234' };
+
+    it('reads "high" and "normal"; left out or null, normal', () => {
+      expect(parseCreateTaskRequest({ ...SMS, priority: 'high' }, CONTEXT).priority).toBe('high');
+      expect(parseCreateTaskRequest({ ...SMS, priority: 'normal' }, CONTEXT).priority).toBe('normal');
+      expect(parseCreateTaskRequest(SMS, CONTEXT).priority).toBe('normal');
+      expect(parseCreateTaskRequest({ ...SMS, priority: null }, CONTEXT).priority).toBe('normal');
+    });
+
+    it.each([['HIGH'], ['urgent'], [1], [true], [['high']]])('refuses priority %j as invalid_request, naming what is allowed', (priority) => {
+      expect(() => parseCreateTaskRequest({ ...SMS, priority }, CONTEXT)).toThrow(
+        expect.objectContaining({ code: 'invalid_request', detail: expect.stringContaining('priority must be "normal" or "high"') }),
+      );
     });
   });
 

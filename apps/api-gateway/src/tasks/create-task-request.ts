@@ -1,4 +1,4 @@
-import { DomainError, IDEMPOTENCY_KEY_MAX_LENGTH, InvalidRequestError, MAX_TTL_S, MESSAGE_MAX_CODE_POINTS } from '@smsq/contracts';
+import { DomainError, IDEMPOTENCY_KEY_MAX_LENGTH, InvalidRequestError, MAX_TTL_S, MESSAGE_MAX_CODE_POINTS, TASK_PRIORITIES, type TaskPriority } from '@smsq/contracts';
 import { jsonObjectOf } from '../http/json-body.js';
 import { messageFromTemplate, type TemplatesByIds } from '../templates/template-message.js';
 import { normaliseRecipient, type RecipientRules } from './recipient.js';
@@ -14,6 +14,8 @@ export interface CreateTaskRequest {
   schedule: Schedule;
   /** Not sent by then, the task ends failed (`expired`) and refunded; undefined when the client set no limit. */
   expiresAt: Date | undefined;
+  /** `high` ignores the client's send windows and is claimed before normal tasks; `normal` when not given. */
+  priority: TaskPriority;
 }
 
 export interface RequestContext extends RecipientRules {
@@ -33,7 +35,16 @@ export function parseCreateTaskRequest(body: unknown, context: RequestContext): 
   const message = checkMessage(fromTemplate ? messageFromTemplate(fields, context.templates) : (fields['message'] as string));
   const schedule = parseSchedule(fields['scheduled_at'], context.timeZone, context.now);
   const expiresAt = parseExpiry(fields, dueAt(schedule, context.now), context.timeZone);
-  return { recipient, message, requestedPhoneId: usablePhoneId(fields['phone_id']), schedule, expiresAt };
+  return { recipient, message, requestedPhoneId: usablePhoneId(fields['phone_id']), schedule, expiresAt, priority: parsePriority(fields['priority']) };
+}
+
+/** `"normal"` or `"high"`; left out (or null), normal. */
+function parsePriority(value: unknown): TaskPriority {
+  if (value === undefined || value === null) return 'normal';
+  if (typeof value !== 'string' || !(TASK_PRIORITIES as readonly string[]).includes(value)) {
+    throw new InvalidRequestError(`priority must be ${TASK_PRIORITIES.map((name) => `"${name}"`).join(' or ')}: "high" (one-time codes, alerts) ignores your send windows and goes before normal tasks`);
+  }
+  return value as TaskPriority;
 }
 
 /** When a task scheduled so becomes due: its time, or now for one in the past. */

@@ -49,6 +49,8 @@ export class TaskCreator {
       scheduledAt: request.schedule.at.toISOString(),
       scheduledLocal: request.schedule.local,
       ...(request.expiresAt ? { expiresAt: request.expiresAt.toISOString() } : {}),
+      // Normal is dispatch's default: a create that asks for nothing new carries nothing new.
+      ...(request.priority === 'normal' ? {} : { priority: request.priority }),
       deadline: new Date(Date.now() + this.config.createTimeoutMs - DEADLINE_MARGIN_MS).toISOString(),
     };
     try {

@@ -21,6 +21,7 @@ describe(readSmsGateConfig.name, () => {
       hang: false,
       processingOrder: 'FIFO',
       failureKind: 'generic-failure',
+      limitExceededAfter: null,
       simCount: 2,
       insecureWebhooks: false,
       webhookRetries: 3,
@@ -47,6 +48,7 @@ describe(readSmsGateConfig.name, () => {
       GATEWAY_SIM_SMSGATE_PROCESSING_ORDER: 'lifo',
       GATEWAY_SIM_SMSGATE_SIM_COUNT: '1',
       GATEWAY_SIM_SMSGATE_FAILURE: 'no-service',
+      GATEWAY_SIM_SMSGATE_LIMIT_EXCEEDED_AFTER: '0',
       GATEWAY_SIM_SMSGATE_INSECURE: 'true',
       GATEWAY_SIM_SMSGATE_SIGNING_KEY: 'key',
       GATEWAY_SIM_SMSGATE_WEBHOOK_RETRIES: '0',
@@ -59,7 +61,7 @@ describe(readSmsGateConfig.name, () => {
     });
 
     expect(config.smsgate).toEqual({
-      username: 'u', password: 'p', deviceId: 'phone-1', pendingMs: 1, sentMs: 2, deliveredMs: 3, hold: true, hang: true, processingOrder: 'LIFO', failureKind: 'no-service', simCount: 1,
+      username: 'u', password: 'p', deviceId: 'phone-1', pendingMs: 1, sentMs: 2, deliveredMs: 3, hold: true, hang: true, processingOrder: 'LIFO', failureKind: 'no-service', limitExceededAfter: 0, simCount: 1,
       insecureWebhooks: true, signingKey: 'key', webhookRetries: 0, webhookRetryMs: 10, legacyExport: true, batteryLevel: 5, batteryCharging: false, connected: false, utcOffsetMinutes: -330,
     });
   });
@@ -77,6 +79,9 @@ describe(readSmsGateConfig.name, () => {
     ['GATEWAY_SIM_SMSGATE_BATTERY_LEVEL', '101'],
     ['GATEWAY_SIM_SMSGATE_UTC_OFFSET', '+3'],
     ['GATEWAY_SIM_SMSGATE_DEVICE_ID', 'has spaces'],
+    ['GATEWAY_SIM_SMSGATE_LIMIT_EXCEEDED_AFTER', '-1'],
+    ['GATEWAY_SIM_SMSGATE_LIMIT_EXCEEDED_AFTER', 'always'],
+    ['GATEWAY_SIM_SMSGATE_FAILURE', 'limit'],
   ])('refuses a bad %s, naming it', (name, value) => {
     expect(() => loadConfig(readGatewaySimConfig, { GATEWAY_SIM_MODE: 'smsgate', [name]: value })).toThrow(name);
   });

@@ -24,6 +24,8 @@ export class SmsGateConfig {
   processingOrder!: ProcessingOrder;
   /** How a send fails at GATEWAY_SIM_FAILURE_RATE (send-faults.ts): the app's generic failure, or its word that nothing was sent. */
   failureKind!: SendFailureKind;
+  /** After this many SMS sent, every further send fails with RESULT_ERROR_LIMIT_EXCEEDED (send-limit.ts); null: never. */
+  limitExceededAfter!: number | null;
   /** Active SIM cards; a message for a higher `simNumber` fails as on a phone without that SIM. */
   simCount!: number;
   /** The app's "insecure" build: webhooks to any http:// URL, not only https:// and http://127.0.0.1. */
@@ -56,6 +58,7 @@ export function readSmsGateConfig(env: EnvReader): SmsGateConfig {
     hang: env.bool('GATEWAY_SIM_SMSGATE_HANG', false),
     processingOrder: env.oneOf('GATEWAY_SIM_SMSGATE_PROCESSING_ORDER', PROCESSING_ORDERS, 'FIFO'),
     failureKind: env.oneOf('GATEWAY_SIM_SMSGATE_FAILURE', SEND_FAILURE_KINDS, 'generic-failure'),
+    limitExceededAfter: env.optionalString('GATEWAY_SIM_SMSGATE_LIMIT_EXCEEDED_AFTER') === undefined ? null : env.int('GATEWAY_SIM_SMSGATE_LIMIT_EXCEEDED_AFTER', 0, { min: 0, max: 1_000_000 }),
     simCount: env.int('GATEWAY_SIM_SMSGATE_SIM_COUNT', 2, { min: 1, max: 3 }),
     insecureWebhooks: env.bool('GATEWAY_SIM_SMSGATE_INSECURE', false),
     ...(signingKey === undefined ? {} : { signingKey }),

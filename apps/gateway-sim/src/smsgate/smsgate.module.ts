@@ -7,6 +7,7 @@ import { MessageStore } from './messages/message-store.js';
 import { MessagesController } from './messages/messages.controller.js';
 import { MessagesService } from './messages/messages.service.js';
 import { SendFaults } from './messages/send-faults.js';
+import { SendLimit } from './messages/send-limit.js';
 import { SentSmsLog } from './messages/sent-sms-log.js';
 import { SmsSender } from './messages/sms-sender.js';
 import { PhoneClock } from './phone/phone-clock.js';
@@ -39,6 +40,7 @@ export class SmsGateModule {
         SmsEvents,
         InboxService,
         SendFaults,
+        SendLimit,
         SmsSender,
         MessagesService,
       ],

@@ -43,6 +43,14 @@ export class SmsGatePhone {
     return { status: response.status, headers: response.headers, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
   }
 
+  /**
+   * Android's limit on SMS sent (`POST /sim/limit`): `after` more SMS from now, then every further
+   * send fails with RESULT_ERROR_LIMIT_EXCEEDED and is not sent; null lifts it.
+   */
+  async limitSends(after: number | null): Promise<SmsGateAnswer> {
+    return this.call('POST', '/sim/limit', { after }, {});
+  }
+
   /** Polls `GET /message/{id}` until the message reaches `state`, or fails past the deadline. */
   async messageIn(id: string, state: string, deadlineMs = 5_000): Promise<Json> {
     return eventually(async () => (await this.call('GET', `/message/${id}`)).body, (message) => message?.state === state, deadlineMs);

@@ -71,11 +71,12 @@ export interface WorkerConfig {
   /** Where the paired phone and the drivers' cursors are kept. */
   stateDir: string;
   /**
-   * Sends per phone per minute (0: unpaced) plus up to `jitterMs` of random spacing. A task whose
-   * phone has a pace in smsq (`per_minute`) keeps that one, this one its upper bound (send-pacer.ts).
+   * SMS parts per phone per minute (0: unpaced) plus up to `jitterMs` of random spacing while paced.
+   * A task whose phone has a pace in smsq (`per_minute`) keeps that one, this one its upper bound;
+   * one whose phone has a `jitter` in smsq takes that one instead of `jitterMs` (send-pacer.ts).
    */
   pacing: { perMinute: number; jitterMs: number };
-  /** The SIM to send from (1-based), or the phone's default. */
+  /** The SIM to send from (1-based), or the phone's default; a task's `sim` from smsq comes first. */
   simNumber: number | undefined;
   /** The phone's own address for replies and health, when the worker is not on the phone. */
   gatewayUrl: string | undefined;

@@ -64,4 +64,20 @@ describe(ClaimSizer.name, () => {
     sut.sendTook(60_000);
     expect(sut.limit()).toBe(50);
   });
+
+  it('counts the jitter smsq names for the phone in place of the worker\'s own, paced or not', () => {
+    // 600 a minute and 2 s of jitter from smsq: 100 ms + 1 s a send on average, one in the window.
+    const paced = sizer(600, 0);
+    paced.claimed({ perMinute: null, jitterS: 2, claimDeadline: Date.now() + 300_000 });
+    expect(paced.limit()).toBe(1);
+    // An unpaced gateway jittered by smsq keeps to single claims before any send is measured, and after.
+    const unpaced = sizer(0);
+    unpaced.claimed({ perMinute: null, jitterS: 10, claimDeadline: Date.now() + 300_000 });
+    unpaced.sendTook(5);
+    expect(unpaced.limit()).toBe(1);
+    // smsq's 0 turns the worker's own jitter off: 600 a minute alone.
+    const noJitter = sizer(600, 2_000);
+    noJitter.claimed({ perMinute: null, jitterS: 0, claimDeadline: Date.now() + 300_000 });
+    expect(noJitter.limit()).toBe(20);
+  });
 });

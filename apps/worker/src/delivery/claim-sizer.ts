@@ -1,5 +1,5 @@
 import { MAX_CLAIM_LIMIT } from '../config/worker-config.js';
-import { effectivePace } from './send-pacer.js';
+import { effectiveJitterMs, effectivePace } from './send-pacer.js';
 
 /**
  * How long one claim's tasks may wait in the worker before they are sent. A claimed task is out of
@@ -25,21 +25,25 @@ export interface ClaimSizerOptions {
  * The `limit` of the next claim: what the phone can send within one claim, pace × claim time
  * (DESIGN "Beyond the specification"), bounded 1–100. The time one SMS takes is the pacer's
  * spacing (smsq's `per_minute` for the phone when it names one, bounded by the worker's own, plus
- * half the jitter, shared by the loops) or, unpaced, the phone's own measured send time; the claim
+ * half the jitter, smsq's for the phone when it names one, shared by the loops) or, unpaced and
+ * unjittered, the phone's own measured send time; a message of several parts takes several slots,
+ * which the batch's give-back (delivery-worker.ts) absorbs rather than this estimate; the claim
  * time is `CLAIM_WINDOW_MS`, never beyond the lease. Before the first send is measured an unpaced
  * phone claims one task at a time, as a phone paced at one SMS every few seconds always does:
  * those keep to DESIGN §3's single claim and report.
  */
 export class ClaimSizer {
   private perMinuteFromSmsq: number | null = null;
+  private jitterFromSmsqS: number | null = null;
   private leaseMs = Number.POSITIVE_INFINITY;
   private meanSendMs: number | undefined;
 
   constructor(private readonly options: ClaimSizerOptions) {}
 
-  /** A task claimed: the pace smsq names for its phone and how long its claim holds, as of `receivedAt`. */
-  claimed(task: { perMinute: number | null; claimDeadline: number }, receivedAt = Date.now()): void {
+  /** A task claimed: the pace and jitter smsq names for its phone and how long its claim holds, as of `receivedAt`. */
+  claimed(task: { perMinute: number | null; jitterS?: number | null; claimDeadline: number }, receivedAt = Date.now()): void {
     this.perMinuteFromSmsq = task.perMinute;
+    this.jitterFromSmsqS = task.jitterS ?? null;
     this.leaseMs = Math.max(0, task.claimDeadline - receivedAt);
   }
 
@@ -51,10 +55,10 @@ export class ClaimSizer {
   limit(): number {
     if (this.options.fixed !== undefined) return this.options.fixed;
     const pace = effectivePace(this.options.pacing.perMinute, this.perMinuteFromSmsq);
-    const paced = pace > 0;
-    // Paced sends of every loop queue behind each other for the phone's slots.
-    const slotMs = paced ? (60_000 / pace + this.options.pacing.jitterMs / 2) * this.options.concurrency : 0;
-    const perSendMs = Math.max(slotMs, this.meanSendMs ?? (paced ? 0 : Number.POSITIVE_INFINITY));
+    const jitterMs = effectiveJitterMs(this.options.pacing.jitterMs, pace, this.jitterFromSmsqS);
+    // Paced (or jittered) sends of every loop queue behind each other for the phone's slots.
+    const slotMs = ((pace > 0 ? 60_000 / pace : 0) + jitterMs / 2) * this.options.concurrency;
+    const perSendMs = Math.max(slotMs, this.meanSendMs ?? (slotMs > 0 ? 0 : Number.POSITIVE_INFINITY));
     const claimMs = Math.min(CLAIM_WINDOW_MS, this.leaseMs);
     return Math.min(MAX_CLAIM_LIMIT, Math.max(1, Math.floor(claimMs / Math.max(perSendMs, 1))));
   }

@@ -65,6 +65,47 @@ describe(`${DeliveryWorker.name} in batches`, () => {
     expect(ids(sut.gateway.requestsTo(SEND))).toEqual([1, 2, 3]);
   });
 
+  it('after a refusal for volume, gives back the batch\'s other tasks for that phone unsent, still sends those for another, and claims on', async () => {
+    sut = await harness({ env: { WORKER_CLAIM_LIMIT: '10' } });
+    const other = `${sut.gateway.url}/other/`;
+    sut.smsq.route(POLL, batchAnswers([pendingTask(sut.gateway.url, { id: 1 }), pendingTask(sut.gateway.url, { id: 2 }), pendingTask(sut.gateway.url, { id: 3 }), pendingTask(other, { id: 4 }), pendingTask(sut.gateway.url, { id: 5 })]));
+    sut.smsq.route(REPORTS, acceptReports);
+    sut.gateway.route(SEND, (request) => ((request.body as { id: number }).id === 2 ? { status: 429, body: { error: 'rate_limited' } } : { status: 200, body: { ok: true } }));
+    sut.gateway.route('POST /other/send', () => ({ status: 200, body: { ok: true } }));
+    sut.start();
+
+    const report = await sut.smsq.waitForRequest(REPORTS);
+
+    expect(report.body).toEqual({
+      reports: [
+        { id: 1, status: 'sent' },
+        { id: 2, status: 'failed', error: 'gateway answered 429: rate_limited', retry: true, reason: 'carrier_volume' },
+        { id: 3, status: 'released' },
+        { id: 4, status: 'sent' },
+        { id: 5, status: 'released' },
+      ],
+      next: 10,
+    });
+    expect(ids(sut.gateway.requestsTo(SEND))).toEqual([1, 2]);
+    expect(ids(sut.gateway.requestsTo('POST /other/send'))).toEqual([4]);
+    expect(sut.logger.lines).toContain('warn not sent loop=1 task=3 reason="its phone was refused for volume after it was claimed"');
+    // And polls on: smsq gives the paused phone nothing until it resumes.
+    await sut.smsq.waitForRequest(POLL, 2);
+  });
+
+  it('sends a task claimed after the refusal\'s report landed, as smsq resumed the phone', async () => {
+    sut = await harness({ env: { WORKER_CLAIM_LIMIT: '10' } });
+    sut.smsq.route(POLL, batchAnswers([pendingTask(sut.gateway.url, { id: 1 })], [pendingTask(sut.gateway.url, { id: 2 })]));
+    sut.smsq.route(REPORTS, acceptReports);
+    sut.gateway.route(SEND, (request) => ((request.body as { id: number }).id === 1 ? { status: 429, body: { error: 'rate_limited' } } : { status: 200, body: { ok: true } }));
+    sut.start();
+
+    const second = await sut.smsq.waitForRequest(REPORTS, 2);
+
+    expect(second.body).toEqual({ reports: [{ id: 2, status: 'sent' }], next: 10 });
+    expect(ids(sut.gateway.requestsTo(SEND))).toEqual([1, 2]);
+  });
+
   it('retries only the reports smsq could not take, and takes refusals as final', async () => {
     sut = await harness({ env: { WORKER_CLAIM_LIMIT: '10' }, timings: { report: { initialMs: 100, maxMs: 400 } } });
     sut.smsq.route(POLL, batchAnswers([1, 2, 3].map((id) => pendingTask(sut.gateway.url, { id }))));
@@ -133,7 +174,7 @@ describe(`${DeliveryWorker.name} in batches`, () => {
     await sut.logger.waitForLine(/reported task=1 status=sent/);
 
     expect(ids(sut.gateway.requestsTo(SEND))).toEqual([1]);
-    expect(sut.logger.lines).toContain('warn not sent loop=1 task=2 reason="its claim lapsed before it could be sent (a pacing wait, or the task expired)"');
+    expect(sut.logger.lines).toContain('warn not sent loop=1 task=2 reason="its claim lapses before its turn to send (pace and jitter), or the task expired"');
     const [first, ...retries] = sut.smsq.requestsTo(REPORTS).map((request) => (request.body as { reports: unknown }).reports);
     expect(first).toEqual([{ id: 1, status: 'sent' }, { id: 2, status: 'released' }]);
     // Task 2's claim had lapsed already: a late release could undo a new claim, so it is not retried.

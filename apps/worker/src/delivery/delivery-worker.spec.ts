@@ -3,8 +3,10 @@ import { eventually } from '@smsq/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stopOnSignals } from '../shutdown/stop-on-signals.js';
 import { closedPortUrl } from '../testing/stand-in-server.js';
-import { harness, pendingTask, POLL, pollAnswers, REPORT, SEND, TOKEN, type Harness } from '../testing/worker-harness.js';
+import { acceptReports, harness, pendingTask, POLL, pollAnswers, REPORT, REPORTS, SEND, TOKEN, type Harness } from '../testing/worker-harness.js';
 import { DeliveryWorker, messageKeyOf } from './delivery-worker.js';
+
+const ids = (requests: { body: unknown }[]) => requests.map((request) => (request.body as { id: number }).id);
 
 describe(DeliveryWorker.name, () => {
   let sut: Harness;
@@ -111,6 +113,97 @@ describe(DeliveryWorker.name, () => {
     // explain a gap tells them apart: smsq's 200 ms from the worker's 100, the worker's 100 from smsq's 10.
     expect(slowSecond - slowFirst).toBeGreaterThanOrEqual((200 + 100) / 2);
     expect(fastSecond - fastFirst).toBeGreaterThanOrEqual((100 + 10) / 2);
+  });
+
+  it.each([
+    ['a 429', 429, { error: 'rate_limited', detail: 'too many SMS' }, 'gateway answered 429: rate_limited: too many SMS'],
+    ['"error": "limit_exceeded"', 503, { error: 'limit_exceeded' }, 'gateway answered 503: limit_exceeded'],
+    ['"error": "carrier_volume"', 502, { error: 'carrier_volume', detail: 'the operator refused' }, 'gateway answered 502: carrier_volume: the operator refused'],
+  ])('reports the gateway\'s refusal for volume (%s) as failed, retry, carrier_volume, and polls again without asking for the next task', async (_, status, body, error) => {
+    sut = await harness();
+    sut.smsq.route(POLL, pollAnswers({ status: 200, body: pendingTask(sut.gateway.url) }));
+    sut.smsq.route(REPORT, () => ({ status: 200, body: { ok: true, id: 7, status: 'pending' } }));
+    sut.gateway.route(SEND, () => ({ status, body }));
+    sut.start();
+
+    const report = await sut.smsq.waitForRequest(REPORT);
+    await sut.smsq.waitForRequest(POLL, 2);
+
+    expect(report.body).toEqual({ id: 7, status: 'failed', error, retry: true, reason: 'carrier_volume' });
+    await sut.logger.waitForLine(/reported task=7 status=failed retry=true reason=carrier_volume attempt=1 requeued=true/);
+    expect(sut.logger.lines).toContain('warn phone refused for volume task=7 note="its other tasks in hand are given back unsent; smsq pauses the phone"');
+  });
+
+  it('gives back unsent, at once, a task another loop holds for a phone refused for volume while it waited its turn', async () => {
+    // Two loops share the phone's slots, half a second apart: the first send is refused for volume, the second never goes.
+    sut = await harness({ env: { WORKER_CONCURRENCY: '2', WORKER_SENDS_PER_MINUTE: '120', WORKER_SEND_JITTER_MS: '0' } });
+    sut.smsq.route(POLL, pollAnswers({ status: 200, body: pendingTask(sut.gateway.url, { id: 7 }) }, { status: 200, body: pendingTask(sut.gateway.url, { id: 8 }) }));
+    sut.smsq.route(REPORT, (request) => ({ status: 200, body: { ok: true, id: (request.body as { id: number }).id, status: 'pending' } }));
+    sut.smsq.route(REPORTS, acceptReports);
+    sut.gateway.route(SEND, () => ({ status: 429, body: { error: 'rate_limited' } }));
+    sut.start();
+
+    const release = await sut.smsq.waitForRequest(REPORTS);
+
+    const sent = ids(sut.gateway.requestsTo(SEND));
+    expect(sent).toHaveLength(1);
+    const other = sent[0] === 7 ? 8 : 7;
+    expect(release.body).toEqual({ reports: [{ id: other, status: 'released' }] });
+    expect(sut.smsq.requestsTo(REPORT).map((request) => request.body)).toEqual([{ id: sent[0], status: 'failed', error: 'gateway answered 429: rate_limited', retry: true, reason: 'carrier_volume' }]);
+    await sut.logger.waitForLine(new RegExp(`not sent loop=\\d task=${other} reason="its phone was refused for volume after it was claimed"`));
+  });
+
+  it('waits a random extra pause, up to the jitter smsq names for the phone, between its sends', async () => {
+    // Unpaced, but smsq's jitter of 1 s: the random source says 0.5, so the second send comes 500 ms after the first.
+    sut = await harness();
+    sut.smsq.route(POLL, pollAnswers(...[7, 8].map((id) => ({ status: 200, body: pendingTask(sut.gateway.url, { id, jitter: 1 }) }))));
+    sut.start();
+
+    await sut.smsq.waitForRequest(REPORT, 2);
+
+    const [first = 0, second = 0] = sut.gateway.requestsTo(SEND).map((request) => request.at);
+    expect(second - first).toBeGreaterThanOrEqual(450);
+  });
+
+  it('never waits out a jitter past the claim: a task whose turn would come after its claim lapses is not sent, at once', async () => {
+    // smsq's jitter of 20 s (10 s drawn) after task 7: task 8's claim, lapsing in 3 s, cannot wait for its turn.
+    sut = await harness();
+    sut.smsq.route(POLL, pollAnswers({ status: 200, body: pendingTask(sut.gateway.url, { id: 7, jitter: 20 }) }, () => ({ status: 200, body: pendingTask(sut.gateway.url, { id: 8, jitter: 20, claim_expires_at: new Date(Date.now() + 3_000).toISOString() }) })));
+    sut.start();
+
+    const line = await sut.logger.waitForLine(/not sent loop=1 task=8/);
+
+    expect(line).toBe('warn not sent loop=1 task=8 reason="its claim lapses before its turn to send (pace and jitter), or the task expired"');
+    expect(ids(sut.gateway.requestsTo(SEND))).toEqual([7]);
+    // A single claim is left to its lease, as one that lapsed; nothing is reported for it.
+    expect(sut.smsq.requestsTo(REPORT).map((request) => (request.body as { id: number }).id)).toEqual([7]);
+  });
+
+  it('gives up a jitter wait when the worker stops: the task waiting for its turn is not sent', async () => {
+    sut = await harness({ env: { WORKER_STOP_GRACE_S: '0' } });
+    sut.smsq.route(POLL, pollAnswers(...[7, 8].map((id) => ({ status: 200, body: pendingTask(sut.gateway.url, { id, jitter: 600 }) }))));
+    sut.start();
+    await sut.logger.waitForLine(/claimed loop=1 task=8/);
+
+    const stoppedAt = Date.now();
+    sut.worker.stop();
+    await sut.running;
+
+    expect(Date.now() - stoppedAt).toBeLessThan(5_000);
+    expect(ids(sut.gateway.requestsTo(SEND))).toEqual([7]);
+    expect(sut.logger.lines).toContain('warn not sent loop=1 task=8 reason="the worker stopped while the task waited for its pacing slot"');
+  });
+
+  it('names the task\'s parts and SIM in its log, and says once that the generic gateway takes no SIM', async () => {
+    sut = await harness();
+    sut.smsq.route(POLL, pollAnswers(...[7, 8].map((id) => ({ status: 200, body: pendingTask(sut.gateway.url, { id, parts: 2, sim: 2 }) }))));
+    sut.start();
+
+    await sut.smsq.waitForRequest(REPORT, 2);
+
+    expect(sut.gateway.requestsTo(SEND).map((request) => request.body)).toEqual([7, 8].map((id) => ({ id, recipient: '+381641234567', message: 'Hello from smsq' })));
+    expect(sut.logger.lines).toContain('log claimed loop=1 task=7 attempt=1 phone=3 client=2 scheduled_at="2026-05-04 10:00:00" parts=2 sim=2');
+    expect(sut.logger.lines.filter((line) => line.includes('takes no SIM'))).toEqual(['warn the generic HTTP gateway takes no SIM: the SIM smsq chooses for a task is ignored task=7 sim=2']);
   });
 
   it('reports failed when the gateway cannot be reached', async () => {
@@ -235,7 +328,7 @@ describe(DeliveryWorker.name, () => {
     sut.smsq.route(POLL, pollAnswers({ status: 200, body: pendingTask(sut.gateway.url, { claim_expires_at: new Date(Date.now() - 5_000).toISOString() }) }));
     sut.start();
 
-    await sut.logger.waitForLine(/not sent loop=1 task=7 reason="its claim lapsed/);
+    await sut.logger.waitForLine(/not sent loop=1 task=7 reason="its claim lapses before its turn/);
     await sut.smsq.waitForRequest(POLL, 2);
 
     expect(sut.gateway.requestsTo(SEND)).toEqual([]);

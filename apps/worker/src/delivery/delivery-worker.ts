@@ -9,6 +9,7 @@ import { BatchReports } from './batch-reports.js';
 import { CLAIM_WINDOW_MS, type ClaimSizer } from './claim-sizer.js';
 import type { SendPacer } from './send-pacer.js';
 import type { TaskReporter } from './task-reporter.js';
+import { VolumeRefusals } from './volume-refusals.js';
 
 export interface DeliveryWorkerOptions {
   concurrency: number;
@@ -25,6 +26,19 @@ export interface DeliveryWorkerOptions {
 const DELIVERY_REPORT_WINDOW_MS = 15 * 60_000;
 
 /**
+ * Why a task never reached the phone: the worker stopped first; its claim lapses before its turn
+ * to send (pace and jitter) or lapsed already; its phone was refused for volume after it was
+ * claimed (`VolumeRefusals`), so smsq is pausing that phone.
+ */
+type Untried = { untried: 'stopped' | 'lapsed' | 'phone-refused' };
+
+/** What a send owes smsq: the report (and the SMS, when its delivery report is still to come). */
+interface Sent {
+  report: TaskStatusReport;
+  sms?: OutgoingSms;
+}
+
+/**
  * The delivery loop: each of `concurrency` loops long-polls smsq for one task, waits for its phone's
  * pacing slot, hands it to the phone and reports the outcome, then polls again; a delivery report
  * the phone receives later is reported as it comes. When the phone can send more than one task
@@ -32,12 +46,15 @@ const DELIVERY_REPORT_WINDOW_MS = 15 * 60_000;
  * as it would single ones (each paced, each given up when its own claim lapsed, each named so a
  * resend after a crash is refused), and reports them together, claiming the next batch in the same
  * request. `stop()` ends polling at once (an idle long poll is aborted) while every task already
- * received is still delivered and reported, within the grace.
+ * received is still delivered and reported, within the grace. When the carrier refuses a send for
+ * volume (`carrier_volume`), that phone's other tasks in hand are given back unsent (`released`),
+ * and the loops poll on: smsq gives the paused phone nothing until it resumes.
  */
 export class DeliveryWorker {
   private readonly stopping = new AbortController();
   private readonly giveUp = new AbortController();
   private readonly deliveryFollows = new Set<Promise<void>>();
+  private readonly volumeRefusals = new VolumeRefusals();
   private tasksInHand = 0;
 
   constructor(
@@ -135,12 +152,22 @@ export class DeliveryWorker {
     try {
       this.options.sizer.claimed(task);
       const done = await this.send(task, loop);
-      // A single claim has no way to give a task back: the lease returns it.
-      if (!done || done === 'untried') return undefined;
-      // The next task comes with the report while the phone takes one at a time; a phone that can take more polls for a batch.
-      const reported = await this.reporter.report(done.report, task.claimDeadline, !this.isStopping && this.options.sizer.limit() === 1);
-      if (reported.accepted && done.sms) this.awaitDeliveryReport(done.sms);
-      return reported.next;
+      if (!done) return undefined;
+      if ('untried' in done) {
+        // Given back at once, for smsq to move it off the paused phone; otherwise a single claim leaves it to the lease.
+        if (done.untried === 'phone-refused') await this.reporter.reportMany([{ report: { id: task.id, status: 'released' }, claimDeadline: task.claimDeadline }]);
+        return undefined;
+      }
+      const refused = this.noteVolumeRefusal(task, done.report);
+      try {
+        // The next task comes with the report while the phone takes one at a time; a phone that can take more polls for a batch.
+        // None after a refusal for volume: the loop polls again, and smsq gives the paused phone nothing.
+        const reported = await this.reporter.report(done.report, task.claimDeadline, !refused && !this.isStopping && this.options.sizer.limit() === 1);
+        if (reported.accepted && done.sms) this.awaitDeliveryReport(done.sms);
+        return reported.next;
+      } finally {
+        if (refused) this.volumeRefusals.reported(phoneOf(task));
+      }
     } finally {
       this.tasksInHand--;
     }
@@ -153,13 +180,15 @@ export class DeliveryWorker {
    * returns it, as a single claim's. A task never handed to the phone is given back (`released`)
    * with its attempt: one whose claim lapsed first, or that the worker stopped before sending, and
    * every task still waiting once one send has taken longer than the whole batch should (a phone
-   * that hangs), so that they are due again at once instead of waiting out their leases behind it.
+   * that hangs), so that they are due again at once instead of waiting out their leases behind it;
+   * and, once its phone refused a send for volume, every task of that phone not yet sent.
    */
   private async deliverBatch(claimed: ParsedPoll[], loop: number): Promise<ParsedPoll[]> {
     this.tasksInHand += claimed.length;
     const reports = new BatchReports(this.reporter, this.log, CLAIM_WINDOW_MS);
     const waiting = [...claimed];
     const giveBack = (task: PendingTask) => reports.add({ report: { id: task.id, status: 'released' }, claimDeadline: task.claimDeadline });
+    const refusedPhones: string[] = [];
     try {
       const following = new Map<number, OutgoingSms>();
       for (const item of claimed) if (item.kind === 'task') this.options.sizer.claimed(item.task);
@@ -176,11 +205,12 @@ export class DeliveryWorker {
               reports.now();
             }, CLAIM_WINDOW_MS);
             const done = await this.send(item.task, loop).finally(() => clearTimeout(slow));
-            if (done === 'untried') {
+            if (done && 'untried' in done) {
               giveBack(item.task);
             } else if (done) {
               reports.add({ report: done.report, claimDeadline: item.task.claimDeadline });
               if (done.sms) following.set(item.task.id, done.sms);
+              if (this.noteVolumeRefusal(item.task, done.report)) refusedPhones.push(phoneOf(item.task));
             }
             break;
           }
@@ -201,6 +231,7 @@ export class DeliveryWorker {
       this.log.error('delivery crashed', { loop, reason: reasonOf(error) });
       return [];
     } finally {
+      for (const phone of refusedPhones) this.volumeRefusals.reported(phone);
       this.tasksInHand -= claimed.length;
     }
   }
@@ -210,19 +241,18 @@ export class DeliveryWorker {
    * delivery report is still to come); `untried` when it never reached the phone; undefined when
    * its outcome is unknown and the lease returns it.
    */
-  private async send(task: PendingTask, loop: number): Promise<{ report: TaskStatusReport; sms?: OutgoingSms } | 'untried' | undefined> {
+  private async send(task: PendingTask, loop: number): Promise<Sent | Untried | undefined> {
     try {
-      this.log.info('claimed', { loop, task: task.id, attempt: numberOrString(task.attempt), phone: numberOrString(task.phoneId), client: numberOrString(task.clientId), scheduled_at: numberOrString(task.scheduledAt) });
-      if (!(await this.options.pacer.waitTurn(task.gatewayUrl ?? 'this phone', this.giveUp.signal, task.perMinute))) {
-        this.log.warn('not sent', { loop, task: task.id, reason: 'the worker stopped while the task waited for its pacing slot' });
-        return 'untried';
-      }
-      if (Date.now() >= task.claimDeadline) {
-        // A claim lapses at the task's expiry at the latest: past it, the SMS is no longer this worker's to send.
-        this.log.warn('not sent', { loop, task: task.id, reason: 'its claim lapsed before it could be sent (a pacing wait, or the task expired)' });
-        return 'untried';
-      }
-      const sms: OutgoingSms = { taskId: task.id, messageKey: messageKeyOf(task), recipient: task.recipient, message: task.message, gatewayUrl: task.gatewayUrl, claimDeadline: task.claimDeadline };
+      this.log.info('claimed', { loop, task: task.id, attempt: numberOrString(task.attempt), phone: numberOrString(task.phoneId), client: numberOrString(task.clientId), scheduled_at: numberOrString(task.scheduledAt), parts: task.parts === 1 ? undefined : task.parts, sim: task.sim ?? undefined });
+      const phone = phoneOf(task);
+      if (this.volumeRefusals.isStale(phone, task.receivedAt)) return this.notSent(task, loop, 'phone-refused');
+      const turn = await this.options.pacer.waitTurn(phone, this.giveUp.signal, { perMinute: task.perMinute, parts: task.parts, jitterS: task.jitterS, deadline: task.claimDeadline });
+      if (turn === 'stopped') return this.notSent(task, loop, 'stopped');
+      // A claim lapses at the task's expiry at the latest: past it, the SMS is no longer this worker's to send.
+      if (turn === 'lapsed' || Date.now() >= task.claimDeadline) return this.notSent(task, loop, 'lapsed');
+      // Another loop's send may have been refused for volume while this one waited its turn.
+      if (this.volumeRefusals.isStale(phone, task.receivedAt)) return this.notSent(task, loop, 'phone-refused');
+      const sms: OutgoingSms = { taskId: task.id, messageKey: messageKeyOf(task), recipient: task.recipient, message: task.message, gatewayUrl: task.gatewayUrl, claimDeadline: task.claimDeadline, ...(task.sim === null ? {} : { sim: task.sim }) };
       const handedAt = Date.now();
       const outcome = await this.driver.send(sms, this.giveUp.signal);
       this.options.sizer.sendTook(Date.now() - handedAt);
@@ -230,9 +260,11 @@ export class DeliveryWorker {
         case 'sent':
           this.log.info('sent', { loop, task: task.id, message_id: outcome.messageId, delivered: outcome.delivered || undefined });
           return { report: { id: task.id, status: outcome.delivered ? 'delivered' : 'sent' }, ...(outcome.delivered ? {} : { sms }) };
-        case 'failed':
-          this.log.warn('send failed', { loop, task: task.id, error: outcome.error, retry: outcome.retry });
-          return { report: { id: task.id, status: 'failed', error: outcome.error, ...(outcome.retry ? { retry: true } : {}) } };
+        case 'failed': {
+          this.log.warn('send failed', { loop, task: task.id, error: outcome.error, retry: outcome.retry, reason: outcome.reason });
+          const reason = outcome.retry && outcome.reason ? { reason: outcome.reason } : {};
+          return { report: { id: task.id, status: 'failed', error: outcome.error, ...(outcome.retry ? { retry: true } : {}), ...reason } };
+        }
         case 'unknown':
           this.log.warn('outcome unknown', { loop, task: task.id, reason: outcome.reason, note: 'not reported: the lease returns the task and its next claim asks the phone again' });
           return undefined;
@@ -242,6 +274,22 @@ export class DeliveryWorker {
       this.log.error('delivery crashed', { loop, task: task.id, reason: reasonOf(error) });
       return undefined;
     }
+  }
+
+  private notSent(task: PendingTask, loop: number, cause: Untried['untried']): Untried {
+    this.log.warn('not sent', { loop, task: task.id, reason: NOT_SENT_REASONS[cause] });
+    return { untried: cause };
+  }
+
+  /**
+   * Whether this report says the carrier refused the task's phone for volume: if so, the phone's
+   * tasks in hand are stale until the caller tells `volumeRefusals` the report is settled.
+   */
+  private noteVolumeRefusal(task: PendingTask, report: TaskStatusReport): boolean {
+    if (report.reason !== 'carrier_volume') return false;
+    this.volumeRefusals.refused(phoneOf(task));
+    this.log.warn('phone refused for volume', { task: task.id, note: 'its other tasks in hand are given back unsent; smsq pauses the phone' });
+    return true;
   }
 
   /** Follows a sent SMS until the phone has its delivery report, without holding up the next task. */
@@ -269,6 +317,17 @@ export class DeliveryWorker {
       this.tasksInHand--;
     }
   }
+}
+
+const NOT_SENT_REASONS: Record<Untried['untried'], string> = {
+  stopped: 'the worker stopped while the task waited for its pacing slot',
+  lapsed: 'its claim lapses before its turn to send (pace and jitter), or the task expired',
+  'phone-refused': 'its phone was refused for volume after it was claimed',
+};
+
+/** The phone a task goes through, as the pacer and the volume refusals know it. */
+function phoneOf(task: Pick<PendingTask, 'gatewayUrl'>): string {
+  return task.gatewayUrl ?? 'this phone';
 }
 
 /** The failure a task smsq handed over unusable is reported with. */

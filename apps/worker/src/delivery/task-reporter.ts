@@ -51,7 +51,7 @@ export class TaskReporter {
       if (answer.kind === 'accepted') {
         // `pending`: smsq took the phone's word that nothing was sent and queued the task again; it is no longer ours.
         const requeued = answer.taskStatus === 'pending' ? { requeued: true } : {};
-        this.log.info('reported', { task: report.id, status: report.status, retry: report.retry, attempt, ...requeued });
+        this.log.info('reported', { task: report.id, status: report.status, retry: report.retry, reason: report.reason, attempt, ...requeued });
         return answer.next === undefined ? { accepted: true } : { accepted: true, next: answer.next };
       }
       const problem = answer.kind === 'refused' ? { http_status: answer.status, reason: answer.reason } : { reason: answer.reason };
@@ -96,7 +96,7 @@ export class TaskReporter {
           if (result.kind === 'accepted') {
             accepted.add(report.id);
             const requeued = result.taskStatus === 'pending' ? { requeued: true } : {};
-            this.log.info('reported', { task: report.id, status: report.status, retry: 'retry' in report ? report.retry : undefined, attempt, ...requeued });
+            this.log.info('reported', { task: report.id, status: report.status, retry: 'retry' in report ? report.retry : undefined, reason: 'reason' in report ? report.reason : undefined, attempt, ...requeued });
           } else if (isRetryable(result)) retry.push({ entry: owed[index]!, problem: result });
           else this.log.error('report refused', { task: report.id, status: report.status, http_status: result.status, reason: result.reason });
         });

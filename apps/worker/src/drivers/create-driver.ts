@@ -10,7 +10,7 @@ import { TERMUX_DEFAULTS, TermuxDriver } from './termux/termux-driver.js';
 export function createDriver(config: WorkerConfig, log: WorkerLog): PhoneDriver {
   switch (config.driver) {
     case 'http':
-      return new HttpGatewayDriver(config.sendTimeoutMs);
+      return new HttpGatewayDriver(config.sendTimeoutMs, log);
     case 'termux':
       return new TermuxDriver({
         ...TERMUX_DEFAULTS,

@@ -22,6 +22,11 @@ export interface OutgoingSms {
   gatewayUrl: string | null;
   /** Epoch ms on the local clock when the claim lapses: the phone must be done with the SMS before it. */
   claimDeadline: number;
+  /**
+   * The SIM smsq chose for this task (1-based, smsq's `sim`), over the worker's own WORKER_SIM; absent:
+   * the worker's own, else the phone's default. Drivers whose phone cannot choose ignore it.
+   */
+  sim?: number;
 }
 
 /**
@@ -35,15 +40,22 @@ export type SendOutcome =
   | { status: 'unknown'; reason: string };
 
 /**
+ * Why nothing was sent, where the phone says (smsq's `reason`): `carrier_volume`, the carrier or
+ * Android refused the send for volume. smsq then pauses the phone and moves its waiting tasks.
+ */
+export type FailureReason = 'carrier_volume';
+
+/**
  * A failed send. `retry`: the phone's own word that nothing was sent (no service, radio off, its
  * queue expired the SMS, the app refused it before sending); smsq then puts the task back in the
  * queue, on another phone where there is one. Never set for an invalid number, a blocked recipient
- * or an outcome nobody knows: those stay final, or `unknown`.
+ * or an outcome nobody knows: those stay final, or `unknown`. `reason`, only with `retry`: why.
  */
 export interface SendFailure {
   status: 'failed';
   error: string;
   retry?: true;
+  reason?: FailureReason;
 }
 
 /** A reply the phone received, on its way to `POST /smsapi/inbound`. */
@@ -71,8 +83,9 @@ export interface PhoneDriver {
   /** `smsgate`, `termux` or `http`: for logs. */
   readonly name: string;
   /**
-   * Hands the SMS to the phone and follows it until the phone says sent or failed, or the claim is
-   * about to lapse. Never throws. Must never make the phone send the same task twice.
+   * Hands the SMS to the phone (from `sms.sim` where the phone can choose) and follows it until the
+   * phone says sent or failed, or the claim is about to lapse. Never throws. Must never make the
+   * phone send the same task twice. A refusal for volume is `failed` with `retry` and `reason`.
    */
   send(sms: OutgoingSms, signal: AbortSignal): Promise<SendOutcome>;
   /** After `sent` without `delivered`: resolves true once the phone has the carrier's delivery report, false when it gave up waiting. */

@@ -8,7 +8,7 @@ describe(parsePendingTask.name, () => {
     expect(parsePendingTask({}, NOW, null)).toEqual({ kind: 'idle' });
   });
 
-  it('reads a task, its claim deadline on the local clock, and no pace from an smsq that names none', () => {
+  it('reads a task, its claim deadline on the local clock, and no pace, jitter or SIM, one part, from an smsq that names none', () => {
     const parsed = parsePendingTask(
       { id: 5, recipient: '+381641234567', message: 'hi', phone_id: 1, client_id: 2, scheduled_at: '2026-05-04 12:00:00', gateway_url: 'http://10.0.0.5:8080', attempt: 2, claim_expires_at: '2026-05-04T10:05:00.000Z' },
       NOW,
@@ -17,7 +17,7 @@ describe(parsePendingTask.name, () => {
 
     expect(parsed).toEqual({
       kind: 'task',
-      task: { id: 5, recipient: '+381641234567', message: 'hi', phoneId: 1, clientId: 2, scheduledAt: '2026-05-04 12:00:00', gatewayUrl: 'http://10.0.0.5:8080', attempt: 2, perMinute: null, claimDeadline: NOW + 300_000 },
+      task: { id: 5, recipient: '+381641234567', message: 'hi', phoneId: 1, clientId: 2, scheduledAt: '2026-05-04 12:00:00', gatewayUrl: 'http://10.0.0.5:8080', attempt: 2, perMinute: null, jitterS: null, sim: null, parts: 1, receivedAt: NOW, claimDeadline: NOW + 300_000 },
     });
   });
 
@@ -30,6 +30,51 @@ describe(parsePendingTask.name, () => {
     ['20', null],
   ])('reads per_minute %j as the pace %j', (perMinute, pace) => {
     expect(parsePendingTask({ id: 5, recipient: '+1', message: 'hi', per_minute: perMinute }, NOW, null)).toMatchObject({ kind: 'task', task: { perMinute: pace } });
+  });
+
+  it('reads the parts, jitter and SIM smsq names for the task', () => {
+    expect(parsePendingTask({ id: 5, recipient: '+1', message: 'hi', parts: 3, jitter: 20, sim: 2 }, NOW, null)).toMatchObject({ kind: 'task', task: { parts: 3, jitterS: 20, sim: 2 } });
+  });
+
+  it.each([
+    [2, 2],
+    [255, 255],
+    [undefined, 1],
+    [null, 1],
+    [0, 1],
+    [-2, 1],
+    [1.5, 1],
+    [256, 1],
+    ['3', 1],
+  ])('reads parts %j as %j', (parts, read) => {
+    expect(parsePendingTask({ id: 5, recipient: '+1', message: 'hi', parts }, NOW, null)).toMatchObject({ kind: 'task', task: { parts: read } });
+  });
+
+  it.each([
+    [0, 0],
+    [30, 30],
+    [600, 600],
+    [undefined, null],
+    [null, null],
+    [-1, null],
+    [2.5, null],
+    [601, null],
+    ['30', null],
+  ])('reads jitter %j as %j seconds', (jitter, read) => {
+    expect(parsePendingTask({ id: 5, recipient: '+1', message: 'hi', jitter }, NOW, null)).toMatchObject({ kind: 'task', task: { jitterS: read } });
+  });
+
+  it.each([
+    [1, 1],
+    [2, 2],
+    [undefined, null],
+    [null, null],
+    [0, null],
+    [9, null],
+    [1.5, null],
+    ['2', null],
+  ])('reads sim %j as %j', (sim, read) => {
+    expect(parsePendingTask({ id: 5, recipient: '+1', message: 'hi', sim }, NOW, null)).toMatchObject({ kind: 'task', task: { sim: read } });
   });
 
   it('moves the claim deadline by the difference between the clocks', () => {

@@ -13,6 +13,17 @@ export interface PendingTask {
    * set, or from an smsq that predates it: the worker keeps its own pace.
    */
   perMinute: number | null;
+  /**
+   * `jitter`: the longest random extra pause (seconds) the phone's owner set between its sends; null
+   * when none is set, or from an smsq that predates it: the worker keeps its own (send-pacer.ts).
+   */
+  jitterS: number | null;
+  /** `sim`: the SIM to send this task from (1-based), chosen by smsq; null: the worker's own (WORKER_SIM) or the phone's default. */
+  sim: number | null;
+  /** `parts`: the SMS parts the message costs, what the pace counts; 1 from an smsq that predates it. */
+  parts: number;
+  /** Epoch ms, local clock, when the claim reached the worker. */
+  receivedAt: number;
   /** Epoch ms, local clock, by which the report must have landed; after it the lease returns the task. */
   claimDeadline: number;
 }
@@ -59,6 +70,10 @@ export function parsePendingTask(body: unknown, receivedAt: number, serverDate: 
       gatewayUrl,
       attempt: fields['attempt'],
       perMinute: paceOf(fields['per_minute']),
+      jitterS: jitterOf(fields['jitter']),
+      sim: simOf(fields['sim']),
+      parts: partsOf(fields['parts']),
+      receivedAt,
       claimDeadline,
     },
   };
@@ -81,6 +96,29 @@ function isEmptyObject(value: unknown): boolean {
 /** A positive whole number of SMS per minute; anything else sets no pace. */
 function paceOf(perMinute: unknown): number | null {
   return typeof perMinute === 'number' && Number.isSafeInteger(perMinute) && perMinute > 0 ? perMinute : null;
+}
+
+/** The longest jitter smsq lets an owner set (MAX_JITTER_S in @smsq/contracts). */
+const MAX_JITTER_S = 600;
+/** The highest SIM number taken, as for WORKER_SIM. */
+const MAX_SIM = 8;
+
+/** Whole seconds from 0 to MAX_JITTER_S; anything else sets no jitter, and the worker keeps its own. */
+function jitterOf(jitter: unknown): number | null {
+  return typeof jitter === 'number' && Number.isSafeInteger(jitter) && jitter >= 0 && jitter <= MAX_JITTER_S ? jitter : null;
+}
+
+/** A SIM number from 1; anything else chooses none, and the worker sends from its own. */
+function simOf(sim: unknown): number | null {
+  return typeof sim === 'number' && Number.isSafeInteger(sim) && sim >= 1 && sim <= MAX_SIM ? sim : null;
+}
+
+/** A concatenated SMS has at most 255 parts (its header counts them in one byte). */
+const MAX_PARTS = 255;
+
+/** A whole number of parts from 1 to MAX_PARTS; anything else (absent from an older smsq) counts as one. */
+function partsOf(parts: unknown): number {
+  return typeof parts === 'number' && Number.isSafeInteger(parts) && parts >= 1 && parts <= MAX_PARTS ? parts : 1;
 }
 
 function localClaimDeadline(claimExpiresAt: unknown, receivedAt: number, serverDate: string | null): number {

@@ -1,6 +1,6 @@
 import { createSmsqClient, type SmsqClient as TypedClient } from '@smsq/client';
 import type { WorkerConfig } from '../config/worker-config.js';
-import type { PhoneHealth, ReceivedSms } from '../drivers/phone-driver.js';
+import type { FailureReason, PhoneHealth, ReceivedSms } from '../drivers/phone-driver.js';
 import { describeErrorBody, describeFetchFailure, retryAfterMs } from '../http/http-answers.js';
 import { parsePendingTask, parsePendingTasks, type ParsedPoll } from './pending-task.js';
 
@@ -30,6 +30,8 @@ export interface TaskStatusReport {
   error?: string;
   /** With `failed` only: the phone's own word that nothing was sent, so smsq may queue the task again. */
   retry?: true;
+  /** With `failed` and `retry` only: why nothing was sent (`carrier_volume`: smsq pauses the phone). */
+  reason?: FailureReason;
 }
 
 /** A claimed task given back untried (task-statuses only): smsq undoes the claim, attempt and all, and the task is due again at once. */
@@ -181,13 +183,15 @@ export class SmsqClient {
   }
 }
 
-/** A report as smsq takes it: the error kept short, `retry` only with a failure (smsq refuses it on anything else). */
+/** A report as smsq takes it: the error kept short, `retry` only with a failure and `reason` only with both (smsq refuses them on anything else). */
 function reportBody(report: TaskStatusReport): TaskStatusReport {
+  const retried = report.retry === true && report.status === 'failed';
   return {
     id: report.id,
     status: report.status,
     ...(report.error === undefined ? {} : { error: report.error.slice(0, MAX_ERROR_LENGTH) }),
-    ...(report.retry === true && report.status === 'failed' ? { retry: true as const } : {}),
+    ...(retried ? { retry: true as const } : {}),
+    ...(retried && report.reason !== undefined ? { reason: report.reason } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually, SmsGatePhone } from '../../testing/smsgate-phone.js';
 import { SEND_FAILURE_TEXTS } from './send-failure-kinds.js';
-import { SEND_FAILURE, SmsSender, TTL_EXPIRED } from './sms-sender.js';
+import { LIMIT_EXCEEDED, SEND_FAILURE, SmsSender, TTL_EXPIRED } from './sms-sender.js';
 
 const TO = '+381641234567';
 
@@ -62,6 +62,7 @@ describe(SmsSender.name, () => {
     ['no-service', 'Send result: RESULT_ERROR_NO_SERVICE (Failed because service is currently unavailable)'],
     ['radio-off', 'Send result: RESULT_ERROR_RADIO_OFF (Failed because radio was explicitly turned off)'],
     ['null-pdu', 'Send result: RESULT_ERROR_NULL_PDU (Failed because no PDU provided)'],
+    ['limit-exceeded', 'Send result: RESULT_ERROR_LIMIT_EXCEEDED (Failed because we reached the sending queue limit)'],
     ['generic-failure', SEND_FAILURE],
   ] as const)('fails a send as GATEWAY_SIM_SMSGATE_FAILURE=%s says, with the app\'s words, and sends nothing', async (kind, error) => {
     const sut = await start({ GATEWAY_SIM_FAILURE_RATE: '1', GATEWAY_SIM_SMSGATE_FAILURE: kind });
@@ -106,6 +107,56 @@ describe(SmsSender.name, () => {
       messages: { 'smsq-41-20260701120000': 1, 'smsq-43': 2, 'not-from-smsq': 1 },
       tasks: { '41': 1, '43': 2 },
     });
+  });
+
+  it('refuses every send past GATEWAY_SIM_SMSGATE_LIMIT_EXCEEDED_AFTER with LIMIT_EXCEEDED, and records none of them as sent', async () => {
+    const sut = await start({ GATEWAY_SIM_SMSGATE_LIMIT_EXCEEDED_AFTER: '2' });
+    expect((await sut.call('GET', '/sim/limit', undefined, {})).body).toEqual({ after: 2, left: 2 });
+
+    // Two numbers in one message use up the limit; the next message is refused, never reaching the radio.
+    await sut.call('POST', '/message', { id: 'smsq-1-20260701120000', textMessage: { text: 'first' }, phoneNumbers: [TO, '+381641234568'] });
+    await sut.messageIn('smsq-1-20260701120000', 'Delivered');
+    await sut.call('POST', '/message', { id: 'smsq-2-20260701120000', textMessage: { text: 'second' }, phoneNumbers: [TO] });
+    const refused = await sut.messageIn('smsq-2-20260701120000', 'Failed');
+    await sut.call('POST', '/message', { id: 'smsq-3-20260701120000', textMessage: { text: 'third' }, phoneNumbers: [TO] });
+    await sut.messageIn('smsq-3-20260701120000', 'Failed');
+
+    expect(refused.recipients).toEqual([{ phoneNumber: TO, state: 'Failed', error: LIMIT_EXCEEDED }]);
+    expect(Object.keys(refused.states)).toEqual(['Pending', 'Processed', 'Failed']);
+    expect((await sut.call('GET', '/sim/sends/counts', undefined, {})).body).toEqual({ messages: { 'smsq-1-20260701120000': 2 }, tasks: { '1': 2 } });
+    expect((await sut.call('GET', '/sim/limit', undefined, {})).body).toEqual({ after: 2, left: 0 });
+  });
+
+  it('switches the limit while it runs (POST /sim/limit): a number more SMS from now, 0 at once, null lifted', async () => {
+    const sut = await start();
+    expect((await sut.call('GET', '/sim/limit', undefined, {})).body).toEqual({ after: null, left: null });
+    await sut.call('POST', '/message', { id: 'before', textMessage: { text: 'before' }, phoneNumbers: [TO] });
+    await sut.messageIn('before', 'Delivered');
+
+    const set = await sut.limitSends(1);
+    await sut.call('POST', '/message', { id: 'last', textMessage: { text: 'last' }, phoneNumbers: [TO] });
+    await sut.messageIn('last', 'Delivered');
+    await sut.call('POST', '/message', { id: 'refused', textMessage: { text: 'refused' }, phoneNumbers: [TO] });
+    const refused = await sut.messageIn('refused', 'Failed');
+    const lifted = await sut.limitSends(null);
+    await sut.call('POST', '/message', { id: 'after', textMessage: { text: 'after' }, phoneNumbers: [TO] });
+    await sut.messageIn('after', 'Delivered');
+    const atOnce = await sut.call('POST', '/sim/limit', { after: 0 }, {});
+    await sut.call('POST', '/message', { id: 'none', textMessage: { text: 'none' }, phoneNumbers: [TO] });
+    await sut.messageIn('none', 'Failed');
+
+    expect(set).toMatchObject({ status: 200, body: { after: 1, left: 1 } });
+    expect(refused.recipients[0].error).toBe(LIMIT_EXCEEDED);
+    expect(lifted.body).toEqual({ after: null, left: null });
+    expect(atOnce.body).toEqual({ after: 0, left: 0 });
+    expect((await sut.call('GET', '/sim/sends')).body.map((sms: any) => sms.messageId)).toEqual(['before', 'last', 'after']);
+  });
+
+  it('refuses a limit it cannot keep with 400', async () => {
+    const sut = await start();
+
+    for (const body of [{}, { after: -1 }, { after: 1.5 }, { after: 'soon' }]) expect((await sut.call('POST', '/sim/limit', body, {})).status).toBe(400);
+    expect((await sut.call('GET', '/sim/limit', undefined, {})).body).toEqual({ after: null, left: null });
   });
 
   it('refuses a failure plan it cannot follow with 400', async () => {

@@ -11,6 +11,7 @@ import type { OutgoingMessage } from './outgoing-message.js';
 import type { ProcessingState } from './processing-state.js';
 import { SEND_FAILURE_TEXTS } from './send-failure-kinds.js';
 import { SendFaults } from './send-faults.js';
+import { SendLimit } from './send-limit.js';
 import { SentSmsLog } from './sent-sms-log.js';
 import { countSegments } from '@smsq/contracts';
 
@@ -18,12 +19,14 @@ import { countSegments } from '@smsq/contracts';
 export const TTL_EXPIRED = 'TTL expired';
 export const SEND_FAILURE = SEND_FAILURE_TEXTS['generic-failure'];
 export const INVALID_NUMBER = 'sendSMS: Invalid phone number';
+export const LIMIT_EXCEEDED = SEND_FAILURE_TEXTS['limit-exceeded'];
 
 /**
  * The phone sending: one message at a time from the queue, each after `pendingMs` at its head.
  * A message whose TTL passed while it waited fails ("TTL expired") and is never sent. Otherwise
  * each recipient is handed to the radio (Processed), then reported Sent (or Failed, at the failure
- * rate, with the failure kind's words: send-faults.ts) after `sentMs` and, with a delivery report,
+ * rate, with the failure kind's words: send-faults.ts; or once the phone's limit on SMS sent is
+ * reached, with RESULT_ERROR_LIMIT_EXCEEDED: send-limit.ts) after `sentMs` and, with a delivery report,
  * Delivered after `deliveredMs` more; the reports
  * arrive while the next message is already being sent, as on a phone.
  */
@@ -42,6 +45,7 @@ export class SmsSender implements OnApplicationBootstrap, OnApplicationShutdown 
     private readonly config: SmsGateConfig,
     private readonly simConfig: GatewaySimConfig,
     private readonly faults: SendFaults,
+    private readonly limit: SendLimit,
     private readonly chance: Chance,
     private readonly clock: PhoneClock,
     private readonly store: MessageStore,
@@ -114,12 +118,18 @@ export class SmsSender implements OnApplicationBootstrap, OnApplicationShutdown 
         continue;
       }
       this.update(message, phoneNumber, 'Processed', null);
+      // Android refuses past its limit before the radio sees the SMS: nothing is sent.
+      if (this.limit.reached) {
+        this.later(this.config.sentMs, () => this.update(message, phoneNumber, 'Failed', LIMIT_EXCEEDED));
+        continue;
+      }
       if (fault.kind !== 'ttl-expired' && this.chance.happens(fault.rate)) {
         const error = SEND_FAILURE_TEXTS[fault.kind];
         this.later(this.config.sentMs, () => this.update(message, phoneNumber, 'Failed', error));
         continue;
       }
       dialled.push(number);
+      this.limit.counted();
       this.later(this.config.sentMs, () => this.reportSent(message, phoneNumber));
     }
     if (dialled.length > 0) this.sent.record({ messageId: message.id, phoneNumbers: dialled, text: order.text, simNumber: order.simNumber, sentAt: this.clock.now().toISOString() });

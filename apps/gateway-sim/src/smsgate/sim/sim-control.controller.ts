@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common
 import { inboxId, receivedMessageId } from '../inbox/received-sms.js';
 import { InboxService } from '../inbox/inbox.service.js';
 import { SendFaults, type FailurePlan } from '../messages/send-faults.js';
+import { SendLimit, type SendLimitView } from '../messages/send-limit.js';
 import { SentSmsLog, type SentSms, type SentSmsCounts } from '../messages/sent-sms-log.js';
 import { SmsSender } from '../messages/sms-sender.js';
 import { PhoneClock } from '../phone/phone-clock.js';
@@ -10,6 +11,7 @@ import { HangRequest } from './hang-request.js';
 import { HoldRequest } from './hold-request.js';
 import { IncomingSmsRequest } from './incoming-sms-request.js';
 import { JsonBodyGuard } from './json-body.guard.js';
+import { LimitRequest } from './limit-request.js';
 import { PhoneHang } from './phone-hang.js';
 
 /**
@@ -25,6 +27,7 @@ export class SimControlController {
     private readonly inbox: InboxService,
     private readonly sent: SentSmsLog,
     private readonly faults: SendFaults,
+    private readonly limit: SendLimit,
     private readonly phone: PhoneHang,
   ) {}
 
@@ -75,5 +78,18 @@ export class SimControlController {
   @Get('failure')
   failure(): FailurePlan {
     return this.faults.plan;
+  }
+
+  /** Android's limit on SMS sent: `after` more SMS from now, then every send fails with LIMIT_EXCEEDED; null lifts it. */
+  @Post('limit')
+  @HttpCode(200)
+  setLimit(@Body() body: LimitRequest): SendLimitView {
+    this.limit.set(body.after);
+    return this.limit.view;
+  }
+
+  @Get('limit')
+  sendLimit(): SendLimitView {
+    return this.limit.view;
   }
 }

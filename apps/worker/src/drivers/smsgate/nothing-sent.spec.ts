@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { phoneSentNothing } from './nothing-sent.js';
+import { phoneSentNothing, refusedForVolume } from './nothing-sent.js';
 
 describe(phoneSentNothing.name, () => {
   it.each([
@@ -34,5 +34,30 @@ describe(phoneSentNothing.name, () => {
     undefined,
   ])('keeps %j final', (error) => {
     expect(phoneSentNothing(error)).toBe(false);
+  });
+});
+
+describe(refusedForVolume.name, () => {
+  it.each([
+    'Send result: RESULT_ERROR_LIMIT_EXCEEDED (Failed because we reached the sending queue limit)',
+    'Send result: RESULT_ERROR_LIMIT_EXCEEDED',
+    ' send result: result_error_limit_exceeded ',
+    'Send result: RESULT_RIL_REQUEST_RATE_LIMITED (The radio denied the operation due to overly-frequent requests)',
+  ])('takes %j as a refusal for volume, which is also a word that nothing was sent', (error) => {
+    expect(refusedForVolume(error)).toBe(true);
+    expect(phoneSentNothing(error)).toBe(true);
+  });
+
+  it.each([
+    'Send result: RESULT_ERROR_NO_SERVICE (Failed because service is currently unavailable)',
+    'Send result: RESULT_ERROR_GENERIC_FAILURE (Generic failure cause)',
+    'TTL expired',
+    'the phone says RESULT_ERROR_LIMIT_EXCEEDED',
+    'Delivery result: RESULT_ERROR_LIMIT_EXCEEDED',
+    '',
+    null,
+    undefined,
+  ])('does not take %j for one', (error) => {
+    expect(refusedForVolume(error)).toBe(false);
   });
 });

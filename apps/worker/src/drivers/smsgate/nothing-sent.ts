@@ -9,6 +9,13 @@
  *   service is currently unavailable)` since v1.39, the bare name from v1.2.2 to v1.38.
  * Every other failure stays final: a generic failure, a network rejection, an invalid number or
  * SMS, a refused short code, a failed delivery report (`Delivery result…`), anything unknown.
+ *
+ * Of those nothing-sent results, two are a refusal for volume (`carrier_volume`: smsq pauses the
+ * phone): `RESULT_ERROR_LIMIT_EXCEEDED`, Android's own limit on SMS sent (its sending queue, or the
+ * user refusing its "this app sends many SMS" prompt), and `RESULT_RIL_REQUEST_RATE_LIMITED`, the
+ * radio refusing overly frequent requests. The app reports them as a recipient's `Failed` with
+ * `error` "Send result: RESULT_ERROR_LIMIT_EXCEEDED (Failed because we reached the sending queue
+ * limit)" (processStateIntent, resultToErrorMessage; the bare name before v1.39).
  */
 
 /** SmsManager results that say the radio never took the SMS: the phone could not send, another phone may. */
@@ -28,13 +35,26 @@ const NOTHING_SENT_RESULTS: ReadonlySet<string> = new Set([
   'RESULT_SMS_BLOCKED_DURING_EMERGENCY',
 ]);
 
+/** SmsManager results that refuse the send for volume: the phone should pause, not only this SMS move. */
+const VOLUME_RESULTS: ReadonlySet<string> = new Set(['RESULT_ERROR_LIMIT_EXCEEDED', 'RESULT_RIL_REQUEST_RATE_LIMITED']);
+
 /** The app's own failures before anything reached the radio. */
 const NOTHING_SENT_TEXTS: readonly RegExp[] = [/^ttl expired\b/i, /^can't send message: (sim \d+ not found|no sims found)\b/i];
 
 /** Whether a Failed recipient's `error` is the app's word that nothing was sent. */
 export function phoneSentNothing(error: string | null | undefined): boolean {
-  const text = (error ?? '').trim();
-  const result = /^send result:\s*(RESULT_[A-Z_]+)\b/i.exec(text)?.[1];
-  if (result !== undefined) return NOTHING_SENT_RESULTS.has(result.toUpperCase());
-  return NOTHING_SENT_TEXTS.some((pattern) => pattern.test(text));
+  const result = sendResultOf(error);
+  if (result !== undefined) return NOTHING_SENT_RESULTS.has(result);
+  return NOTHING_SENT_TEXTS.some((pattern) => pattern.test((error ?? '').trim()));
+}
+
+/** Whether a Failed recipient's `error` is Android's or the radio's refusal for volume (nothing was sent). */
+export function refusedForVolume(error: string | null | undefined): boolean {
+  const result = sendResultOf(error);
+  return result !== undefined && VOLUME_RESULTS.has(result);
+}
+
+/** `RESULT_ERROR_NO_SERVICE` from "Send result: RESULT_ERROR_NO_SERVICE (…)"; undefined for any other text. */
+function sendResultOf(error: string | null | undefined): string | undefined {
+  return /^send result:\s*(RESULT_[A-Z_]+)\b/i.exec((error ?? '').trim())?.[1]?.toUpperCase();
 }

@@ -16,6 +16,7 @@ const RADIO_OFF = 'Send result: RESULT_ERROR_RADIO_OFF (Failed because radio was
 const NULL_PDU = 'Send result: RESULT_ERROR_NULL_PDU (Failed because no PDU provided)';
 const GENERIC_FAILURE = 'Send result: RESULT_ERROR_GENERIC_FAILURE (Generic failure cause)';
 const NETWORK_REJECT = 'Send result: RESULT_NETWORK_REJECT (Failed because of network rejection)';
+const LIMIT_EXCEEDED = 'Send result: RESULT_ERROR_LIMIT_EXCEEDED (Failed because we reached the sending queue limit)';
 const PASSWORD = 'gate-password';
 
 describe(SmsGateDriver.name, () => {
@@ -118,6 +119,17 @@ describe(SmsGateDriver.name, () => {
       expect(post.body.ttl).toBeGreaterThanOrEqual(88);
     });
 
+    it('sends from the SIM smsq chose for the task, over the worker\'s own', async () => {
+      sut = driver({ simNumber: 1 });
+
+      const sending = sut.send(sms({ sim: 2 }), stopping.signal);
+      await eventually(() => expect(posts()).toHaveLength(1));
+      await phone.settle('7', 'Sent');
+
+      await expect(sending).resolves.toMatchObject({ status: 'sent' });
+      expect(posts()[0].body.simNumber).toBe(2);
+    });
+
     it('asks for delivery reports and leaves the SIM to the phone by default', async () => {
       const sending = sut.send(sms(), stopping.signal);
       await eventually(() => expect(posts()).toHaveLength(1));
@@ -180,6 +192,8 @@ describe(SmsGateDriver.name, () => {
       ['Cancelled', null, { status: 'failed', error: 'the SMS was cancelled on the phone' }],
       // The app's own words (MessagesService.kt) that the SMS never left the phone: smsq may send it from another.
       ...[NO_SERVICE, RADIO_OFF, NULL_PDU, 'Send result: RESULT_ERROR_RADIO_OFF', 'TTL expired', "Can't send message: SIM 2 not found"].map((error) => ['Failed', error, { status: 'failed', error, retry: true }] as const),
+      // Android's limit on SMS sent: nothing was sent, and smsq pauses the phone.
+      ...[LIMIT_EXCEEDED, 'Send result: RESULT_ERROR_LIMIT_EXCEEDED'].map((error) => ['Failed', error, { status: 'failed', error, retry: true, reason: 'carrier_volume' }] as const),
       // Final: a generic failure, an invalid number, a network rejection (a barred recipient), a failed delivery report.
       ...[GENERIC_FAILURE, 'sendSMS: Invalid phone number', NETWORK_REJECT, 'Delivery result: 4', 'the radio said RESULT_ERROR_NO_SERVICE later'].map((error) => ['Failed', error, { status: 'failed', error }] as const),
     ] as const)('maps the phone\'s %s (error %s) after Processed', async (state, error, outcome) => {

@@ -4,7 +4,7 @@ import type { WorkerLog } from '../../logging/worker-log.js';
 import type { OutgoingSms, SendOutcome } from '../phone-driver.js';
 import type { MessageNews } from './message-news.js';
 import { gatewayBaseUrl, type PostMessageBody, type SmsGateApi } from './smsgate-api.js';
-import { phoneSentNothing } from './nothing-sent.js';
+import { phoneSentNothing, refusedForVolume } from './nothing-sent.js';
 import { statusOf } from './smsgate-http-client.js';
 
 export interface SmsGateSenderOptions {
@@ -159,7 +159,7 @@ export class SmsGateSender {
     const common = {
       id,
       phoneNumbers: [sms.recipient],
-      ...(this.options.simNumber === undefined ? {} : { simNumber: this.options.simNumber }),
+      ...simNumberOf(sms.sim ?? this.options.simNumber),
       withDeliveryReport: this.options.withDeliveryReport,
       ttl: ttlS,
     };
@@ -181,7 +181,8 @@ function settledOutcome(message: MessageState, recipient: string): SendOutcome |
       return { status: 'sent', delivered: true, messageId: message.id };
     case 'Failed':
       // Only the app's own word that the SMS never left the phone sends the task elsewhere (nothing-sent.ts).
-      return phoneSentNothing(error) ? { status: 'failed', error: error ?? '', retry: true } : failed(error || 'the phone reported the send failed');
+      if (!phoneSentNothing(error)) return failed(error || 'the phone reported the send failed');
+      return { status: 'failed', error: error ?? '', retry: true, ...(refusedForVolume(error) ? { reason: 'carrier_volume' as const } : {}) };
     case 'Cancelled':
       return failed('the SMS was cancelled on the phone');
     default:
@@ -204,6 +205,11 @@ function recipientOf(message: MessageState, recipient: string): { state: string;
   const recipients = Array.isArray(message.recipients) ? message.recipients : [];
   const own = recipients.find((candidate) => candidate.phoneNumber === recipient) ?? recipients[0];
   return own ? { state: String(own.state), error: own.error } : { state: String(message.state) };
+}
+
+/** The app's `simNumber` (1-based), or none: the phone's default SIM. */
+function simNumberOf(sim: number | undefined): { simNumber?: number } {
+  return sim === undefined ? {} : { simNumber: sim };
 }
 
 function failed(error: string): SendOutcome {

@@ -85,6 +85,14 @@ describe(TermuxDriver.name, () => {
       expect(logger.lines).toContain(`log termux SMS sent task=7 message_id=${stored?._id}`);
     });
 
+    it('sends from the SIM smsq chose for the task, over its own slot: slot 0 for SIM 1', async () => {
+      sut = driver({ simSlot: 1 });
+
+      await expect(sut.send(outgoing({ sim: 1 }), new AbortController().signal)).resolves.toMatchObject({ status: 'sent' });
+
+      expect(standIns.calls('termux-sms-send')).toEqual([expect.objectContaining({ argv: ['-n', RECIPIENT, '-s', '0'] })]);
+    });
+
     it('passes no -s without a SIM slot, and the number without the spaces the script would split it on', async () => {
       sut = driver();
 

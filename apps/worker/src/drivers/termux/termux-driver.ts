@@ -48,6 +48,10 @@ const SENT_UNCONFIRMED: SendOutcome = { status: 'sent', delivered: false };
  * again, by this process or the next one, for 48 hours; unless the journal says nothing reached
  * Android (the command never ran, or the app refused it), which is also the one failure reported
  * with `retry`, besides a Termux:API too hung to list the SMS before the send.
+ *
+ * No refusal for volume is ever reported: termux-sms-send (SmsSendAPI) hands the text to
+ * `sendMultipartTextMessage` without a sent intent, so Android's `RESULT_ERROR_LIMIT_EXCEEDED` never
+ * reaches Termux:API, and the SMS list shows such an SMS only as `failed`, for whatever cause.
  */
 export class TermuxDriver implements PhoneDriver {
   readonly name = 'termux';
@@ -98,7 +102,9 @@ export class TermuxDriver implements PhoneDriver {
   }
 
   private async sendOnce(sms: OutgoingSms, signal: AbortSignal): Promise<SendOutcome> {
-    const { log, simSlot, commandTimeoutMs, confirmWindowMs } = this.options;
+    const { log, commandTimeoutMs, confirmWindowMs } = this.options;
+    // Termux:API counts SIM slots from 0, smsq from 1.
+    const simSlot = sms.sim === undefined ? this.options.simSlot : sms.sim - 1;
     const recipient = dialable(sms.recipient);
     if (recipient === undefined) return { status: 'failed', error: 'the recipient is not a phone number termux-sms-send can take (digits and a leading +)' };
     if (sms.message.trim() === '') return { status: 'failed', error: 'the message is empty once trimmed, as Termux:API trims what it sends' };

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './support/browser.js';
 import { Stack } from './support/stack.js';
-import { registerPhone } from './support/worker-api.js';
+import { registerPhone, workerApi } from './support/worker-api.js';
 
 /** Set to a folder (docs/screenshots) to keep pictures of the pages. */
 const SCREENSHOTS = process.env['SMSQ_SCREENSHOTS_DIR'];
@@ -129,6 +129,64 @@ describe('account settings in the dashboard, in a real browser', () => {
     // The later request's link is there, so the earlier one had its turn.
     await eventually(async () => expect(stack.logsOf('dashboard').some((entry) => entry.includes('Password reset link') && entry.includes(email))).toBe(true), { timeoutMs: 15_000, intervalMs: 100 });
     expect(stack.logsOf('dashboard').filter((entry) => entry.includes(nobody))).toEqual([]);
+  });
+
+  it('sets how and when its messages go on the Settings page: the Phones page shows it, a normal SMS waits for the window and a high-priority one goes at once', async () => {
+    const { context, page } = await signUp();
+    await page.goto(`${dashboardUrl}/keys`);
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    const apiKey = (await page.getByTestId('new-api-key').textContent())!.trim();
+    const phone = await registerPhone(stack, apiKey, { name: 'pixel', device_id: `sending-${Date.now()}` });
+    expect(phone.status).toBe(201);
+    const worker = workerApi(stack, phone.body.worker_token);
+    // A window only on the day after tomorrow (in the client's zone, Europe/Belgrade) is closed now.
+    const inTwoDays = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Belgrade', weekday: 'long' }).format(new Date(Date.now() + 2 * 86_400_000));
+
+    await page.goto(`${dashboardUrl}/settings`);
+    await page.getByRole('heading', { name: 'Sending' }).waitFor();
+    expect(await page.getByLabel('First phone').isChecked()).toBe(true);
+    expect(await page.getByTestId('window-state').textContent()).toContain('any hour');
+    await page.getByLabel('Sticky', { exact: true }).check();
+    await page.getByLabel('Sticky days').fill('14');
+    await page.getByRole('button', { name: 'Add a window' }).click();
+    const sendWindow = page.getByTestId('send-window-1');
+    for (const day of ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday']) await sendWindow.getByLabel(day).uncheck();
+    await sendWindow.getByLabel(inTwoDays).check();
+    await sendWindow.getByLabel('From', { exact: true }).fill('08:00');
+    await sendWindow.getByLabel('To', { exact: true }).fill('09:00');
+    await page.getByRole('button', { name: 'Save sending rules' }).click();
+    await page.getByText('Sending rules saved').waitFor();
+    await snap(page, 'settings-sending');
+    expect(await page.getByTestId('window-state').textContent()).toContain('closed now');
+    const rules = (await (await page.request.get(`${dashboardUrl}/api/settings/sending`)).json()) as Record<string, unknown>;
+    expect(rules).toMatchObject({ routingMode: 'sticky', stickyDays: 14, sendWindows: [{ days: [inTwoDays.slice(0, 3).toLowerCase()], from: '08:00', to: '09:00' }], timeZone: 'Europe/Belgrade', windowOpen: false });
+
+    await page.goto(`${dashboardUrl}/phones`);
+    expect(await page.getByTestId('routing-mode').textContent()).toBe('Sticky');
+    expect(await page.getByTestId('window-state').textContent()).toContain('closed now');
+    expect(await page.getByTestId(`phone-row-${phone.body.phone_id}`).getByTestId('parts-today').textContent()).toBe('0 parts, no limit');
+
+    await page.goto(`${dashboardUrl}/send`);
+    const queuedIds: number[] = [];
+    for (const [message, high] of [['See you on Saturday', false], ['Your code is 4711', true]] as const) {
+      await page.getByLabel('Recipient').fill('064 123 4567');
+      await page.getByLabel('Message', { exact: true }).fill(message);
+      if (high) await page.getByLabel('High priority (one-time codes, alerts): ignores send windows, goes first').first().check();
+      await page.getByRole('button', { name: 'Send (1 credit)' }).click();
+      const queued = page.getByRole('status').filter({ hasText: 'is queued for' });
+      await queued.waitFor();
+      queuedIds.push(Number(/Task #(\d+)/.exec((await queued.textContent())!)![1]));
+      await page.reload();
+    }
+    const [normalId, highId] = queuedIds;
+
+    // Only the high-priority task is handed out; the normal one waits for the window.
+    expect((await worker.poll(0)).body).toMatchObject({ id: highId, message: 'Your code is 4711' });
+    expect((await worker.poll(0)).body?.id).toBeUndefined();
+    expect((await stack.http('GET', `/smsapi/tasks/${normalId}`, { headers: { 'x-api-key': apiKey } })).body).toMatchObject({ status: 'pending', priority: 'normal' });
+    await page.goto(`${dashboardUrl}/tasks/${highId}`);
+    expect(await page.getByTestId('task-priority').textContent()).toContain('High');
+    await context.close();
   });
 
   describe('with SMTP', () => {

@@ -1,6 +1,7 @@
 /**
  * The dashboard's JSON API between its web front end and its back end (`apps/dashboard`), under
- * `/api`. Types (and one constant, MAX_SIM_LIMIT), so the browser bundle and the server share them.
+ * `/api`. Types (and the few bounds a form checks before it asks: MAX_SIM_LIMIT, MAX_JITTER_S,
+ * MAX_SIMS, MAX_STICKY_DAYS, MAX_SEND_WINDOWS…), so the browser bundle and the server share them.
  *
  * Conventions: JSON in and out; times are ISO 8601 instants, except a task's `scheduledAt` (the
  * client's local wall-clock time); a row that carries times also names the IANA `timeZone` they
@@ -57,6 +58,64 @@ export interface TimeZoneChange {
   timeZone: string;
 }
 
+/**
+ * How the client's messages are spread over its phones (Profile B: its VIP gateways):
+ * `first`, every SMS through the first usable phone until its daily limit (the specification's
+ * rule, the default); `spread`, the usable phone with the most room left today, then the least
+ * recently used; `sticky`, the phone (and SIM) that last sent to the recipient while it is
+ * usable, a new recipient placed as `spread` would.
+ */
+export const ROUTING_MODES = ['first', 'spread', 'sticky'] as const;
+export type RoutingMode = (typeof ROUTING_MODES)[number];
+
+/** How long a sticky recipient keeps its phone after its last message, unless the client sets otherwise; at most MAX_STICKY_DAYS. */
+export const DEFAULT_STICKY_DAYS = 30;
+export const MAX_STICKY_DAYS = 365;
+
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+/** The most send windows a client may set. */
+export const MAX_SEND_WINDOWS = 28;
+
+/**
+ * Hours in which normal tasks go out, on the days named, `HH:MM` in the client's time zone;
+ * `to` at or before `from` runs past midnight (22:00–06:00).
+ */
+export interface SendWindow {
+  days: Weekday[];
+  from: string;
+  to: string;
+}
+
+/**
+ * GET /api/settings/sending → 200 SendingRules; PUT /api/settings/sending `SendingRulesChange`
+ * (the whole object) → 200 SendingRules. A client that never set them has `first`, 30 days and
+ * no windows. A task created while the windows are closed waits (charged at create) and goes
+ * when one opens, oldest first; a `high` priority task ignores them. Bad values: 400
+ * `invalid_request` naming the field.
+ */
+export interface SendingRules {
+  routingMode: RoutingMode;
+  stickyDays: number;
+  /** Empty: messages go at any hour. */
+  sendWindows: SendWindow[];
+  /** The client's zone, which the windows are read in. */
+  timeZone: string;
+  /** Whether a normal task could go out now. */
+  windowOpen: boolean;
+  /** While the windows are closed, when they next open; null while open or with no windows. */
+  windowOpensAt: string | null;
+}
+
+export interface SendingRulesChange {
+  routingMode: RoutingMode;
+  /** 1 to MAX_STICKY_DAYS. */
+  stickyDays: number;
+  /** At most MAX_SEND_WINDOWS, each with at least one day; empty removes them. */
+  sendWindows: SendWindow[];
+}
+
 /** GET /api/auth/session → 200 (signed in or not: user null); carries the CSRF token for this browser. */
 export interface SessionAnswer {
   user: SessionUser | null;
@@ -111,18 +170,56 @@ export interface SilentPhone {
  */
 export type PhoneState = 'online' | 'silent' | 'disabled';
 
-/** The most a SIM limit may be. */
+/** The most a SIM limit (`dailyLimit`, `perMinute`, `monthlyRecipients`) may be. */
 export const MAX_SIM_LIMIT = 100_000;
+/** The longest random extra pause (`jitter`, seconds) a phone may take between sends. */
+export const MAX_JITTER_S = 600;
+/** SIMs a phone may have. */
+export const MAX_SIMS = 2;
 
 /**
  * A phone's or gateway's SIM limits, as PATCH takes them: a field left out stays as it is, null
- * removes the limit. `dailyLimit` 0–100,000 (SMS a day in the owner's zone; 0 sends nothing),
- * `perMinute` 1–100,000 (the pace its worker keeps). Anything else: 400 `invalid_request` naming
- * the field.
+ * removes the limit. They count SMS parts (segments), as carriers do, not tasks.
+ * `dailyLimit` 0–100,000 (parts a day in the owner's zone; 0 sends nothing), `perMinute`
+ * 1–100,000 (the pace its worker keeps), `monthlyRecipients` 0–100,000 (distinct numbers it may
+ * text in a calendar month; 0 texts nobody new), `jitter` 0–600 (a random extra pause of up to
+ * that many seconds between sends), `sims` 1 or 2 (not null). Anything else: 400
+ * `invalid_request` naming the field.
  */
 export interface SimLimits {
   dailyLimit?: number | null;
   perMinute?: number | null;
+  monthlyRecipients?: number | null;
+  jitter?: number | null;
+  sims?: number;
+}
+
+/** Why a phone is paused: the carrier (or Android) refused its sends for volume. */
+export type PauseReason = 'carrier_volume';
+
+/**
+ * The limits, what they count so far and the pause of a phone or gateway: what the Phones and
+ * Gateways pages show of each.
+ */
+export interface SimUsage {
+  /** SMS parts a day in the owner's zone; null: no limit. */
+  dailyLimit: number | null;
+  /** SMS parts a minute; null: the worker's own pace. */
+  perMinute: number | null;
+  /** Distinct recipients a calendar month in the owner's zone; null: no cap. */
+  monthlyRecipients: number | null;
+  /** The longest random extra pause between sends, seconds; null: none. */
+  jitter: number | null;
+  /** 1 or 2. */
+  sims: number;
+  /** SMS parts it was handed today in the owner's zone: what `dailyLimit` counts. */
+  partsToday: number;
+  /** Distinct recipients it was given this month in the owner's zone: what `monthlyRecipients` counts. */
+  recipientsThisMonth: number;
+  /** While paused (the carrier refused for volume; 1, 5, 15, then 60 minutes), until when; null when not paused. */
+  pausedUntil: string | null;
+  /** Why it is paused; null when not paused. */
+  pauseReason: PauseReason | null;
 }
 
 /** GET /api/keys → ApiKeyRow[]; POST /api/keys → 201 CreatedApiKey; DELETE /api/keys/:id → 204. */
@@ -154,24 +251,24 @@ export interface PhoneHealth {
   reportedAt: string;
 }
 
-/** GET /api/phones → PhoneRow[]; PATCH /api/phones/:id { name?, active?, dailyLimit?, perMinute? } (SimLimits) → PhoneRow. */
-export interface PhoneRow {
+/**
+ * GET /api/phones → PhoneRow[]; PATCH /api/phones/:id { name?, active?, …SimLimits } → PhoneRow;
+ * POST /api/phones/:id/resume → 200 PhoneRow: a paused phone takes tasks again at once.
+ */
+export interface PhoneRow extends SimUsage {
   id: number;
   name: string;
   active: boolean;
   state: PhoneState;
   /** Its last contact of any kind (registration, a poll, a report, a health report). */
   lastContactAt: string;
-  /** SMS a day in the client's zone; null: no limit. */
-  dailyLimit: number | null;
-  /** SMS a minute; null: the worker's own pace. */
-  perMinute: number | null;
   /** Due tasks waiting for it. */
   waitingTasks: number;
   /** Its last poll for tasks; null when it has not polled since it was registered. */
   lastSeenAt: string | null;
   /** Null until its worker reports any. */
   health: PhoneHealth | null;
+  /** Tasks it reported sent since the start of today (UTC). */
   sentToday: number;
   url: string | null;
   /** The owning client's time zone. */
@@ -179,6 +276,9 @@ export interface PhoneRow {
 }
 
 export type TaskStatus = 'pending' | 'claimed' | 'sent' | 'failed';
+
+/** `high` (one-time codes, alerts) ignores the client's send windows and is claimed before `normal` tasks. */
+export type TaskPriority = 'normal' | 'high';
 
 /** GET /api/tasks?status=&from=YYYY-MM-DD&to=YYYY-MM-DD&recipient=&page= → Page<TaskRow>; GET /api/tasks/:id → TaskRow; POST /api/tasks/:id/resend → 201 TaskRow (the new task). */
 export interface TaskRow {
@@ -204,13 +304,17 @@ export interface TaskRow {
   createdAt: string;
   /** How many SMS the message takes. */
   segments: number;
+  priority: TaskPriority;
   /** The client's time zone: scheduledAt is in it, and the other times are shown in it. */
   timeZone: string;
 }
 
-/** One message to send, as create-task takes it; `scheduledAt` is the client's local time, like a task's. */
-/** One message of Send: its text, or one of the client's templates (`templateId`) filled from `variables`. */
-export type OutgoingSms = { recipient: string; scheduledAt?: string } & ({ message: string } | { templateId: number; variables: Record<string, string> });
+/**
+ * One message of Send, as create-task takes it: its text, or one of the client's templates
+ * (`templateId`) filled from `variables`; `scheduledAt` is the client's local time, like a
+ * task's; `priority` `high` ignores the send windows and goes first.
+ */
+export type OutgoingSms = { recipient: string; scheduledAt?: string; priority?: TaskPriority } & ({ message: string } | { templateId: number; variables: Record<string, string> });
 
 /**
  * POST /api/send `{ messages: OutgoingSms[], idempotencyKey }` → 200 `{ results: SendResult[] }`,
@@ -426,9 +530,11 @@ export interface ClientDetail {
 
 /**
  * Admin (Profile B): GET /api/admin/gateways → GatewayRow[]; POST { name, url, clientId? } → 201 GatewayRow;
- * PATCH /api/admin/gateways/:id { active?, dailyLimit?, perMinute? } (SimLimits; at least one) → GatewayRow.
+ * PATCH /api/admin/gateways/:id { active?, …SimLimits } (at least one) → GatewayRow;
+ * POST /api/admin/gateways/:id/resume → 200 GatewayRow: a paused gateway takes tasks again at once.
+ * Its days and months (`dailyLimit`, `monthlyRecipients`) are counted in the service's time zone (SMSQ_TIMEZONE).
  */
-export interface GatewayRow {
+export interface GatewayRow extends SimUsage {
   id: number;
   name: string;
   url: string | null;
@@ -436,9 +542,6 @@ export interface GatewayRow {
   active: boolean;
   state: PhoneState;
   lastContactAt: string;
-  /** SMS a day, counted in the service's time zone (SMSQ_TIMEZONE); null: no limit. */
-  dailyLimit: number | null;
-  perMinute: number | null;
   waitingTasks: number;
   lastAssignedAt: string | null;
   lastSeenAt: string | null;

@@ -80,6 +80,12 @@ export class AdminAreaController {
     return this.gateways.update(entityIdOf(id, 'gateway'), body);
   }
 
+  @Post('gateways/:id/resume')
+  @HttpCode(200)
+  resumeGateway(@Param('id') id: string): Promise<GatewayRow> {
+    return this.gateways.resume(entityIdOf(id, 'gateway'));
+  }
+
   @Get('worker-tokens')
   listWorkerTokens(): Promise<WorkerTokenRow[]> {
     return this.workerTokens.list();

@@ -133,6 +133,8 @@ describe(AdminAreaController.name, () => {
 
   it('has no gateway pages in Profile A', async () => {
     expect((await admin.get('/api/admin/gateways')).status).toBe(404);
+    expect((await admin.send('POST', '/api/admin/gateways/1/resume')).status).toBe(404);
+    expect(dashboard.services.dispatch.payloadsOf(Patterns.dispatch.phoneResume)).toEqual([]);
   });
 
   it('shows task counts and which services answer their ping', async () => {
@@ -158,7 +160,7 @@ describe(`${AdminAreaController.name} in Profile B`, () => {
   let admin: TestBrowser;
 
   function gateway(id: number, clientId: number | null): PhoneDetails {
-    return { id, kind: 'gateway', clientId, name: `gw ${id}`, url: `http://gw${id}.test`, deviceId: null, active: true, createdAt: '2026-11-22T09:00:00.000Z', lastSeenAt: '2026-11-22T10:00:00.000Z', health: null, lastAssignedAt: null, sentToday: 0, state: 'online', lastContactAt: '2026-11-22T10:00:00.000Z', dailyLimit: null, perMinute: null, waitingTasks: 0 };
+    return { id, kind: 'gateway', clientId, name: `gw ${id}`, url: `http://gw${id}.test`, deviceId: null, active: true, createdAt: '2026-11-22T09:00:00.000Z', lastSeenAt: '2026-11-22T10:00:00.000Z', health: null, lastAssignedAt: null, sentToday: 0, state: 'online', lastContactAt: '2026-11-22T10:00:00.000Z', dailyLimit: null, perMinute: null, monthlyRecipients: null, jitter: null, sims: 1, partsToday: 0, recipientsThisMonth: 0, pausedUntil: null, pauseReason: null, waitingTasks: 0 };
   }
 
   beforeAll(async () => {
@@ -194,21 +196,44 @@ describe(`${AdminAreaController.name} in Profile B`, () => {
       .on(Patterns.dispatch.phoneSetLimits, (command) => {
         const row = gateways.find((candidate) => candidate.id === command.phoneId && command.kind === 'gateway');
         if (!row) throw new NotFoundError('gateway');
-        Object.assign(row, 'dailyLimit' in command ? { dailyLimit: command.dailyLimit } : {}, 'perMinute' in command ? { perMinute: command.perMinute } : {});
+        for (const field of ['dailyLimit', 'perMinute', 'monthlyRecipients', 'jitter', 'sims'] as const) if (field in command) Object.assign(row, { [field]: command[field] });
         return row;
       });
 
     const listed = await admin.get('/api/admin/gateways');
-    const set = await admin.send('PATCH', '/api/admin/gateways/5', { dailyLimit: 1000, perMinute: 30 });
+    const set = await admin.send('PATCH', '/api/admin/gateways/5', { dailyLimit: 1000, perMinute: 30, monthlyRecipients: 250, jitter: 5, sims: 2 });
     const bad = await admin.send('PATCH', '/api/admin/gateways/5', { perMinute: -4 });
     const nothing = await admin.send('PATCH', '/api/admin/gateways/5', {});
 
-    expect(listed.body).toEqual([expect.objectContaining({ id: 5, state: 'silent', lastContactAt: '2026-11-22T10:00:00.000Z', dailyLimit: null, perMinute: null, waitingTasks: 3 })]);
+    expect(listed.body).toEqual([expect.objectContaining({ id: 5, state: 'silent', lastContactAt: '2026-11-22T10:00:00.000Z', dailyLimit: null, perMinute: null, monthlyRecipients: null, jitter: null, sims: 1, partsToday: 0, recipientsThisMonth: 0, pausedUntil: null, pauseReason: null, waitingTasks: 3 })]);
     expect(set.status).toBe(200);
-    expect(set.body).toMatchObject({ id: 5, dailyLimit: 1000, perMinute: 30, active: true });
-    expect(dashboard.services.dispatch.payloadsOf(Patterns.dispatch.phoneSetLimits)).toEqual([{ phoneId: 5, kind: 'gateway', dailyLimit: 1000, perMinute: 30 }]);
+    expect(set.body).toMatchObject({ id: 5, dailyLimit: 1000, perMinute: 30, monthlyRecipients: 250, jitter: 5, sims: 2, active: true });
+    expect(dashboard.services.dispatch.payloadsOf(Patterns.dispatch.phoneSetLimits)).toEqual([{ phoneId: 5, kind: 'gateway', dailyLimit: 1000, perMinute: 30, monthlyRecipients: 250, jitter: 5, sims: 2 }]);
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ error: 'invalid_request', detail: expect.stringContaining('perMinute must be a whole number from 1 to 100000') });
     expect(nothing.status).toBe(400);
+    expect(nothing.body.detail).toBe('give active or a limit (dailyLimit, perMinute, monthlyRecipients, jitter, sims)');
+  });
+
+  it('shows a gateway paused by the carrier’s word, with until when and why, and lifts the pause at once; an unknown gateway is 404', async () => {
+    const gateways = [{ ...gateway(6, null), pausedUntil: '2026-11-22T13:35:00.000Z', pauseReason: 'carrier_volume' as const, partsToday: 180, recipientsThisMonth: 42 }];
+    dashboard.services.dispatch.on(Patterns.dispatch.phoneList, () => gateways).on(Patterns.dispatch.phoneResume, (command) => {
+      const row = gateways.find((candidate) => candidate.id === command.phoneId && command.kind === 'gateway');
+      if (!row) throw new NotFoundError('gateway');
+      return Object.assign(row, { pausedUntil: null, pauseReason: null });
+    });
+
+    const listed = await admin.get('/api/admin/gateways');
+    const resumed = await admin.send('POST', '/api/admin/gateways/6/resume');
+    const unknown = await admin.send('POST', '/api/admin/gateways/7/resume');
+
+    expect(listed.body).toEqual([expect.objectContaining({ id: 6, pausedUntil: '2026-11-22T13:35:00.000Z', pauseReason: 'carrier_volume', partsToday: 180, recipientsThisMonth: 42, timeZone: 'Asia/Tokyo' })]);
+    expect(resumed.status).toBe(200);
+    expect(resumed.body).toMatchObject({ id: 6, pausedUntil: null, pauseReason: null });
+    expect(unknown.status).toBe(404);
+    expect(dashboard.services.dispatch.payloadsOf(Patterns.dispatch.phoneResume)).toEqual([
+      { phoneId: 6, kind: 'gateway' },
+      { phoneId: 7, kind: 'gateway' },
+    ]);
   });
 });

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InvalidRequestError, NotFoundError, Patterns, type GatewayCreateCommand, type PhoneDetails, type PhoneLimitsCommand, type PhoneListQuery, type PhoneSetActiveCommand, type PhoneView } from '@smsq/contracts';
+import { InvalidRequestError, NotFoundError, Patterns, type GatewayCreateCommand, type PhoneDetails, type PhoneLimitsCommand, type PhoneListQuery, type PhoneResumeCommand, type PhoneSetActiveCommand, type PhoneView } from '@smsq/contracts';
 import type { GatewayRow } from '@smsq/dashboard-api';
 import { ServiceClient, serviceClientToken } from '@smsq/platform';
 import { DashboardConfig } from '../config/dashboard-config.js';
 import { ClientDirectory } from '../shared/client-directory.js';
 import { gatewayRowOf } from '../shared/views.js';
-import { setsSimLimits, simLimitsOf } from '../shared/sim-limits.js';
+import { SIM_LIMIT_NAMES, setsSimLimits, simLimitsOf } from '../shared/sim-limits.js';
 import type { GatewayCreateBody, GatewayUpdateBody } from './dto/admin.bodies.js';
 
 /** Pooled gateways exist in Profile B only; in Profile A these pages do not. */
@@ -25,14 +25,14 @@ export class AdminGatewaysService {
     this.requireProfileB();
     const command: GatewayCreateCommand = { name: body.name, url: body.url, ...(body.clientId === undefined ? {} : { clientId: body.clientId }) };
     const created = await this.dispatch.send<PhoneView>(Patterns.dispatch.gatewayCreate, command);
-    const [row] = await this.rowsOf([{ ...created, lastAssignedAt: null, sentToday: 0, waitingTasks: 0 }]);
+    const [row] = await this.rowsOf([{ ...created, lastAssignedAt: null, sentToday: 0, partsToday: 0, recipientsThisMonth: 0, waitingTasks: 0 }]);
     return row!;
   }
 
   /** Enables or disables a gateway, sets its SIM limits, or both; its days are the service's (SMSQ_TIMEZONE). */
   async update(phoneId: number, change: GatewayUpdateBody): Promise<GatewayRow> {
     this.requireProfileB();
-    if (change.active === undefined && !setsSimLimits(change)) throw new InvalidRequestError('give active, dailyLimit or perMinute');
+    if (change.active === undefined && !setsSimLimits(change)) throw new InvalidRequestError(`give active or a limit (${SIM_LIMIT_NAMES})`);
     if (setsSimLimits(change)) {
       const limits: PhoneLimitsCommand = { phoneId, kind: 'gateway', ...simLimitsOf(change) };
       await this.dispatch.send(Patterns.dispatch.phoneSetLimits, limits);
@@ -41,6 +41,18 @@ export class AdminGatewaysService {
       const command: PhoneSetActiveCommand = { phoneId, kind: 'gateway', active: change.active };
       await this.dispatch.send(Patterns.dispatch.phoneSetActive, command);
     }
+    return this.row(phoneId);
+  }
+
+  /** Lifts a gateway's pause (the carrier refused for volume) at once; one not paused stays as it is. */
+  async resume(phoneId: number): Promise<GatewayRow> {
+    this.requireProfileB();
+    const command: PhoneResumeCommand = { phoneId, kind: 'gateway' };
+    await this.dispatch.send(Patterns.dispatch.phoneResume, command);
+    return this.row(phoneId);
+  }
+
+  private async row(phoneId: number): Promise<GatewayRow> {
     const gateway = (await this.gateways()).find((candidate) => candidate.id === phoneId);
     if (!gateway) throw new NotFoundError('gateway');
     const [row] = await this.rowsOf([gateway]);

@@ -70,6 +70,12 @@ export class ClientAreaController {
     return this.phones.update(clientId, entityIdOf(id, 'phone'), body);
   }
 
+  @Post('phones/:id/resume')
+  @HttpCode(200)
+  resumePhone(@ActingClientId() clientId: number, @Param('id') id: string): Promise<PhoneRow> {
+    return this.phones.resume(clientId, entityIdOf(id, 'phone'));
+  }
+
   @Get('tasks')
   listTasks(@ActingClientId() clientId: number, @Query() query: unknown): Promise<Page<TaskRow>> {
     return this.tasks.list(clientId, {

@@ -5,12 +5,15 @@ import type { TestBrowser } from '../testing/test-browser.js';
 import { ClientAreaController } from './client-area.controller.js';
 
 function task(id: number, clientId: number, status: TaskView['status'] = 'failed'): TaskView {
-  return { id, clientId, phoneId: 7, firstPhoneId: 7, recipient: '+381641234567', message: 'hello', status, scheduledAt: '2026-11-22 10:00:00', attempts: 1, sentAt: null, deliveredAt: null, failedAt: '2026-11-22T09:01:00.000Z', error: 'no signal', expiresAt: null, createdAt: '2026-11-22T09:00:00.000Z', segments: 1 };
+  return { id, clientId, phoneId: 7, firstPhoneId: 7, recipient: '+381641234567', message: 'hello', status, scheduledAt: '2026-11-22 10:00:00', attempts: 1, sentAt: null, deliveredAt: null, failedAt: '2026-11-22T09:01:00.000Z', error: 'no signal', expiresAt: null, createdAt: '2026-11-22T09:00:00.000Z', segments: 1, priority: 'normal' };
 }
 
 function phone(id: number, clientId: number): PhoneDetails {
-  return { id, kind: 'own', clientId, name: `phone ${id}`, url: null, deviceId: null, active: true, createdAt: '2026-11-22T09:00:00.000Z', lastSeenAt: null, health: null, lastAssignedAt: null, sentToday: 3, state: 'online', lastContactAt: '2026-11-22T09:00:00.000Z', dailyLimit: null, perMinute: null, waitingTasks: 0 };
+  return { id, kind: 'own', clientId, name: `phone ${id}`, url: null, deviceId: null, active: true, createdAt: '2026-11-22T09:00:00.000Z', lastSeenAt: null, health: null, lastAssignedAt: null, sentToday: 3, state: 'online', lastContactAt: '2026-11-22T09:00:00.000Z', dailyLimit: null, perMinute: null, monthlyRecipients: null, jitter: null, sims: 1, partsToday: 4, recipientsThisMonth: 2, pausedUntil: null, pauseReason: null, waitingTasks: 0 };
 }
+
+/** What the page shows of a phone's limits and their counts, as `phone()` makes them. */
+const NO_LIMITS = { dailyLimit: null, perMinute: null, monthlyRecipients: null, jitter: null, sims: 1, partsToday: 4, recipientsThisMonth: 2, pausedUntil: null, pauseReason: null };
 
 /** A client user reaches only its own client's rows: every call carries its client id, and another client's ids are 404. */
 describe(ClientAreaController.name, () => {
@@ -59,8 +62,13 @@ describe(ClientAreaController.name, () => {
       })
       .on(Patterns.dispatch.phoneSetLimits, (command) => {
         const row = owned(phones.get(command.phoneId), command.clientId, 'phone');
-        if ('dailyLimit' in command) row.dailyLimit = command.dailyLimit;
-        if ('perMinute' in command) row.perMinute = command.perMinute;
+        for (const field of ['dailyLimit', 'perMinute', 'monthlyRecipients', 'jitter', 'sims'] as const) if (field in command) Object.assign(row, { [field]: command[field] });
+        return row;
+      })
+      .on(Patterns.dispatch.phoneResume, ({ clientId, phoneId, kind }) => {
+        const row = owned(phones.get(phoneId), clientId, 'phone');
+        if (kind !== 'own') throw new NotFoundError('phone');
+        Object.assign(row, { pausedUntil: null, pauseReason: null });
         return row;
       })
       .on(Patterns.dispatch.taskDailyStats, ({ days }) => Array.from({ length: days }, (_, index) => ({ day: `2026-11-${String(index + 1).padStart(2, '0')}`, sent: 1, failed: 0, pending: 0 })));
@@ -144,29 +152,76 @@ describe(ClientAreaController.name, () => {
     }
   });
 
-  it('sets its own phone’s SIM limits in its time zone, null removing one; bad values are 400 naming the field; another’s phone is 404', async () => {
-    const set = await alice.send('PATCH', '/api/phones/13', { dailyLimit: 250, perMinute: 12 });
+  it('sets its own phone’s SIM limits, recipient cap, jitter and SIMs in its time zone, null removing one; bad values are 400 naming the field; another’s phone is 404', async () => {
+    const set = await alice.send('PATCH', '/api/phones/13', { dailyLimit: 250, perMinute: 12, monthlyRecipients: 150, jitter: 20, sims: 2 });
     const removed = await alice.send('PATCH', '/api/phones/13', { perMinute: null });
     const foreign = await alice.send('PATCH', '/api/phones/12', { dailyLimit: 5 });
-    const refusals = await Promise.all([{ dailyLimit: -1 }, { dailyLimit: 2.5 }, { dailyLimit: 100_001 }, { perMinute: 0 }, { perMinute: '7' }].map((body) => alice.send('PATCH', '/api/phones/13', body)));
+    const refusals = await Promise.all(
+      [{ dailyLimit: -1 }, { dailyLimit: 2.5 }, { dailyLimit: 100_001 }, { perMinute: 0 }, { perMinute: '7' }, { monthlyRecipients: -1 }, { jitter: 601 }, { jitter: 1.5 }, { sims: 3 }, { sims: null }, { sims: 0 }].map((body) => alice.send('PATCH', '/api/phones/13', body)),
+    );
 
     expect(set.status).toBe(200);
-    expect(set.body).toMatchObject({ id: 13, dailyLimit: 250, perMinute: 12 });
-    expect(removed.body).toMatchObject({ id: 13, dailyLimit: 250, perMinute: null });
+    expect(set.body).toMatchObject({ id: 13, dailyLimit: 250, perMinute: 12, monthlyRecipients: 150, jitter: 20, sims: 2, partsToday: 4, recipientsThisMonth: 2 });
+    expect(removed.body).toMatchObject({ id: 13, dailyLimit: 250, perMinute: null, monthlyRecipients: 150, jitter: 20, sims: 2 });
     expect(foreign.status).toBe(404);
     expect(phones.get(12)!.dailyLimit).toBeNull();
-    expect(refusals.map((refusal) => [refusal.status, refusal.body.error])).toEqual(Array.from({ length: 5 }, () => [400, 'invalid_request']));
+    expect(refusals.map((refusal) => [refusal.status, refusal.body.error])).toEqual(Array.from({ length: 11 }, () => [400, 'invalid_request']));
     expect(refusals.map((refusal) => refusal.body.detail)).toEqual([
       expect.stringContaining('dailyLimit must be a whole number from 0 to 100000'),
       expect.stringContaining('dailyLimit must be a whole number'),
       expect.stringContaining('dailyLimit must be a whole number from 0 to 100000'),
       expect.stringContaining('perMinute must be a whole number from 1 to 100000'),
       expect.stringContaining('perMinute must be a whole number'),
+      expect.stringContaining('monthlyRecipients must be a whole number from 0 to 100000'),
+      expect.stringContaining('jitter must be a whole number of seconds from 0 to 600'),
+      expect.stringContaining('jitter must be a whole number'),
+      expect.stringContaining('sims must be 1 or 2'),
+      expect.stringContaining('sims must be 1 or 2'),
+      expect.stringContaining('sims must be 1 or 2'),
     ]);
     expect(dashboard.services.dispatch.payloadsOf(Patterns.dispatch.phoneSetLimits).slice(0, 2)).toEqual([
-      { phoneId: 13, clientId: aliceClient, kind: 'own', dailyLimit: 250, perMinute: 12, timeZone: 'Europe/Belgrade' },
+      { phoneId: 13, clientId: aliceClient, kind: 'own', dailyLimit: 250, perMinute: 12, monthlyRecipients: 150, jitter: 20, sims: 2, timeZone: 'Europe/Belgrade' },
       { phoneId: 13, clientId: aliceClient, kind: 'own', perMinute: null, timeZone: 'Europe/Belgrade' },
     ]);
+  });
+
+  it('shows a paused phone until when and why, and resumes it at once; another client’s phone is not found and stays paused', async () => {
+    const pause = { pausedUntil: '2026-11-22T13:35:00.000Z', pauseReason: 'carrier_volume' as const };
+    phones.set(17, { ...phone(17, aliceClient), ...pause }).set(18, { ...phone(18, bobClient), ...pause });
+    try {
+      const listed = (await alice.get('/api/phones')).body.find((row: { id: number }) => row.id === 17);
+      const resumed = await alice.send('POST', '/api/phones/17/resume');
+      const foreign = await alice.send('POST', '/api/phones/18/resume');
+      const nonsense = await alice.send('POST', '/api/phones/abc/resume');
+
+      expect(listed).toMatchObject({ id: 17, ...pause, timeZone: 'Europe/Belgrade' });
+      expect(resumed.status).toBe(200);
+      expect(resumed.body).toMatchObject({ id: 17, pausedUntil: null, pauseReason: null });
+      expect(foreign.status).toBe(404);
+      expect(phones.get(18)).toMatchObject(pause);
+      expect(nonsense.status).toBe(404);
+      expect(dashboard.services.dispatch.payloadsOf(Patterns.dispatch.phoneResume)).toEqual([
+        { phoneId: 17, clientId: aliceClient, kind: 'own' },
+        { phoneId: 18, clientId: aliceClient, kind: 'own' },
+      ]);
+    } finally {
+      for (const id of [17, 18]) phones.delete(id);
+    }
+  });
+
+  it('sends a message as high priority when asked, through the gateway’s create-tasks; any other priority is 400 and sends nothing', async () => {
+    dashboard.services.gateway.on(Patterns.gateway.tasksSend, ({ tasks: bodies }: { tasks: unknown[] }) => ({
+      results: bodies.map((_, index) => ({ ok: true, id: 40 + index, status: 'pending', phone_id: 11, client_id: aliceClient, scheduled_at: '2026-11-22 10:00:00', credits_remaining: 28 })),
+    }));
+
+    const sent = await alice.send('POST', '/api/send', { idempotencyKey: 'otp-1', messages: [{ recipient: '+381641234567', message: 'Your code is 1234', priority: 'high' }] });
+    const refused = await alice.send('POST', '/api/send', { idempotencyKey: 'otp-2', messages: [{ recipient: '+381641234567', message: 'Your code is 1234', priority: 'urgent' }] });
+
+    expect(sent.status).toBe(200);
+    expect(sent.body).toEqual({ results: [{ ok: true, id: 40, scheduledAt: '2026-11-22 10:00:00', creditsRemaining: 28 }] });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ error: 'invalid_request', detail: expect.stringContaining('priority must be one of normal, high') });
+    expect(dashboard.services.gateway.payloadsOf(Patterns.gateway.tasksSend)).toEqual([{ clientId: aliceClient, idempotencyKey: 'otp-1', tasks: [{ recipient: '+381641234567', message: 'Your code is 1234', priority: 'high' }] }]);
   });
 
   it('lists and changes its own phones, with their last contact, health and the client’s zone; another client’s phone is not found', async () => {
@@ -176,12 +231,12 @@ describe(ClientAreaController.name, () => {
     const empty = await alice.send('PATCH', '/api/phones/11', {});
 
     expect(list.body).toEqual([
-      { id: 11, name: 'phone 11', active: true, state: 'online', lastContactAt: '2026-11-22T09:00:00.000Z', dailyLimit: null, perMinute: null, waitingTasks: 0, lastSeenAt: null, health: null, sentToday: 3, url: null, timeZone: 'Europe/Belgrade' },
+      { id: 11, name: 'phone 11', active: true, state: 'online', lastContactAt: '2026-11-22T09:00:00.000Z', ...NO_LIMITS, waitingTasks: 0, lastSeenAt: null, health: null, sentToday: 3, url: null, timeZone: 'Europe/Belgrade' },
       {
         id: 13,
         name: 'phone 13',
         active: true,
-        state: 'online', lastContactAt: '2026-11-22T09:00:00.000Z', dailyLimit: 250, perMinute: null, waitingTasks: 0,
+        state: 'online', lastContactAt: '2026-11-22T09:00:00.000Z', ...NO_LIMITS, dailyLimit: 250, monthlyRecipients: 150, jitter: 20, sims: 2, waitingTasks: 0,
         lastSeenAt: '2026-11-22T11:04:05.000Z',
         health: { batteryPercent: 81, charging: true, connection: 'wifi', reportedAt: '2026-11-22T11:03:00.000Z' },
         sentToday: 3,
@@ -190,7 +245,7 @@ describe(ClientAreaController.name, () => {
       },
     ]);
     expect(renamed.status).toBe(200);
-    expect(renamed.body).toEqual({ id: 11, name: 'Kitchen', active: false, state: 'online', lastContactAt: '2026-11-22T09:00:00.000Z', dailyLimit: null, perMinute: null, waitingTasks: 0, lastSeenAt: null, health: null, sentToday: 3, url: null, timeZone: 'Europe/Belgrade' });
+    expect(renamed.body).toEqual({ id: 11, name: 'Kitchen', active: false, state: 'online', lastContactAt: '2026-11-22T09:00:00.000Z', ...NO_LIMITS, waitingTasks: 0, lastSeenAt: null, health: null, sentToday: 3, url: null, timeZone: 'Europe/Belgrade' });
     expect(foreign.status).toBe(404);
     expect(phones.get(12)!.active).toBe(true);
     expect(empty.status).toBe(400);

@@ -39,8 +39,8 @@ export class SendService {
   }
 }
 
-/** The page's message as a create-task body; an empty time means "now", as create-task reads it. */
+/** The page's message as a create-task body; an empty time means "now", as create-task reads it; `normal` is create-task's default, so only `high` is said. */
 function createTaskBodyOf(sms: OutgoingSmsBody): Record<string, unknown> {
   const text = sms.templateId === undefined ? { message: sms.message } : { template_id: sms.templateId, variables: sms.variables ?? {} };
-  return { recipient: sms.recipient, ...text, ...(sms.scheduledAt?.trim() ? { scheduled_at: sms.scheduledAt } : {}) };
+  return { recipient: sms.recipient, ...text, ...(sms.scheduledAt?.trim() ? { scheduled_at: sms.scheduledAt } : {}), ...(sms.priority === 'high' ? { priority: 'high' } : {}) };
 }

@@ -1,5 +1,5 @@
-import type { DailyTaskCount, InboxMessageView, KeyCreated, KeyView, PhoneDetails, Profile, TaskView, WorkerTokenCreated, WorkerTokenView, ClientView } from '@smsq/contracts';
-import type { ApiKeyRow, ClientRow, CreatedApiKey, CreatedWorkerToken, GatewayRow, InboxRow, Overview, PhoneHealth, PhoneRow, SilentPhone, TaskRow, WorkerTokenRow } from '@smsq/dashboard-api';
+import type { DailyTaskCount, InboxMessageView, KeyCreated, KeyView, PhoneDetails, Profile, SendingRulesView, TaskView, WorkerTokenCreated, WorkerTokenView, ClientView } from '@smsq/contracts';
+import type { ApiKeyRow, ClientRow, CreatedApiKey, CreatedWorkerToken, GatewayRow, InboxRow, Overview, PhoneHealth, PhoneRow, SendingRules, SilentPhone, SimUsage, TaskRow, WorkerTokenRow } from '@smsq/dashboard-api';
 
 // The services' views mapped field by field, so nothing they add later leaks to the browser unasked.
 
@@ -31,9 +31,22 @@ export function phoneRowOf(phone: PhoneDetails, timeZone: string): PhoneRow {
   };
 }
 
-/** State, last contact, SIM limits and the tasks waiting: what the Phones and Gateways pages show of each. */
-function livenessOf(phone: PhoneDetails): Pick<PhoneRow, 'state' | 'lastContactAt' | 'dailyLimit' | 'perMinute' | 'waitingTasks'> {
-  return { state: phone.state, lastContactAt: phone.lastContactAt, dailyLimit: phone.dailyLimit, perMinute: phone.perMinute, waitingTasks: phone.waitingTasks };
+/** State, last contact, SIM limits and what they count, the pause and the tasks waiting: what the Phones and Gateways pages show of each. */
+function livenessOf(phone: PhoneDetails): Pick<PhoneRow, 'state' | 'lastContactAt' | 'waitingTasks' | keyof SimUsage> {
+  return {
+    state: phone.state,
+    lastContactAt: phone.lastContactAt,
+    dailyLimit: phone.dailyLimit,
+    perMinute: phone.perMinute,
+    monthlyRecipients: phone.monthlyRecipients,
+    jitter: phone.jitter,
+    sims: phone.sims,
+    partsToday: phone.partsToday,
+    recipientsThisMonth: phone.recipientsThisMonth,
+    pausedUntil: phone.pausedUntil,
+    pauseReason: phone.pauseReason,
+    waitingTasks: phone.waitingTasks,
+  };
 }
 
 /** The enabled phones no longer in contact, for the banner of the Overview and Phones pages. */
@@ -81,7 +94,19 @@ export function taskRowOf(task: TaskView, timeZone: string): TaskRow {
     expiresAt: task.expiresAt,
     createdAt: task.createdAt,
     segments: task.segments,
+    priority: task.priority,
     timeZone,
+  };
+}
+
+export function sendingRulesOf(rules: SendingRulesView): SendingRules {
+  return {
+    routingMode: rules.routingMode,
+    stickyDays: rules.stickyDays,
+    sendWindows: rules.sendWindows.map((window) => ({ days: [...window.days], from: window.from, to: window.to })),
+    timeZone: rules.timeZone,
+    windowOpen: rules.windowOpen,
+    windowOpensAt: rules.windowOpensAt,
   };
 }
 

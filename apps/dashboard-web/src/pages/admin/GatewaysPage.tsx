@@ -6,7 +6,7 @@ import { useAction, useApi } from '../../api/useApi';
 import { useSession } from '../../auth/session';
 import { Alert, ErrorAlert } from '../../components/Alert';
 import { EmptyState } from '../../components/EmptyState';
-import { ConnectionBadge, SilentPhonesBanner, SimLimitsCell } from '../../components/PhoneLiveness';
+import { ConnectionBadge, PauseNotice, SilentPhonesBanner, SimLimitsCell, SimUsageCells } from '../../components/PhoneLiveness';
 import { ZonedTime } from '../../components/Time';
 import { Badge, Card, Field, Loading, PageHeader } from '../../components/ui';
 import { formatInZone, formatRelative } from '../../lib/format';
@@ -66,6 +66,11 @@ export function GatewaysPage() {
     gateways.reload();
   }
 
+  async function resume(gateway: GatewayRow): Promise<void> {
+    await action.attempt(() => api.post<GatewayRow>(`/admin/gateways/${gateway.id}/resume`));
+    gateways.reload();
+  }
+
   async function setLimits(gateway: GatewayRow, limits: Required<SimLimits>): Promise<boolean> {
     const ok = await action.attempt(() => api.patch<GatewayRow>(`/admin/gateways/${gateway.id}`, limits));
     gateways.reload();
@@ -87,7 +92,7 @@ export function GatewaysPage() {
 
   return (
     <>
-      <PageHeader title="Gateways" eyebrow="Admin" subtitle="The SMS gateways the workers deliver through: a client’s VIP pool first (least recently used), otherwise the shared pool." />
+      <PageHeader title="Gateways" eyebrow="Admin" subtitle="The SMS gateways the workers deliver through: a client’s VIP pool first (least recently used, or as the client’s routing mode spreads or keeps recipients), otherwise the shared pool." />
       {created ? (
         <Alert tone="success" onDismiss={() => setCreated(null)}>
           Gateway “{created.name}” was added{created.clientId !== null ? ` to the VIP pool of client #${created.clientId}` : ' to the shared pool'}.
@@ -115,6 +120,12 @@ export function GatewaysPage() {
                     <th scope="col">Status</th>
                     <th scope="col">Connection</th>
                     <th scope="col">Last used</th>
+                    <th scope="col" className="num">
+                      Today
+                    </th>
+                    <th scope="col" className="num">
+                      This month
+                    </th>
                     <th scope="col">SIM limits</th>
                     <th scope="col">
                       <span className="sr-only">Actions</span>
@@ -129,7 +140,12 @@ export function GatewaysPage() {
                         <div className="muted small break">{gateway.url ?? 'No URL'}</div>
                       </td>
                       <td>{gateway.clientId !== null ? <Link to={`/admin/clients/${gateway.clientId}`}>VIP · client #{gateway.clientId}</Link> : 'Shared'}</td>
-                      <td>{gateway.active ? <Badge tone="green">active</Badge> : <Badge tone="gray">disabled</Badge>}</td>
+                      <td data-testid="status">
+                        <span className="cell-lines">
+                          <span>{gateway.active ? <Badge tone="green">active</Badge> : <Badge tone="gray">disabled</Badge>}</span>
+                          <PauseNotice row={gateway} timeZone={gateway.timeZone} busy={action.busy} onResume={() => void resume(gateway)} />
+                        </span>
+                      </td>
                       <td data-testid="connection">
                         <span className="cell-lines">
                           <ConnectionBadge state={gateway.state} />
@@ -141,8 +157,9 @@ export function GatewaysPage() {
                       <td className="nowrap" title={`Last used ${formatInZone(gateway.lastAssignedAt, gateway.timeZone, 'never')}; last seen ${formatInZone(gateway.lastSeenAt, gateway.timeZone, 'never')}`}>
                         {formatRelative(gateway.lastAssignedAt)}
                       </td>
+                      <SimUsageCells row={gateway} />
                       <td>
-                        <SimLimitsCell row={gateway} busy={action.busy} onSave={(limits) => setLimits(gateway, limits)} />
+                        <SimLimitsCell row={gateway} noun="gateway" busy={action.busy} onSave={(limits) => setLimits(gateway, limits)} />
                       </td>
                       <td className="actions-cell">
                         <button type="button" className={`btn btn-sm ${gateway.active ? 'btn-danger-outline' : 'btn-secondary'}`} disabled={action.busy} onClick={() => void toggle(gateway)}>
@@ -154,6 +171,12 @@ export function GatewaysPage() {
                 </tbody>
               </table>
             </div>
+          ) : null}
+          {gateways.data && gateways.data.length > 0 ? (
+            <p className="muted small">
+              Limits count SMS parts, as carriers do: a message longer than one SMS is several parts. A gateway whose carrier refused for volume is paused for 1, then 5, 15 and 60 minutes on repeats within a day;
+              its waiting messages go through the others meanwhile.
+            </p>
           ) : null}
         </Card>
         <Card title="New gateway">

@@ -1,4 +1,4 @@
-import type { CreatedApiKey, PhoneHealth, PhoneRow, SimLimits } from '@smsq/dashboard-api';
+import type { CreatedApiKey, PhoneHealth, PhoneRow, SendingRules, SimLimits } from '@smsq/dashboard-api';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { api } from '../../api/client';
@@ -9,10 +9,11 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { NewSecret } from '../../components/NewSecret';
 import { PHONES_GUIDE, UnreachableApiWarning } from '../../components/PairingGuide';
-import { ConnectionBadge, SilentPhonesBanner, SimLimitsCell } from '../../components/PhoneLiveness';
+import { ConnectionBadge, PauseNotice, SilentPhonesBanner, SimLimitsCell, SimUsageCells } from '../../components/PhoneLiveness';
+import { SendWindowState } from '../../components/SendWindowState';
 import { RelativeTime, ZonedTime } from '../../components/Time';
 import { Badge, Card, Loading, PageHeader } from '../../components/ui';
-import { formatCredits } from '../../lib/format';
+import { routingModeChoices } from '../../lib/sending-rules';
 
 /** How often the list is read again, so a phone that starts polling shows up as connected. */
 const REFRESH_MS = 15_000;
@@ -102,20 +103,41 @@ function PhoneNameCell({ phone, onSave, busy }: { phone: PhoneRow; onSave: (name
   );
 }
 
+/** The routing mode the client's phones are used in, what it does, and the send windows' state now. */
+function RoutingInUse({ rules }: { rules: SendingRules | undefined }) {
+  if (!rules) return null;
+  const choice = routingModeChoices('A').find((candidate) => candidate.mode === rules.routingMode);
+  return (
+    <div className="form-stack" data-testid="routing-in-use">
+      <p>
+        Routing: <strong data-testid="routing-mode">{choice?.label ?? rules.routingMode}</strong>
+        {rules.routingMode === 'sticky' ? ` (a recipient keeps its phone ${rules.stickyDays} ${rules.stickyDays === 1 ? 'day' : 'days'} after its last message)` : ''}. {choice?.description}{' '}
+        <Link to="/settings">Change it in Settings</Link>.
+      </p>
+      <SendWindowState rules={rules} />
+    </div>
+  );
+}
+
 export function PhonesPage() {
   const { session } = useSession();
   const profileA = session.profile === 'A';
   const phones = useApi<PhoneRow[]>(profileA ? '/phones' : null);
+  const rules = useApi<SendingRules>(profileA ? '/settings/sending' : null);
   const action = useAction();
   const [pairing, setPairing] = useState<CreatedApiKey | null>(null);
   const [disabling, setDisabling] = useState<PhoneRow | null>(null);
   const { reload } = phones;
+  const reloadRules = rules.reload;
 
   useEffect(() => {
     if (!profileA) return;
-    const timer = window.setInterval(reload, REFRESH_MS);
+    const timer = window.setInterval(() => {
+      reload();
+      reloadRules();
+    }, REFRESH_MS);
     return () => window.clearInterval(timer);
-  }, [profileA, reload]);
+  }, [profileA, reload, reloadRules]);
 
   async function createPairingKey() {
     const answer = await action.run(() => api.post<CreatedApiKey>('/keys'));
@@ -126,6 +148,11 @@ export function PhonesPage() {
     const ok = await action.attempt(() => api.patch<PhoneRow>(`/phones/${phone.id}`, patch));
     phones.reload();
     return ok;
+  }
+
+  async function resume(phone: PhoneRow): Promise<void> {
+    await action.attempt(() => api.post<PhoneRow>(`/phones/${phone.id}/resume`));
+    phones.reload();
   }
 
   if (!profileA) {
@@ -173,6 +200,7 @@ export function PhonesPage() {
       </Card>
       <Card title="Connected devices">
         <ErrorAlert error={phones.error} />
+        <RoutingInUse rules={rules.data} />
         {phones.loading && !phones.data ? <Loading /> : null}
         {phones.data && phones.data.length === 0 ? (
           <EmptyState title="No phones paired yet" icon="☎">
@@ -192,7 +220,10 @@ export function PhonesPage() {
                   <th scope="col">Last contact</th>
                   <th scope="col">Battery and connection</th>
                   <th scope="col" className="num">
-                    Sent today
+                    Today
+                  </th>
+                  <th scope="col" className="num">
+                    This month
                   </th>
                   <th scope="col">SIM limits</th>
                   <th scope="col">
@@ -209,7 +240,12 @@ export function PhonesPage() {
                     <td>
                       <code>#{phone.id}</code>
                     </td>
-                    <td>{phone.active ? <Badge tone="green">active</Badge> : <Badge tone="gray">disabled</Badge>}</td>
+                    <td data-testid="status">
+                      <span className="cell-lines">
+                        <span>{phone.active ? <Badge tone="green">active</Badge> : <Badge tone="gray">disabled</Badge>}</span>
+                        <PauseNotice row={phone} timeZone={phone.timeZone} busy={action.busy} onResume={() => void resume(phone)} />
+                      </span>
+                    </td>
                     <td data-testid="connection">
                       <ConnectionBadge state={phone.state} />
                     </td>
@@ -219,7 +255,7 @@ export function PhonesPage() {
                     <td>
                       <Health phone={phone} />
                     </td>
-                    <td className="num">{formatCredits(phone.sentToday)}</td>
+                    <SimUsageCells row={phone} sentToday={phone.sentToday} />
                     <td>
                       <SimLimitsCell row={phone} busy={action.busy} onSave={(limits) => update(phone, limits)} />
                     </td>
@@ -233,6 +269,12 @@ export function PhonesPage() {
               </tbody>
             </table>
           </div>
+        ) : null}
+        {phones.data && phones.data.length > 0 ? (
+          <p className="muted small">
+            Limits count SMS parts, as carriers do: a message longer than one SMS is several parts. Today and this month are counted in your time zone. A phone the carrier refused for volume is paused for 1, then 5, 15 and
+            60 minutes on repeats within a day; its waiting messages go through your other phones meanwhile.
+          </p>
         ) : null}
       </Card>
       <ConfirmDialog

@@ -23,6 +23,16 @@ function sendMessages(messages: OutgoingSms[], idempotencyKey: string) {
   return api.post<{ results: SendResult[] }>('/send', { messages, idempotencyKey });
 }
 
+/** Ticked, the messages go as priority "high": past the send windows, ahead of normal ones. */
+function HighPriority({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {
+  return (
+    <label className="checkbox">
+      <input type="checkbox" checked={checked} onChange={(event) => onChange(event.target.checked)} />
+      High priority (one-time codes, alerts): ignores send windows, goes first
+    </label>
+  );
+}
+
 /** Pick one of the client's templates (none: write the message). */
 function TemplatePicker({ templates, value, onChange }: { templates: TemplateRow[] | undefined; value: number | null; onChange: (template: TemplateRow | null) => void }) {
   if (!templates?.length) return null;
@@ -43,7 +53,7 @@ function TemplatePicker({ templates, value, onChange }: { templates: TemplateRow
 }
 
 function SendOne({ templates }: { templates: TemplateRow[] | undefined }) {
-  const [draft, setDraft] = useState({ recipient: '', message: '', scheduledAt: '' });
+  const [draft, setDraft] = useState({ recipient: '', message: '', scheduledAt: '', highPriority: false });
   const [template, setTemplate] = useState<TemplateRow | null>(null);
   const [variables, setVariables] = useState<Record<string, string>>({});
   const [key, renewKey] = useSendKey();
@@ -59,14 +69,16 @@ function SendOne({ templates }: { templates: TemplateRow[] | undefined }) {
     event.preventDefault();
     setResult(null);
     const text = template ? { templateId: template.id, variables } : { message: draft.message };
-    const answer = await action.run(() => sendMessages([{ recipient: draft.recipient, ...text, ...(draft.scheduledAt ? { scheduledAt: draft.scheduledAt } : {}) }], key));
+    const answer = await action.run(() =>
+      sendMessages([{ recipient: draft.recipient, ...text, ...(draft.scheduledAt ? { scheduledAt: draft.scheduledAt } : {}), ...(draft.highPriority ? { priority: 'high' as const } : {}) }], key),
+    );
     const sent = answer?.results[0];
     // Only a send with no answer keeps its key for the retry: after an answer, pressing Send again is a new send.
     if (!sent) return;
     renewKey();
     setResult(sent);
     if (sent.ok) {
-      setDraft({ recipient: '', message: '', scheduledAt: '' });
+      setDraft({ recipient: '', message: '', scheduledAt: '', highPriority: false });
       setVariables({});
     }
   }
@@ -117,6 +129,7 @@ function SendOne({ templates }: { templates: TemplateRow[] | undefined }) {
             {(props) => <textarea {...props} rows={4} required maxLength={3200} value={draft.message} onChange={(e) => edit({ message: e.target.value })} />}
           </Field>
         )}
+        <HighPriority checked={draft.highPriority} onChange={(highPriority) => edit({ highPriority })} />
         <ErrorAlert error={action.error} />
         {result && !result.ok ? (
           <Alert title="Not sent" tone="error">
@@ -143,6 +156,7 @@ function SendMany({ templates }: { templates: TemplateRow[] | undefined }) {
   const [fileName, setFileName] = useState('');
   const [template, setTemplate] = useState('');
   const [scheduledAt, setScheduledAt] = useState('');
+  const [highPriority, setHighPriority] = useState(false);
   const [preview, setPreview] = useState<{ rows: BulkRow[]; checks: Map<number, CheckResult> } | null>(null);
   const [sent, setSent] = useState<{ queued: number; refused: Array<{ row: number; detail: string }>; creditsRemaining: number | null } | null>(null);
   const [key, renewKey] = useSendKey();
@@ -181,7 +195,7 @@ function SendMany({ templates }: { templates: TemplateRow[] | undefined }) {
   async function send() {
     if (!preview) return;
     const ready = preview.rows.flatMap((row) => ('sms' in row && preview.checks.get(row.row)?.ok ? [row] : []));
-    const answer = await action.run(() => sendMessages(ready.map((row) => row.sms), key));
+    const answer = await action.run(() => sendMessages(ready.map((row) => (highPriority ? { ...row.sms, priority: 'high' as const } : row.sms)), key));
     if (!answer) return;
     const refused = answer.results.flatMap((result, index) => (result.ok ? [] : [{ row: ready[index]!.row, detail: `${result.error}: ${result.detail}` }]));
     // Messages are debited side by side, not in row order: the balance after all of them is the lowest any answer saw.
@@ -240,6 +254,13 @@ function SendMany({ templates }: { templates: TemplateRow[] | undefined }) {
             />
           )}
         </Field>
+        <HighPriority
+          checked={highPriority}
+          onChange={(checked) => {
+            setHighPriority(checked);
+            renewKey();
+          }}
+        />
         {problem ? (
           <Alert title="This file cannot be sent" tone="error">
             {problem}

@@ -1,10 +1,12 @@
-import type { ClientSettings, SessionAnswer } from '@smsq/dashboard-api';
-import { useEffect, useState, type FormEvent } from 'react';
+import { DEFAULT_STICKY_DAYS, MAX_SEND_WINDOWS, MAX_STICKY_DAYS, WEEKDAYS, type ClientSettings, type RoutingMode, type SendingRules, type SendWindow, type SessionAnswer } from '@smsq/dashboard-api';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { api } from '../../api/client';
 import { useAction, useApi } from '../../api/useApi';
 import { useSession } from '../../auth/session';
 import { Alert, ErrorAlert } from '../../components/Alert';
+import { SendWindowState } from '../../components/SendWindowState';
 import { Card, Field, Loading, PageHeader } from '../../components/ui';
+import { DAY_NAMES, newSendWindow, parseSendingRules, routingModeChoices } from '../../lib/sending-rules';
 import { timeZoneChoices } from '../../lib/time-zones';
 
 function ChangePassword() {
@@ -58,7 +60,7 @@ function ChangePassword() {
 }
 
 /** The client's own zone: scheduled times are read in it, and times and days are shown in it. */
-function TimeZoneSetting() {
+function TimeZoneSetting({ onSaved }: { onSaved: () => void }) {
   const settings = useApi<ClientSettings>('/settings');
   const [zone, setZone] = useState('');
   const [saved, setSaved] = useState<string | null>(null);
@@ -76,6 +78,7 @@ function TimeZoneSetting() {
     if (!answer) return;
     setSaved(answer.timeZone);
     settings.reload();
+    onSaved();
   }
 
   return (
@@ -115,13 +118,198 @@ function TimeZoneSetting() {
   );
 }
 
+
+type WindowDraft = SendWindow & { key: number };
+
+interface SendingDraft {
+  routingMode: RoutingMode;
+  stickyDays: string;
+  sendWindows: WindowDraft[];
+}
+
+/** Keys of the windows on the form, so removing one keeps the others' fields (and focus) where they are. */
+let windowKeys = 0;
+
+function windowDraftOf(sendWindow: SendWindow): WindowDraft {
+  return { ...sendWindow, key: ++windowKeys };
+}
+
+function sendingDraftOf(shown: SendingRules): SendingDraft {
+  return { routingMode: shown.routingMode, stickyDays: String(shown.stickyDays), sendWindows: shown.sendWindows.map(windowDraftOf) };
+}
+
+/** One send window of the form: its days, its hours, and a way to remove it. */
+function SendWindowFields({ index, value, onChange, onRemove }: { index: number; value: WindowDraft; onChange: (changed: WindowDraft) => void; onRemove: () => void }) {
+  const name = `Window ${index + 1}`;
+  return (
+    <li data-testid={`send-window-${index + 1}`}>
+      <fieldset className="send-window">
+        <legend className="sr-only">{name}</legend>
+        <fieldset className="checkbox-group">
+          <legend>{`${name}: days`}</legend>
+          {WEEKDAYS.map((day) => (
+            <label key={day} className="checkbox">
+              <input
+                type="checkbox"
+                aria-label={DAY_NAMES[day].long}
+                checked={value.days.includes(day)}
+                onChange={(event) => onChange({ ...value, days: event.target.checked ? [...value.days, day] : value.days.filter((chosen) => chosen !== day) })}
+              />
+              <span aria-hidden="true">{DAY_NAMES[day].short}</span>
+            </label>
+          ))}
+        </fieldset>
+        <Field label="From">{(props) => <input {...props} type="time" required value={value.from} onChange={(event) => onChange({ ...value, from: event.target.value })} />}</Field>
+        <Field label="To">{(props) => <input {...props} type="time" required value={value.to} onChange={(event) => onChange({ ...value, to: event.target.value })} />}</Field>
+        <button type="button" className="btn btn-ghost btn-sm" aria-label={`Remove window ${index + 1}`} onClick={onRemove}>
+          Remove
+        </button>
+      </fieldset>
+    </li>
+  );
+}
+
+/**
+ * How the client's messages are spread over its phones (Profile B: its VIP gateways) and the
+ * hours they go out, with what each choice does; `zoneVersion` changes when the zone does, so the
+ * windows' state is read again in the new one.
+ */
+function SendingSetting({ profile, zoneVersion }: { profile: 'A' | 'B'; zoneVersion: number }) {
+  const rules = useApi<SendingRules>('/settings/sending');
+  const [draft, setDraft] = useState<SendingDraft | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const action = useAction();
+  const id = useId();
+  const choices = routingModeChoices(profile);
+  const noun = profile === 'A' ? 'phone' : 'gateway';
+  const { data: loaded, reload } = rules;
+
+  // The form is filled once, from the first answer; later reads only refresh the windows' state.
+  useEffect(() => {
+    if (loaded) setDraft((current) => current ?? sendingDraftOf(loaded));
+  }, [loaded]);
+
+  useEffect(() => {
+    if (zoneVersion > 0) reload();
+  }, [zoneVersion, reload]);
+
+  function edit(change: Partial<SendingDraft>) {
+    if (!draft) return;
+    setDraft({ ...draft, ...change });
+    setSaved(false);
+    setProblem(null);
+  }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!draft) return;
+    const parsed = parseSendingRules(draft);
+    if (!parsed.ok) {
+      setProblem(parsed.error);
+      return;
+    }
+    setProblem(null);
+    setSaved(false);
+    const answer = await action.run(() => api.put<SendingRules>('/settings/sending', parsed.rules));
+    if (!answer) return;
+    setDraft(sendingDraftOf(answer));
+    setSaved(true);
+    reload();
+  }
+
+  return (
+    <Card title="Sending" titleId="sending">
+      {rules.error ? <ErrorAlert error={rules.error} /> : null}
+      {!draft && !rules.error ? <Loading /> : null}
+      {draft && rules.data ? (
+        <form className="form-stack" onSubmit={(event) => void submit(event)} noValidate>
+          <fieldset className="choice-list">
+            <legend>Routing mode</legend>
+            {choices.map((choice) => (
+              <div className="choice" key={choice.mode}>
+                <input
+                  id={`${id}-${choice.mode}`}
+                  type="radio"
+                  name={`${id}-routing-mode`}
+                  value={choice.mode}
+                  checked={draft.routingMode === choice.mode}
+                  onChange={() => edit({ routingMode: choice.mode })}
+                  aria-describedby={`${id}-${choice.mode}-hint`}
+                />
+                <label htmlFor={`${id}-${choice.mode}`}>
+                  <strong>{choice.label}</strong>
+                  {choice.mode === 'first' ? <span className="muted"> (default)</span> : null}
+                </label>
+                <p className="hint" id={`${id}-${choice.mode}-hint`}>
+                  {choice.description}
+                </p>
+              </div>
+            ))}
+          </fieldset>
+          {draft.routingMode === 'sticky' ? (
+            <Field label="Sticky days" hint={`A recipient keeps its ${noun} this many days after its last message (1 to ${MAX_STICKY_DAYS}; ${DEFAULT_STICKY_DAYS} unless you set it); after that, or while its ${noun} cannot send, it is placed as Spread would.`}>
+              {(props) => <input {...props} inputMode="numeric" required value={draft.stickyDays} onChange={(event) => edit({ stickyDays: event.target.value })} className="short-input" />}
+            </Field>
+          ) : null}
+          <fieldset className="choice-list" aria-describedby={`${id}-windows-hint`}>
+            <legend>Send windows</legend>
+            <p className="hint" id={`${id}-windows-hint`}>
+              The hours in which your messages go out, in your account’s time zone ({rules.data.timeZone}). With no windows they go at any hour. A message created outside them waits (it is charged when it is created) and
+              goes when a window opens, oldest first. Messages sent with priority “high” (one-time codes, alerts) ignore the windows. An end at or before the start runs past midnight (22:00 to 06:00).
+            </p>
+            <SendWindowState rules={rules.data} />
+            {draft.sendWindows.length > 0 ? (
+              <ol className="send-windows">
+                {draft.sendWindows.map((sendWindow, index) => (
+                  <SendWindowFields
+                    key={sendWindow.key}
+                    index={index}
+                    value={sendWindow}
+                    onChange={(changed) => edit({ sendWindows: draft.sendWindows.map((candidate) => (candidate.key === changed.key ? changed : candidate)) })}
+                    onRemove={() => edit({ sendWindows: draft.sendWindows.filter((candidate) => candidate.key !== sendWindow.key) })}
+                  />
+                ))}
+              </ol>
+            ) : null}
+            <div>
+              <button
+                type="button"
+                className="btn btn-secondary btn-sm"
+                disabled={draft.sendWindows.length >= MAX_SEND_WINDOWS}
+                onClick={() => edit({ sendWindows: [...draft.sendWindows, windowDraftOf(newSendWindow())] })}
+              >
+                Add a window
+              </button>
+            </div>
+          </fieldset>
+          {problem ? (
+            <Alert tone="error" title="Not saved">
+              <span data-testid="sending-problem">{problem}</span>
+            </Alert>
+          ) : null}
+          <ErrorAlert error={action.error} />
+          {saved ? <Alert tone="success" title="Sending rules saved" /> : null}
+          <div className="form-actions">
+            <button type="submit" className="btn btn-primary" disabled={action.busy}>
+              Save sending rules
+            </button>
+          </div>
+        </form>
+      ) : null}
+    </Card>
+  );
+}
+
 export function SettingsPage() {
   const { session } = useSession();
   const hasClient = session.user?.clientId !== null && session.user?.clientId !== undefined;
+  const [zoneVersion, setZoneVersion] = useState(0);
   return (
     <>
-      <PageHeader title="Settings" subtitle={hasClient ? 'Your sign-in to this dashboard, and your account’s time zone.' : 'Your sign-in to this dashboard.'} />
-      {hasClient ? <TimeZoneSetting /> : null}
+      <PageHeader title="Settings" subtitle={hasClient ? 'Your sign-in to this dashboard, your account’s time zone, and how and when its messages are sent.' : 'Your sign-in to this dashboard.'} />
+      {hasClient ? <TimeZoneSetting onSaved={() => setZoneVersion((version) => version + 1)} /> : null}
+      {hasClient ? <SendingSetting profile={session.profile} zoneVersion={zoneVersion} /> : null}
       <ChangePassword />
     </>
   );

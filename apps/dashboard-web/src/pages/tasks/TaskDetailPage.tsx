@@ -78,6 +78,10 @@ export function TaskDetailPage() {
                 <dt>SMS parts</dt>
                 <dd>{t.segments}</dd>
               </div>
+              <div>
+                <dt>Priority</dt>
+                <dd data-testid="task-priority">{t.priority === 'high' ? 'High: ignores send windows, goes first' : 'Normal'}</dd>
+              </div>
             </dl>
             {t.error ? (
               <div className="error-box">

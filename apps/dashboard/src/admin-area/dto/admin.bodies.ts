@@ -36,7 +36,7 @@ export class GatewayCreateBody {
   @IsOptional() @IsInt() @IsPositive() clientId?: number;
 }
 
-/** PATCH /api/admin/gateways/:id: enable or disable, set its SIM limits (at least one). */
+/** PATCH /api/admin/gateways/:id: enable or disable, set its SIM limits, pace, cap, jitter or SIMs (at least one). */
 export class GatewayUpdateBody extends SimLimitsBody {
   @IsOptional() @IsBoolean() active?: boolean;
 }

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsInt, IsObject, IsOptional, IsString, Length, Min, ValidateNested } from 'class-validator';
-import { MAX_TASKS_PER_REQUEST } from '@smsq/contracts';
+import { ArrayMaxSize, ArrayMinSize, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Min, ValidateNested } from 'class-validator';
+import { MAX_TASKS_PER_REQUEST, TASK_PRIORITIES, type TaskPriority } from '@smsq/contracts';
 
 /** One message as the page sends it: its text, or a template and its variables; the public API's rules check it further (recipient, length, time, the template's placeholders). */
 export class OutgoingSmsBody {
@@ -9,6 +9,8 @@ export class OutgoingSmsBody {
   @IsOptional() @IsInt() @Min(1) templateId?: number;
   @IsOptional() @IsObject() variables?: Record<string, string>;
   @IsOptional() @IsString() @Length(0, 32) scheduledAt?: string;
+  /** `high` (one-time codes, alerts): ignores the send windows and goes first. */
+  @IsOptional() @IsIn(TASK_PRIORITIES, { message: `priority must be one of ${TASK_PRIORITIES.join(', ')}` }) priority?: TaskPriority;
 }
 
 /** POST /api/send/check: the messages to read as create-task would. */

@@ -89,10 +89,18 @@ export class RoutingService {
     }
   }
 
-  /** Profile A: the clients' own phones. Profile B: their VIP pools, and the shared pool only when a client has no usable VIP gateway. */
+  /**
+   * Profile A: the clients' own phones. Profile B: their VIP pools, and the shared pool only when a
+   * client has no usable VIP gateway. Each pool's lock and its read go out together; the read runs
+   * once the lock is held, so concurrent routes see each other's assignments (least recently used,
+   * sticky recipients, caps). A client's own phones are its pool: `first` sends its creates to one
+   * phone, whose row lock serialises them anyway.
+   */
   private async candidatesOf(clients: readonly number[], tx?: DbTransaction): Promise<RouteCandidate[]> {
-    if (this.config.profile === 'A') return this.phones.activeOwnPhones(clients, tx);
-    // Each pool's lock and its read go out together; the read runs once the lock is held.
+    if (this.config.profile === 'A') {
+      const [, own] = await Promise.all([tx && this.phones.lockPools(tx, clients), this.phones.activeOwnPhones(clients, tx)]);
+      return own;
+    }
     const [, vip] = await Promise.all([tx && this.phones.lockPools(tx, clients), this.phones.activeGateways(clients, tx)]);
     // A capped VIP gateway may have no room for a new recipient: the shared pool is then its fallback.
     const vipServesAll = clients.every((clientId) => vip.some((gateway) => gateway.clientId === clientId && gateway.usable)) && vip.every((gateway) => gateway.cap === null);

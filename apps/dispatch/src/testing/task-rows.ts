@@ -40,7 +40,7 @@ export async function insertTasks(db: DispatchDatabase, count: number, row: (ind
 
 /** Empties the dispatch schema between tests that share one database. */
 export async function truncateDispatch(db: DispatchDatabase): Promise<void> {
-  await db.$executeRaw`TRUNCATE "dispatch"."tasks", "dispatch"."phones", "dispatch"."voided_task_keys", "dispatch"."outbox_messages", "dispatch"."webhook_endpoints", "dispatch"."webhook_deliveries", "dispatch"."client_zones", "dispatch"."opt_outs", "dispatch"."opt_out_settings", "dispatch"."conversations" RESTART IDENTITY`;
+  await db.$executeRaw`TRUNCATE "dispatch"."tasks", "dispatch"."phones", "dispatch"."voided_task_keys", "dispatch"."outbox_messages", "dispatch"."webhook_endpoints", "dispatch"."webhook_deliveries", "dispatch"."client_zones", "dispatch"."opt_outs", "dispatch"."opt_out_settings", "dispatch"."conversations", "dispatch"."sending_rules", "dispatch"."sticky_recipients", "dispatch"."phone_recipients" RESTART IDENTITY`;
 }
 
 export function secondsFromNow(seconds: number): Date {

@@ -212,7 +212,8 @@ export class TaskReportsService {
   private async requeue(task: ReportedTask, attemptBack: boolean, tx: DbTransaction): Promise<Requeued> {
     const [other] = task.pinned ? [null] : await this.routing.chooseUsable([{ clientId: task.clientId, recipient: task.recipient, avoidPhoneId: task.phoneId }], tx);
     const to = other ?? { phoneId: task.phoneId, sim: task.sim, sticky: false };
-    await this.reports.requeue(task.id, task.phoneId, to, RETRY_BACKOFF_S_PER_ATTEMPT * task.attempts, attemptBack, tx);
+    // A phone the carrier refused is paused: the pause is its back-off.
+    await this.reports.requeue(task.id, task.phoneId, to, attemptBack ? 0 : RETRY_BACKOFF_S_PER_ATTEMPT * task.attempts, attemptBack, tx);
     if (to.phoneId !== task.phoneId) {
       await this.routing.recordAssignments(tx, [{ ...to, clientId: task.clientId, recipient: task.recipient }]);
       await this.outbox.enqueueTaskEvents(tx, 'task.rerouted', [task.id]);

@@ -17,4 +17,11 @@ describe(readDispatchConfig.name, () => {
     expect(() => loadConfig(readDispatchConfig, { SMSQ_RETENTION_OUTBOX_S: '1.5' })).toThrow(/SMSQ_RETENTION_OUTBOX_S must be an integer/);
     expect(() => loadConfig(readDispatchConfig, { SMSQ_TASK_RETENTION_DAYS: '0' })).toThrow(/SMSQ_TASK_RETENTION_DAYS must be an integer from 1/);
   });
+
+  it('pauses a phone the carrier refused 1, 5, 15 then 60 minutes unless SMSQ_PAUSE_STEPS_S says otherwise, and refuses a list it cannot read', () => {
+    expect(loadConfig(readDispatchConfig, {})).toMatchObject({ pauseStepsS: [60, 300, 900, 3600] });
+    expect(loadConfig(readDispatchConfig, { SMSQ_PAUSE_STEPS_S: '5, 10' })).toMatchObject({ pauseStepsS: [5, 10] });
+    expect(() => loadConfig(readDispatchConfig, { SMSQ_PAUSE_STEPS_S: '60,0' })).toThrow(/SMSQ_PAUSE_STEPS_S must be 1 to 10 positive/);
+    expect(() => loadConfig(readDispatchConfig, { SMSQ_PAUSE_STEPS_S: 'soon' })).toThrow(/SMSQ_PAUSE_STEPS_S/);
+  });
 });

@@ -123,6 +123,9 @@ describe(`${RetentionPruner.name} of dispatch on Postgres`, () => {
       pendingLongOverdue: await delivery('pending', ago(2 * DAY_MS), tasks.sentLongAgoWithPendingDelivery),
       pendingNotYetDue: await delivery('pending', new Date(Date.now() + HOUR_MS)),
     };
+    // Recipients of a month long over, and of this one; a sticky recipient unused for over a year, and one used today.
+    await db.$executeRaw`INSERT INTO "dispatch"."phone_recipients" (phone_id, month, number) VALUES (1, date_trunc('month', now() - interval '3 months')::date, '+381641000001'), (1, date_trunc('month', now())::date, '+381641000001')`;
+    await db.$executeRaw`INSERT INTO "dispatch"."sticky_recipients" (client_id, number, phone_id, last_used_at) VALUES (1, '+381641000001', 1, now() - interval '400 days'), (1, '+381641000002', 1, now())`;
     const heldLock = await holdRowsLocked(database.url, 'SELECT id FROM "dispatch"."outbox_messages" WHERE id = $1 FOR UPDATE', [outbox.heldByRelay]);
     const allOutbox = await outboxIds();
     const allTasks = await taskIds();
@@ -142,13 +145,15 @@ describe(`${RetentionPruner.name} of dispatch on Postgres`, () => {
     const goneOutbox = [outbox.publishedLongAgo];
     const goneTasks = [tasks.sentLongAgo, tasks.failedLongAgo, tasks.sentAndDeliveredLongAgo, tasks.failedLongAgoWithFinishedDelivery];
     const goneDeliveries = [deliveries.deliveredLongAgo, deliveries.failedLongAgo];
-    expect(pruned).toEqual({ 'dispatch.outbox_messages': 1, 'dispatch.webhook_deliveries': 2, 'dispatch.tasks': 4 });
+    expect(pruned).toEqual({ 'dispatch.outbox_messages': 1, 'dispatch.webhook_deliveries': 2, 'dispatch.phone_recipients': 1, 'dispatch.sticky_recipients': 1, 'dispatch.tasks': 4 });
+    await expect(db.phoneRecipient.count()).resolves.toBe(1);
+    await expect(db.stickyRecipient.findMany()).resolves.toEqual([expect.objectContaining({ number: '+381641000002' })]);
     expect(await outboxIds()).toEqual([...allOutbox.filter((id) => !goneOutbox.includes(id)), ...written.outbox].sort(byValue));
     expect(await taskIds()).toEqual([...allTasks.filter((id) => !goneTasks.includes(id)), ...written.tasks].sort(byValue));
     expect(await deliveryIds()).toEqual([...allDeliveries.filter((id) => !goneDeliveries.includes(id)), ...written.deliveries].sort(byValue));
 
     // The row the relay held was passed over, not waited for; once free, the next run takes it.
-    expect(await sut.pruneOnce()).toEqual({ 'dispatch.outbox_messages': 1, 'dispatch.webhook_deliveries': 0, 'dispatch.tasks': 0 });
+    expect(await sut.pruneOnce()).toEqual({ 'dispatch.outbox_messages': 1, 'dispatch.webhook_deliveries': 0, 'dispatch.phone_recipients': 0, 'dispatch.sticky_recipients': 0, 'dispatch.tasks': 0 });
     expect(await db.outboxMessage.findUnique({ where: { id: outbox.heldByRelay } })).toBeNull();
   });
 
@@ -157,7 +162,7 @@ describe(`${RetentionPruner.name} of dispatch on Postgres`, () => {
     const finished = [await task('sent', { sent: ago(400 * DAY_MS), delivered: ago(400 * DAY_MS) }), await task('failed', { failed: ago(400 * DAY_MS) })];
     const sut = new RetentionPruner('dispatch', db, dispatchPrunes(keptForEver), keptForEver.retentionIntervalS);
 
-    expect(await sut.pruneOnce()).toEqual({ 'dispatch.outbox_messages': 0, 'dispatch.webhook_deliveries': 0 });
+    expect(await sut.pruneOnce()).toEqual({ 'dispatch.outbox_messages': 0, 'dispatch.webhook_deliveries': 0, 'dispatch.phone_recipients': 0, 'dispatch.sticky_recipients': 0 });
     expect(await taskIds()).toEqual(finished);
   });
 
@@ -180,8 +185,8 @@ describe(`${RetentionPruner.name} of dispatch on Postgres`, () => {
     expect(await outboxIds()).toEqual(kept.sort(byValue));
     expect(await taskIds()).toEqual([]);
     expect(await Promise.all(replicas.map((replica) => replica.pruneOnce()))).toEqual([
-      { 'dispatch.outbox_messages': 0, 'dispatch.webhook_deliveries': 0, 'dispatch.tasks': 0 },
-      { 'dispatch.outbox_messages': 0, 'dispatch.webhook_deliveries': 0, 'dispatch.tasks': 0 },
+      { 'dispatch.outbox_messages': 0, 'dispatch.webhook_deliveries': 0, 'dispatch.phone_recipients': 0, 'dispatch.sticky_recipients': 0, 'dispatch.tasks': 0 },
+      { 'dispatch.outbox_messages': 0, 'dispatch.webhook_deliveries': 0, 'dispatch.phone_recipients': 0, 'dispatch.sticky_recipients': 0, 'dispatch.tasks': 0 },
     ]);
   });
 

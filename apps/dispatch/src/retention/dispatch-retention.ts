@@ -1,3 +1,4 @@
+import { MAX_STICKY_DAYS } from '@smsq/contracts';
 import type { Prune } from '@smsq/platform';
 import type { DispatchConfig } from '../config/dispatch-config.js';
 
@@ -30,6 +31,24 @@ export function dispatchPrunes(config: Pick<DispatchConfig, 'outboxRetentionS' |
       orderBy: 'pruned.next_attempt_at',
       keepS: config.webhookRetentionS,
     })),
+    // A month's recipients count for its cap until the month is over; kept a month longer for the views.
+    {
+      table: 'dispatch.phone_recipients',
+      what: 'recipients of past months',
+      key: ['phone_id', 'month', 'number'],
+      where: 'pruned.month < $1',
+      orderBy: 'pruned.month',
+      keepS: 62 * DAY_S,
+    },
+    // No client keeps a recipient on its phone longer than this after its last task.
+    {
+      table: 'dispatch.sticky_recipients',
+      what: 'sticky recipients unused for longer than any client keeps them',
+      key: ['client_id', 'number'],
+      where: 'pruned.last_used_at < $1',
+      orderBy: 'pruned.last_used_at',
+      keepS: MAX_STICKY_DAYS * DAY_S,
+    },
   ];
   if (config.taskRetentionDays !== undefined) {
     const keepS = config.taskRetentionDays * DAY_S;

@@ -173,8 +173,9 @@ export class RoutingRepository {
 
 /**
  * CTEs that record assignments besides least-recently-used: the sticky
- * recipients' phones (the latest of a number in the batch wins) and, for phones with a cap, the
- * month's recipients. Written in the statement of the assignment itself.
+ * recipients' phones (the latest of a number in the batch wins) and each phone's recipients of the
+ * month (every phone's, so that a cap set mid-month counts the whole month, and the views can show
+ * them). Written in the statement of the assignment itself.
  */
 export function recordedRouting(conditions: PhoneConditions, assignments: readonly Assignment[]): Prisma.Sql {
   const sticky = assignments.map((_, position) => position).filter((position) => assignments[position]!.sticky);
@@ -193,7 +194,6 @@ export function recordedRouting(conditions: PhoneConditions, assignments: readon
       SELECT DISTINCT n.phone_id, ${conditions.localMonth('p')}, n.number
         FROM unnest(${column((one) => one.phoneId, all)}::int[], ${column((one) => one.recipient, all)}::text[]) AS n(phone_id, number)
         JOIN "dispatch"."phones" p ON p.id = n.phone_id
-       WHERE p.monthly_recipients IS NOT NULL
       ON CONFLICT DO NOTHING
     )`;
 }

@@ -4,7 +4,7 @@ import { DispatchDatabase } from '../database/dispatch-database.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { PhoneConditions } from '../phones/phone-conditions.js';
 import { LOCAL_SCHEDULE } from '../tasks/task-columns.js';
-import { NOT_EXPIRED } from '../tasks/waiting-tasks.js';
+import { NOT_EXPIRED, WAITING } from '../tasks/waiting-tasks.js';
 import { LAST_SEEN_RESOLUTION_MS, type ClaimingPhone, type ClaimScope } from './claim-scope.js';
 
 interface ClaimedRow extends Omit<ClaimedTask, 'claimExpiresAt'> {
@@ -126,6 +126,19 @@ export class ClaimsRepository {
              ORDER BY t.scheduled_at, t.id
              LIMIT 1`;
     return rows[0]?.scheduledAt ?? null;
+  }
+
+  /**
+   * What holds a bound token's due tasks back, when some wait: the end of its phone's pause, and
+   * its client's send windows (null when it has none). Undefined when no task waits for the phone.
+   */
+  async holdOf(phoneId: number): Promise<{ pausedUntil: Date | null; windowMinutes: number[] | null; timeZone: string | null } | undefined> {
+    const rows = await this.db.sql.$queryRaw<Array<{ pausedUntil: Date | null; windowMinutes: number[] | null; timeZone: string | null }>>`
+      SELECT CASE WHEN ${this.conditions.isPaused('p')} THEN p.paused_until END AS "pausedUntil", r.window_minutes AS "windowMinutes", r.time_zone AS "timeZone"
+        FROM "dispatch"."phones" p
+        LEFT JOIN "dispatch"."sending_rules" r ON r.client_id = p.client_id AND cardinality(r.window_minutes) > 0
+       WHERE p.id = ${phoneId} AND EXISTS (SELECT 1 FROM "dispatch"."tasks" t WHERE t.phone_id = p.id AND ${WAITING})`;
+    return rows[0];
   }
 
   async anyActiveGateway(): Promise<boolean> {

@@ -61,8 +61,33 @@ describe('send windows, priority and SMS parts in claims on Postgres, two dispat
     await expect(claimAll(dispatch)).resolves.toEqual([high.task.id]);
     await expect(twin.claims.claim({ tokenId: 1, phoneId: phone })).resolves.toMatchObject({ claimed: false });
 
+    // Its long poll wakes when the window opens, not at its end.
+    const idle = await twin.claims.claim({ tokenId: 1, phoneId: phone });
+    expect(idle).toEqual({ claimed: false, nextDueAt: view.windowOpensAt });
+
     await setWindows([windowAroundNow(true)]);
     await expect(claimAll(twin)).resolves.toEqual([normal.task.id]);
+  });
+
+  it('holds a closed client’s normal tasks from an unbound worker of pooled gateways, and no other client’s (Profile B)', async () => {
+    const pooled = await dispatchUnderTest(database.url, 'B');
+    try {
+      pooled.billing.setBalance(CLIENT, 1_000);
+      const gateway = await pooled.phones.createGateway({ name: 'shared', url: 'http://10.0.0.9:8080' });
+      await pooled.rules.update({ clientId: CLIENT, timeZone: ZONE, sendWindows: [windowAroundNow(false)] });
+      const create = (clientId: number, overrides = {}) => pooled.creation.create(taskCreateCommand({ clientId, recipient: '+12025550123', scheduledAt: past(), ...overrides }));
+      const held = await create(CLIENT);
+      const high = await create(CLIENT, { priority: 'high' });
+      const other = await create(CLIENT + 1);
+
+      const claimed = await pooled.claims.claimMany({ tokenId: 9, limit: 10 });
+      expect(claimed.tasks.map((task) => task.id)).toEqual([high.task.id, other.task.id]);
+      expect(claimed.tasks.every((task) => task.phoneId === gateway.id)).toBe(true);
+      await expect(pooled.claims.claimMany({ tokenId: 9, limit: 10 })).resolves.toMatchObject({ tasks: [] });
+      expect((await pooled.db.task.findUniqueOrThrow({ where: { id: held.task.id } })).status).toBe('pending');
+    } finally {
+      await pooled.close();
+    }
   });
 
   it('claims high-priority tasks before normal ones, each oldest first, and removes the windows with an empty list', async () => {

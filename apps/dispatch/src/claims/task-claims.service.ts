@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DomainError, type Ok, type TaskClaim, type TaskClaimBatch, type TaskClaimBatchCommand, type TaskClaimCommand, type TaskReleaseCommand } from '@smsq/contracts';
+import { DomainError, nextWindowOpening, type Ok, type TaskClaim, type TaskClaimBatch, type TaskClaimBatchCommand, type TaskClaimCommand, type TaskReleaseCommand } from '@smsq/contracts';
 import { DispatchConfig } from '../config/dispatch-config.js';
 import { isStoredId } from '../database/stored-id.js';
 import { DueSignals } from '../due-signals/due-signals.js';
@@ -43,7 +43,22 @@ export class TaskClaimsService {
       throw new DomainError('no_active_gateway', 'no active gateway is configured');
     }
     const nextDueAt = await this.claims.nextDueAt(scope);
-    return { tasks: [], nextDueAt: nextDueAt?.toISOString() ?? null };
+    const released = scope.phoneId === null ? null : await this.heldTasksFreeAt(scope.phoneId);
+    const earliest = [nextDueAt, released].filter((at) => at !== null).sort((a, b) => a.getTime() - b.getTime())[0];
+    return { tasks: [], nextDueAt: earliest?.toISOString() ?? null };
+  }
+
+  /**
+   * When tasks that wait for a bound token's phone now may go, if a pause or a closed send window
+   * holds them: a long poll wakes then, not at its end. Null when none is held.
+   */
+  private async heldTasksFreeAt(phoneId: number): Promise<Date | null> {
+    const hold = await this.claims.holdOf(phoneId);
+    if (!hold) return null;
+    const now = new Date();
+    const windowOpens = hold.windowMinutes && hold.timeZone ? nextWindowOpening(hold.windowMinutes, hold.timeZone, now) : null;
+    const free = [hold.pausedUntil, windowOpens].filter((at) => at !== null && at > now) as Date[];
+    return free.length === 0 ? null : new Date(Math.max(...free.map((at) => at.getTime())));
   }
 
   /** A claim its worker never received; a no-op when there is nothing to give back (see `giveBack`). */

@@ -28,5 +28,7 @@ describe(isWindowOpen.name, () => {
     expect(nextWindowOpening(weekdays, 'Europe/Belgrade', atEight)).toBeNull();
     // Friday 21:00 Belgrade: Monday 08:00.
     expect(nextWindowOpening(weekdays, 'Europe/Belgrade', new Date('2026-12-04T20:00:00Z'))).toEqual(new Date('2026-12-07T07:00:00Z'));
+    // Across the spring change (Sunday 29 March 2026, 02:00 → 03:00 in Belgrade): Monday 08:00 is UTC+2.
+    expect(nextWindowOpening(weekdays, 'Europe/Belgrade', new Date('2026-03-27T21:00:00Z'))).toEqual(new Date('2026-03-30T06:00:00Z'));
   });
 });

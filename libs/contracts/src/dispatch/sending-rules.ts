@@ -126,13 +126,16 @@ export function isWindowOpen(weekMinutes: readonly number[], timeZone: string, a
 /** When the windows next open after `at`, to the minute; null when open at `at` or there are none. */
 export function nextWindowOpening(weekMinutes: readonly number[], timeZone: string, at: Date): Date | null {
   if (isWindowOpen(weekMinutes, timeZone, at)) return null;
-  const start = new Date(Math.floor(at.getTime() / 60_000) * 60_000);
-  // Minute by minute is exact across daylight-saving changes; a week has 10,080 minutes.
-  for (let step = 1; step <= MINUTES_PER_WEEK + 120; step++) {
-    const candidate = new Date(start.getTime() + step * 60_000);
-    if (isWindowOpen(weekMinutes, timeZone, candidate)) return candidate;
+  const minute = minuteOfWeek(at, timeZone);
+  let ahead = MINUTES_PER_WEEK;
+  for (let i = 0; i < weekMinutes.length; i += 2) ahead = Math.min(ahead, (weekMinutes[i]! - minute + MINUTES_PER_WEEK) % MINUTES_PER_WEEK || MINUTES_PER_WEEK);
+  const opening = Math.floor(at.getTime() / 60_000) * 60_000 + ahead * 60_000;
+  // Across a daylight-saving change the wall clock moved by up to an hour: the first open minute near it.
+  for (let shift = -60; shift <= 60; shift++) {
+    const candidate = new Date(opening + shift * 60_000);
+    if (candidate > at && isWindowOpen(weekMinutes, timeZone, candidate)) return candidate;
   }
-  return null;
+  return new Date(opening);
 }
 
 /** A client's sending rules as the public API shows them (GET and PATCH /smsapi/sending-rules). */

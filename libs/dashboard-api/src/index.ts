@@ -305,6 +305,8 @@ export interface TaskRow {
   /** How many SMS the message takes. */
   segments: number;
   priority: TaskPriority;
+  /** Why it last moved to another phone; null while it is on the first. */
+  reroutedBecause: RerouteReason | null;
   /** The client's time zone: scheduledAt is in it, and the other times are shown in it. */
   timeZone: string;
 }
@@ -314,6 +316,9 @@ export interface TaskRow {
  * (`templateId`) filled from `variables`; `scheduledAt` is the client's local time, like a
  * task's; `priority` `high` ignores the send windows and goes first.
  */
+/** Why a task last moved to another phone (the contracts' `REROUTE_REASONS`). */
+export type RerouteReason = 'phone_disabled' | 'phone_silent' | 'phone_paused' | 'phone_full' | 'retry';
+
 export type OutgoingSms = { recipient: string; scheduledAt?: string; priority?: TaskPriority } & ({ message: string } | { templateId: number; variables: Record<string, string> });
 
 /**

@@ -57,6 +57,7 @@ function taskViewFor(taskKey: string): TaskView {
     expiresAt: null,
     segments: 1,
     priority: 'normal',
+    reroutedBecause: null,
     createdAt: new Date().toISOString(),
   };
 }

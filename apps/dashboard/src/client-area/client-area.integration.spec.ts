@@ -5,7 +5,7 @@ import type { TestBrowser } from '../testing/test-browser.js';
 import { ClientAreaController } from './client-area.controller.js';
 
 function task(id: number, clientId: number, status: TaskView['status'] = 'failed'): TaskView {
-  return { id, clientId, phoneId: 7, firstPhoneId: 7, recipient: '+381641234567', message: 'hello', status, scheduledAt: '2026-11-22 10:00:00', attempts: 1, sentAt: null, deliveredAt: null, failedAt: '2026-11-22T09:01:00.000Z', error: 'no signal', expiresAt: null, createdAt: '2026-11-22T09:00:00.000Z', segments: 1, priority: 'normal' };
+  return { id, clientId, phoneId: 7, firstPhoneId: 7, recipient: '+381641234567', message: 'hello', status, scheduledAt: '2026-11-22 10:00:00', attempts: 1, sentAt: null, deliveredAt: null, failedAt: '2026-11-22T09:01:00.000Z', error: 'no signal', expiresAt: null, createdAt: '2026-11-22T09:00:00.000Z', segments: 1, priority: 'normal', reroutedBecause: null };
 }
 
 function phone(id: number, clientId: number): PhoneDetails {

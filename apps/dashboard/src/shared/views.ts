@@ -95,6 +95,7 @@ export function taskRowOf(task: TaskView, timeZone: string): TaskRow {
     createdAt: task.createdAt,
     segments: task.segments,
     priority: task.priority,
+    reroutedBecause: task.reroutedBecause,
     timeZone,
   };
 }

@@ -104,6 +104,7 @@ export class TaskReportsRepository {
            SET status = 'pending', claim_expires_at = NULL, claimed_by_token_id = NULL, phone_id = ${to.phoneId},
                first_phone_id = CASE WHEN t.phone_id = ${to.phoneId} THEN t.first_phone_id ELSE COALESCE(t.first_phone_id, t.phone_id) END,
                sim = CASE WHEN t.phone_id = ${to.phoneId} THEN t.sim ELSE ${to.sim}::smallint END,
+               rerouted_because = CASE WHEN t.phone_id = ${to.phoneId} THEN t.rerouted_because WHEN ${attemptBack} THEN 'phone_paused' ELSE 'retry' END,
                attempts = CASE WHEN ${attemptBack} THEN GREATEST(t.attempts - 1, 0) ELSE t.attempts END,
                retry_after = CASE WHEN t.phone_id = ${to.phoneId} THEN now() + ${backoffS}::int * interval '1 second' END
          WHERE t.id = ${id} AND t.status = 'claimed'

@@ -77,8 +77,14 @@ export class FailoverRepository {
   async move(from: number, moves: readonly TaskMove[], tx: DbTransaction): Promise<TaskMove[]> {
     if (moves.length === 0) return [];
     return tx.$queryRaw<TaskMove[]>`
+      WITH why AS (
+        SELECT CASE WHEN NOT p.active THEN 'phone_disabled' WHEN ${this.conditions.isPaused('p')} THEN 'phone_paused'
+                    WHEN NOT ${this.conditions.inContact('p')} THEN 'phone_silent' ELSE 'phone_full' END AS reason
+          FROM "dispatch"."phones" p WHERE p.id = ${from}
+      )
       UPDATE "dispatch"."tasks" t
-         SET phone_id = m.to_phone, sim = m.sim, first_phone_id = COALESCE(t.first_phone_id, t.phone_id), retry_after = NULL
+         SET phone_id = m.to_phone, sim = m.sim, first_phone_id = COALESCE(t.first_phone_id, t.phone_id), retry_after = NULL,
+             rerouted_because = (SELECT reason FROM why)
         FROM unnest(${moves.map((move) => move.id)}::int[], ${moves.map((move) => move.to)}::int[], ${moves.map((move) => move.sim)}::smallint[]) AS m(id, to_phone, sim)
        WHERE t.id = m.id AND t.status = 'pending' AND t.claimed_by_token_id IS NULL AND t.phone_id = ${from}
       RETURNING t.id, t.phone_id AS "to", t.sim`;

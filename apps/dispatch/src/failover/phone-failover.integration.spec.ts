@@ -60,7 +60,7 @@ describe(`${PhoneFailover.name} on Postgres`, () => {
     expect(await tasksOn(alive)).toEqual(waiting.map((task) => task.id));
     expect(await tasksOn(quiet)).toEqual([pinned.id, later.id]);
     for (const task of waiting) {
-      expect(await stored(task.id)).toMatchObject({ status: 'pending', phoneId: alive, firstPhoneId: quiet, attempts: 0, taskKey: task.taskKey });
+      expect(await stored(task.id)).toMatchObject({ status: 'pending', phoneId: alive, firstPhoneId: quiet, attempts: 0, taskKey: task.taskKey, reroutedBecause: 'phone_silent' });
       await expect(dispatch.lookup.get({ clientId: CLIENT, id: task.id })).resolves.toMatchObject({ phoneId: alive, firstPhoneId: quiet });
     }
     expect(await eventsOf('task.rerouted')).toEqual(waiting.map((task) => task.id));
@@ -121,7 +121,7 @@ describe(`${PhoneFailover.name} on Postgres`, () => {
 
     await dispatch.phones.setActive({ phoneId: first, kind: 'own', active: false, clientId: CLIENT });
 
-    expect(await stored(waiting.id)).toMatchObject({ phoneId: second, firstPhoneId: first, status: 'pending' });
+    expect(await stored(waiting.id)).toMatchObject({ phoneId: second, firstPhoneId: first, status: 'pending', reroutedBecause: 'phone_disabled' });
     expect(await stored(held.id)).toMatchObject({ phoneId: first, status: 'claimed' });
     await expect(dispatch.reports.report({ tokenId: 1, id: held.id, status: 'sent' })).resolves.toEqual({ id: held.id, status: 'sent' });
   });
@@ -159,7 +159,7 @@ describe(`${PhoneFailover.name} on Postgres`, () => {
       // No phone holds it any more: a repeat of the report finds no task of its token, and changes nothing.
       await expect(dispatch.reports.report({ tokenId: 1, id: created.task.id, status: 'failed', retry: true })).rejects.toMatchObject({ code: 'not_found' });
 
-      expect(await stored(created.task.id)).toMatchObject({ status: 'pending', phoneId: second, firstPhoneId: first, attempts: 1, error: null });
+      expect(await stored(created.task.id)).toMatchObject({ status: 'pending', phoneId: second, firstPhoneId: first, attempts: 1, error: null, reroutedBecause: 'retry' });
       await expect(dispatch.claims.claim({ tokenId: 2, phoneId: second })).resolves.toMatchObject({ claimed: true, task: { id: created.task.id, attempt: 2 } });
       await expect(dispatch.reports.report({ tokenId: 2, id: created.task.id, status: 'sent' })).resolves.toEqual({ id: created.task.id, status: 'sent' });
       await dispatch.newRelay().relayOnce();

@@ -58,7 +58,8 @@ describe(`${PhonePauses.name} on Postgres, two dispatch instances`, () => {
     expect(paused.pausedUntil!.getTime() - before).toBeLessThan(65_000);
     expect(await events('phone.paused')).toEqual([expect.objectContaining({ data: expect.objectContaining({ id: refused, pause_reason: 'carrier_volume', paused_until: paused.pausedUntil!.toISOString() }) })]);
     // The carrier refused the phone, not the task: the attempt does not count, and it goes out through the other phone.
-    for (const task of [...inFlight, waiting]) expect(await stored(task.id)).toMatchObject({ phoneId: spare, status: 'pending', attempts: 0 });
+    for (const task of [...inFlight, waiting]) expect(await stored(task.id)).toMatchObject({ phoneId: spare, status: 'pending', attempts: 0, reroutedBecause: 'phone_paused' });
+    await expect(dispatch.lookup.get({ clientId: CLIENT, id: waiting.id })).resolves.toMatchObject({ phoneId: spare, firstPhoneId: refused, reroutedBecause: 'phone_paused' });
     expect(await stored(pinned.id)).toMatchObject({ phoneId: refused, status: 'pending' });
     await expect(twin.claims.claim({ tokenId: TOKEN, phoneId: refused })).resolves.toMatchObject({ claimed: false });
     const elsewhere = await dispatch.claims.claimMany({ tokenId: OTHER_TOKEN, phoneId: spare, limit: 10 });

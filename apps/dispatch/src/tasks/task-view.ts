@@ -1,4 +1,4 @@
-import { countSegments, type TaskView } from '@smsq/contracts';
+import { countSegments, type RerouteReason, type TaskView } from '@smsq/contracts';
 import type { Task } from '../generated/prisma/client.js';
 
 /** A task as its owner sees it: scheduledAt is its instant's local time in the client's zone (task-columns.ts). */
@@ -21,5 +21,6 @@ export function toTaskView(task: Task): TaskView {
     createdAt: task.createdAt.toISOString(),
     segments: countSegments(task.message),
     priority: task.highPriority ? 'high' : 'normal',
+    reroutedBecause: task.reroutedBecause as RerouteReason | null,
   };
 }

@@ -47,7 +47,7 @@ export class InMemoryStore {
   }
 
   addTask(
-    task: Omit<Task, 'id' | 'status' | 'attempts' | 'claimedByTokenId' | 'claimExpiresAt' | 'sentAt' | 'deliveredAt' | 'failedAt' | 'error' | 'expiresAt' | 'createdAt' | 'firstPhoneId' | 'pinned' | 'retryAfter' | 'highPriority' | 'parts' | 'sim'> &
+    task: Omit<Task, 'id' | 'status' | 'attempts' | 'claimedByTokenId' | 'claimExpiresAt' | 'sentAt' | 'deliveredAt' | 'failedAt' | 'error' | 'expiresAt' | 'createdAt' | 'firstPhoneId' | 'pinned' | 'retryAfter' | 'highPriority' | 'parts' | 'sim' | 'reroutedBecause'> &
       Partial<Pick<Task, 'expiresAt' | 'pinned' | 'highPriority' | 'parts' | 'sim'>>,
   ): Task {
     const row: Task = {
@@ -67,6 +67,7 @@ export class InMemoryStore {
       highPriority: false,
       parts: 1,
       sim: null,
+      reroutedBecause: null,
       ...task,
       expiresAt: task.expiresAt ?? null,
     };

@@ -1,6 +1,14 @@
 export const TASK_STATUSES = ['pending', 'claimed', 'sent', 'failed'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
+/**
+ * Why a task last moved to another phone: its phone was disabled, went silent, was paused on the
+ * carrier's word or reached its daily limit (the failover), or the phone said it sent nothing and
+ * another was usable (`retry`).
+ */
+export const REROUTE_REASONS = ['phone_disabled', 'phone_silent', 'phone_paused', 'phone_full', 'retry'] as const;
+export type RerouteReason = (typeof REROUTE_REASONS)[number];
+
 /** `high` ignores the client's send windows and is claimed before `normal` tasks. */
 export const TASK_PRIORITIES = ['normal', 'high'] as const;
 export type TaskPriority = (typeof TASK_PRIORITIES)[number];
@@ -29,6 +37,8 @@ export interface TaskView {
   /** How many SMS the message costs the phone (see `countSegments`). */
   segments: number;
   priority: TaskPriority;
+  /** Why it last moved to another phone; null while it is on the phone it was first routed to. */
+  reroutedBecause: RerouteReason | null;
 }
 
 /** The error of a task not sent by its expiry (`ttl` or `expires_at`, or the server's maximum age). */
@@ -56,6 +66,7 @@ export function taskBody(task: TaskView) {
     expires_at: task.expiresAt,
     segments: task.segments,
     priority: task.priority,
+    rerouted_because: task.reroutedBecause,
   };
 }
 

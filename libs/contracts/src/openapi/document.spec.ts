@@ -61,7 +61,7 @@ describe('the OpenAPI document', () => {
     };
     const task: TaskView = {
       id: 42, clientId: 7, phoneId: 4, firstPhoneId: 3, recipient: '+381641234567', message: 'hi', status: 'pending', scheduledAt: '2026-05-01 09:30:00', attempts: 1,
-      sentAt: null, deliveredAt: null, failedAt: null, error: null, expiresAt: null, createdAt: '2026-05-01T07:00:00.000Z', segments: 1, priority: 'normal',
+      sentAt: null, deliveredAt: null, failedAt: null, error: null, expiresAt: null, createdAt: '2026-05-01T07:00:00.000Z', segments: 1, priority: 'normal', reroutedBecause: 'phone_paused',
     };
     const validPhone = ajv.compile({ $ref: 'openapi.json#/components/schemas/Phone' });
     const validTask = ajv.compile({ $ref: 'openapi.json#/components/schemas/Task' });

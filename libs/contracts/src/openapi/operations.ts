@@ -68,7 +68,7 @@ const SENDING_RULES_EXAMPLE = {
 };
 const TASK_EXAMPLE = {
   id: 42, status: 'sent', phone_id: 1, first_phone_id: 1, client_id: 7, scheduled_at: '2026-05-01 09:30:00', recipient: '+381641234567', message: 'Your code is 1234',
-  attempts: 1, sent_at: '2026-05-01T07:30:04.000Z', delivered_at: null, failed_at: null, error: null, expires_at: null, segments: 1, priority: 'high',
+  attempts: 1, sent_at: '2026-05-01T07:30:04.000Z', delivered_at: null, failed_at: null, error: null, expires_at: null, segments: 1, priority: 'high', rerouted_because: null,
 };
 
 /** Every route of the public API, keyed as the gateway registers it; the gateway refuses to start when the two differ. */

@@ -1,5 +1,5 @@
 import { ERROR_STATUS } from '../errors.js';
-import { TASK_PRIORITIES, TASK_STATUSES } from '../dispatch/task-view.js';
+import { REROUTE_REASONS, TASK_PRIORITIES, TASK_STATUSES } from '../dispatch/task-view.js';
 import { BATCH_REPORTED_STATUSES, FAILURE_REASONS, REPORTED_STATUSES } from '../dispatch/task-report.js';
 import { MAX_OPT_OUTS_PER_REQUEST, MAX_OWN_KEYWORDS, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS, OPT_OUT_SOURCES } from '../dispatch/opt-outs.js';
 import { WEBHOOK_EVENT_TYPES } from '../dispatch/webhooks.js';
@@ -166,6 +166,12 @@ export const SCHEMAS = {
     expires_at: orNull({ ...INSTANT, description: 'Not sent by then, it ends failed (`expired`); null: never.' }),
     segments: whole('SMS parts the message costs the phone: GSM-7 160/153 (extension characters count two), UCS-2 70/67. What the phone\'s limits count.', { minimum: 1 }),
     priority: { type: 'string', enum: [...TASK_PRIORITIES], description: '`high` ignores your send windows and is claimed before `normal` tasks.' },
+    rerouted_because: orNull({
+      type: 'string',
+      enum: [...REROUTE_REASONS],
+      description:
+        'Why it last moved to another phone (a `task.rerouted` event says when): its phone was disabled, went silent, was paused because the carrier refused it for volume, or reached its daily limit; or the phone said it sent nothing (`retry`). A sticky recipient moves with it. Null while it never moved.',
+    }),
   }),
   TaskPage: answer({
     items: { type: 'array', items: ref('Task'), description: 'Newest first.' },

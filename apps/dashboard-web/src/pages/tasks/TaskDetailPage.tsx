@@ -1,4 +1,4 @@
-import type { TaskRow } from '@smsq/dashboard-api';
+import type { RerouteReason, TaskRow } from '@smsq/dashboard-api';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../../api/client';
@@ -68,7 +68,15 @@ export function TaskDetailPage() {
               </div>
               <div>
                 <dt>Phone</dt>
-                <dd>#{t.phoneId}</dd>
+                <dd>
+                  #{t.phoneId}
+                  {t.reroutedBecause ? (
+                    <span className="muted" data-testid="task-rerouted">
+                      {' '}
+                      (moved from #{t.firstPhoneId}: {REROUTED_BECAUSE[t.reroutedBecause]})
+                    </span>
+                  ) : null}
+                </dd>
               </div>
               <div>
                 <dt>Attempts</dt>
@@ -151,3 +159,12 @@ export function TaskDetailPage() {
     </>
   );
 }
+
+/** Why a task moved to another phone, in the words of its owner's Phones page. */
+const REROUTED_BECAUSE: Record<RerouteReason, string> = {
+  phone_disabled: 'its phone was disabled',
+  phone_silent: 'its phone went silent',
+  phone_paused: 'its phone was paused, the carrier refused it for volume',
+  phone_full: 'its phone reached its daily limit',
+  retry: 'its phone sent nothing, so another one tries',
+};

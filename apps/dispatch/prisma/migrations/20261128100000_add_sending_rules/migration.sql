@@ -58,3 +58,6 @@ CREATE INDEX "tasks_phone_id_scheduled_at_id_idx" ON "dispatch"."tasks"("phone_i
 
 -- CreateIndex: an unbound token's high-priority tasks
 CREATE INDEX "tasks_scheduled_at_id_idx" ON "dispatch"."tasks"("scheduled_at", "id") WHERE "status" = 'pending' AND "high_priority";
+
+-- AlterTable: why a task last moved to another phone, for its owner
+ALTER TABLE "dispatch"."tasks" ADD COLUMN     "rerouted_because" TEXT;

@@ -168,7 +168,7 @@ export const SCHEMAS = {
     priority: { type: 'string', enum: [...TASK_PRIORITIES], description: '`high` ignores your send windows and is claimed before `normal` tasks.' },
     rerouted_because: orNull({
       type: 'string',
-      enum: [...REROUTE_REASONS],
+      enum: [...REROUTE_REASONS, null],
       description:
         'Why it last moved to another phone (a `task.rerouted` event says when): its phone was disabled, went silent, was paused because the carrier refused it for volume, or reached its daily limit; or the phone said it sent nothing (`retry`). A sticky recipient moves with it. Null while it never moved.',
     }),

@@ -186,7 +186,7 @@ export const SCHEMAS = {
     ['name'],
   ),
   RegisteredPhone: answer({ ok: constant(true), phone_id: whole('The phone.', ENTITY_ID), worker_token: text('Shown once: the phone claims and reports with it (`X-Worker-Token`).') }),
-  ClaimedTask: answer(CLAIMED_TASK_FIELDS, { optional: ['per_minute', 'jitter', 'sim'], description: 'One due task, claimed for this token.' }),
+  ClaimedTask: answer(CLAIMED_TASK_FIELDS, { optional: ['parts', 'per_minute', 'jitter', 'sim'], description: 'One due task, claimed for this token.' }),
   NothingDue: { type: 'object', maxProperties: 0, additionalProperties: false, description: 'Nothing is due now (`{}`).' },
   TaskStatusRequest: request(
     {

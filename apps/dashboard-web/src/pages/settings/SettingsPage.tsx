@@ -179,6 +179,8 @@ function SendingSetting({ profile, zoneVersion }: { profile: 'A' | 'B'; zoneVers
   const [draft, setDraft] = useState<SendingDraft | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
+  /** The rules the last save answered, shown at once rather than after the page reads them again. */
+  const [answered, setAnswered] = useState<SendingRules | null>(null);
   const action = useAction();
   const id = useId();
   const choices = routingModeChoices(profile);
@@ -191,8 +193,11 @@ function SendingSetting({ profile, zoneVersion }: { profile: 'A' | 'B'; zoneVers
   }, [loaded]);
 
   useEffect(() => {
-    if (zoneVersion > 0) reload();
+    if (zoneVersion === 0) return;
+    setAnswered(null);
+    reload();
   }, [zoneVersion, reload]);
+  const shown = answered ?? rules.data;
 
   function edit(change: Partial<SendingDraft>) {
     if (!draft) return;
@@ -214,15 +219,15 @@ function SendingSetting({ profile, zoneVersion }: { profile: 'A' | 'B'; zoneVers
     const answer = await action.run(() => api.put<SendingRules>('/settings/sending', parsed.rules));
     if (!answer) return;
     setDraft(sendingDraftOf(answer));
+    setAnswered(answer);
     setSaved(true);
-    reload();
   }
 
   return (
     <Card title="Sending" titleId="sending">
       {rules.error ? <ErrorAlert error={rules.error} /> : null}
       {!draft && !rules.error ? <Loading /> : null}
-      {draft && rules.data ? (
+      {draft && shown ? (
         <form className="form-stack" onSubmit={(event) => void submit(event)} noValidate>
           <fieldset className="choice-list">
             <legend>Routing mode</legend>
@@ -255,10 +260,10 @@ function SendingSetting({ profile, zoneVersion }: { profile: 'A' | 'B'; zoneVers
           <fieldset className="choice-list" aria-describedby={`${id}-windows-hint`}>
             <legend>Send windows</legend>
             <p className="hint" id={`${id}-windows-hint`}>
-              The hours in which your messages go out, in your account’s time zone ({rules.data.timeZone}). With no windows they go at any hour. A message created outside them waits (it is charged when it is created) and
+              The hours in which your messages go out, in your account’s time zone ({shown.timeZone}). With no windows they go at any hour. A message created outside them waits (it is charged when it is created) and
               goes when a window opens, oldest first. Messages sent with priority “high” (one-time codes, alerts) ignore the windows. An end at or before the start runs past midnight (22:00 to 06:00).
             </p>
-            <SendWindowState rules={rules.data} />
+            <SendWindowState rules={shown} />
             {draft.sendWindows.length > 0 ? (
               <ol className="send-windows">
                 {draft.sendWindows.map((sendWindow, index) => (

@@ -229,8 +229,10 @@ describe(`${WorkerTasksService.name} in batches`, () => {
 });
 
 describe(claimedTaskBody.name, () => {
-  it('answers exactly §3’s fields for a one-part message when smsq sets no pace, jitter or SIM', () => {
-    expect(Object.keys(claimedTaskBody({ ...TASK, perMinute: null }))).toEqual(['id', 'recipient', 'message', 'phone_id', 'client_id', 'scheduled_at', 'gateway_url', 'attempt', 'claim_expires_at']);
+  it('answers exactly §3’s fields, a long message too, when smsq sets no pace, jitter or SIM', () => {
+    const plain = ['id', 'recipient', 'message', 'phone_id', 'client_id', 'scheduled_at', 'gateway_url', 'attempt', 'claim_expires_at'];
+    expect(Object.keys(claimedTaskBody({ ...TASK, perMinute: null }))).toEqual(plain);
+    expect(Object.keys(claimedTaskBody({ ...TASK, perMinute: null, parts: 3 }))).toEqual(plain);
   });
 
   it('adds the jitter and the SIM where set', () => {

@@ -171,9 +171,9 @@ export class WorkerTasksService {
 }
 
 /**
- * The pending-tasks answer of DESIGN.md §3, plus, only where they say something, `parts` (the SMS
- * parts the message costs, what the phone's pace counts; absent: 1), `per_minute`, `jitter` and
- * `sim`: a task of a client that uses none of them answers exactly §3's fields.
+ * The pending-tasks answer of DESIGN.md §3, plus, only where the phone's owner set them, `per_minute`,
+ * `jitter` and `sim`, and with a pace `parts` (the SMS parts the message costs, what the pace
+ * counts; absent: 1): a task whose client and phone set none of them answers exactly §3's fields.
  */
 export function claimedTaskBody(task: ClaimedTask) {
   return {
@@ -186,7 +186,7 @@ export function claimedTaskBody(task: ClaimedTask) {
     gateway_url: task.gatewayUrl,
     attempt: task.attempt,
     claim_expires_at: task.claimExpiresAt,
-    ...(task.parts === 1 ? {} : { parts: task.parts }),
+    ...(task.parts === 1 || (task.perMinute === null && task.jitter === null) ? {} : { parts: task.parts }),
     ...(task.perMinute === null ? {} : { per_minute: task.perMinute }),
     ...(task.jitter === null ? {} : { jitter: task.jitter }),
     ...(task.sim === null ? {} : { sim: task.sim }),

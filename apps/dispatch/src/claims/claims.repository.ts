@@ -55,21 +55,23 @@ export class ClaimsRepository {
    * first. A phone with a daily limit counts the SMS parts it is handed on its own row, locked
    * (phones in id order, so batches over many gateways never deadlock) and read as it is once
    * locked: the room it has left is the gate, re-checked under the lock, so concurrent claims
-   * never hand out more than the limit. Of a phone's tasks only those whose parts fit in its room,
-   * in order, are claimed; the rest stay pending. A phone without a limit is not written. A normal
+   * never hand out more than the limit. A phone's tasks are taken in order while their parts fit
+   * in its room; one that does not fit is passed by (a smaller one after it may still fit) and stays
+   * pending. A phone without a limit is not written. A normal
    * task of a client whose send windows are closed now is not due; a high-priority one is. A
    * single claim is the case `limit` 1.
    */
   async claimDue(scope: ClaimScope, tokenId: number, claimTimeoutS: number, limit: number): Promise<ClaimedTask[]> {
     const today = this.conditions.localToday('p');
     const rows = await this.db.sql.$queryRaw<ClaimedRow[]>`
-      WITH ${this.closedWindows(scope)} ${this.phoneGate(scope)}
-      next_high AS (${this.nextDueTasks(scope, limit, true)}),
-      next_normal AS (${this.nextDueTasks(scope, limit, false)}),
+      WITH RECURSIVE ${this.closedWindows(scope)} ${this.phoneGate(scope)}
+      ${this.lookAhead(scope, limit)}
+      next_high AS (${this.nextDueTasks(scope, true)}),
+      next_normal AS (${this.nextDueTasks(scope, false)}),
       next AS (
         SELECT n.* FROM (SELECT * FROM next_high UNION ALL SELECT * FROM next_normal) AS n
          ORDER BY n.high_priority DESC, n.scheduled_at, n.id
-         LIMIT ${limit}
+         LIMIT (SELECT n FROM wanted)
       ),
       room AS (
         SELECT p.id, CASE WHEN p.day_of = ${today} THEN p.day_sends ELSE 0 END AS sends, ${this.conditions.roomToday('p')} AS room
@@ -78,13 +80,24 @@ export class ClaimsRepository {
          ORDER BY p.id
            FOR UPDATE OF p
       ),
-      ranked AS (
-        SELECT next.id, next.phone_id, next.parts,
-               sum(next.parts) OVER (PARTITION BY next.phone_id ORDER BY next.high_priority DESC, next.scheduled_at, next.id) AS upto,
-               (SELECT room.room FROM room WHERE room.id = next.phone_id) AS room
+      ordered AS (
+        SELECT next.id, next.phone_id, next.parts, (SELECT room.room FROM room WHERE room.id = next.phone_id) AS room,
+               row_number() OVER (PARTITION BY next.phone_id ORDER BY next.high_priority DESC, next.scheduled_at, next.id) AS place
           FROM next
       ),
-      granted AS (SELECT id, phone_id, parts FROM ranked WHERE room IS NULL OR upto <= room),
+      fitted (id, phone_id, place, used, fits) AS (
+        SELECT o.id, o.phone_id, o.place, CASE WHEN o.room IS NULL OR o.parts <= o.room THEN o.parts ELSE 0 END, o.room IS NULL OR o.parts <= o.room
+          FROM ordered o WHERE o.place = 1
+        UNION ALL
+        SELECT o.id, o.phone_id, o.place, f.used + CASE WHEN o.room IS NULL OR f.used + o.parts <= o.room THEN o.parts ELSE 0 END, o.room IS NULL OR f.used + o.parts <= o.room
+          FROM fitted f JOIN ordered o ON o.phone_id = f.phone_id AND o.place = f.place + 1
+      ),
+      granted AS (
+        SELECT o.id, o.phone_id, o.parts FROM fitted f JOIN ordered o ON o.id = f.id JOIN next ON next.id = o.id
+         WHERE f.fits
+         ORDER BY next.high_priority DESC, next.scheduled_at, next.id
+         LIMIT ${limit}
+      ),
       counted AS (
         UPDATE "dispatch"."phones" p SET day_sends = room.sends + g.parts, day_of = ${today}
           FROM room, (SELECT phone_id, sum(parts)::int AS parts FROM granted GROUP BY phone_id) AS g
@@ -165,6 +178,20 @@ export class ClaimsRepository {
   }
 
   /**
+   * How many due tasks a claim of `limit` looks at (`wanted.n`): `limit`, and a few more where a
+   * daily limit may have to pass by a task whose parts do not fit (a bound token's phone with a
+   * limit, or for an unbound token any active gateway with one), so that a long message never holds
+   * up the shorter ones behind it. Each task looked at is locked until the claim commits.
+   */
+  private lookAhead(scope: ClaimScope, limit: number): Prisma.Sql {
+    const limited =
+      scope.phoneId === null
+        ? Prisma.sql`EXISTS (SELECT 1 FROM "dispatch"."phones" p WHERE p.kind = 'gateway' AND p.active AND p.daily_limit IS NOT NULL)`
+        : Prisma.sql`(SELECT p.daily_limit IS NOT NULL FROM "dispatch"."phones" p WHERE p.id = ${scope.phoneId})`;
+    return Prisma.sql`wanted AS MATERIALIZED (SELECT ${limit}::int + CASE WHEN ${limited} THEN ${PASSED_BY_AT_MOST}::int ELSE 0 END AS n),`;
+  }
+
+  /**
    * The clients whose send windows are closed now (`closed.clients`): their normal tasks wait. A
    * bound token's phone of a client (own phones, VIP gateways) reads that client's rules alone; a
    * shared gateway, or an unbound token, every client's that has windows.
@@ -207,7 +234,7 @@ export class ClaimsRepository {
    * (uncorrelated conditions: Postgres evaluates them before the scan locks any task); an unbound
    * token (Profile B) takes from gateways only, whose rows are locked only where counted.
    */
-  private nextDueTasks(scope: ClaimScope, limit: number, high: boolean): Prisma.Sql {
+  private nextDueTasks(scope: ClaimScope, high: boolean): Prisma.Sql {
     const priority = high ? Prisma.sql`t.high_priority` : Prisma.sql`NOT t.high_priority AND t.client_id <> ALL((SELECT clients FROM closed)::int[])`;
     if (scope.phoneId === null) {
       return Prisma.sql`
@@ -215,7 +242,7 @@ export class ClaimsRepository {
          WHERE t.status = 'pending' AND ${priority} AND t.scheduled_at <= now() AND ${NOT_EXPIRED} AND ${NOT_BACKING_OFF}
            AND p.active AND p.kind = 'gateway' AND NOT ${this.conditions.dayIsFull('p')} AND NOT ${this.conditions.isPaused('p')}
          ORDER BY t.scheduled_at, t.id
-         LIMIT ${limit}
+         LIMIT (SELECT n FROM wanted)
            FOR UPDATE OF t SKIP LOCKED`;
     }
     return Prisma.sql`
@@ -223,7 +250,7 @@ export class ClaimsRepository {
        WHERE t.phone_id = ${scope.phoneId} AND t.status = 'pending' AND ${priority} AND t.scheduled_at <= now() AND ${NOT_EXPIRED} AND ${NOT_BACKING_OFF}
          AND (SELECT open FROM gate) ${high ? Prisma.empty : Prisma.sql`AND (SELECT in_window FROM gate)`}
        ORDER BY t.scheduled_at, t.id
-       LIMIT ${limit}
+       LIMIT (SELECT n FROM wanted)
          FOR UPDATE SKIP LOCKED`;
   }
 }
@@ -252,6 +279,9 @@ export function windowOpen(alias: string): Prisma.Sql {
        AND ((extract(isodow FROM l.at)::int - 1) * 1440 + extract(hour FROM l.at)::int * 60 + extract(minute FROM l.at)::int)
            BETWEEN ${rules}.window_minutes[i] AND ${rules}.window_minutes[i + 1] - 1)`;
 }
+
+/** Tasks a claim of a phone with a daily limit may pass by, at most, because their parts do not fit its room. */
+const PASSED_BY_AT_MOST = 10;
 
 /** A task retried on the same phone waits out its back-off. */
 const NOT_BACKING_OFF = Prisma.sql`(t.retry_after IS NULL OR t.retry_after <= now())`;

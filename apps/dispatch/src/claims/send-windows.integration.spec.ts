@@ -136,6 +136,17 @@ describe('send windows, priority and SMS parts in claims on Postgres, two dispat
     await expect(twin.claims.claimMany({ tokenId: 1, phoneId: phone, limit: 10 })).resolves.toMatchObject({ tasks: [{ id: tasks[1]!.task.id, parts: 2 }] });
   });
 
+  it('passes by a task whose parts do not fit the room left, so smaller ones after it still go', async () => {
+    await dispatch.phones.setLimits({ phoneId: phone, kind: 'own', dailyLimit: 2 });
+    const long = await create({ message: 'x'.repeat(459) }); // 3 parts
+    const short = [await create({ message: 'one' }), await create({ message: 'two' }), await create({ message: 'three' })];
+
+    await expect(dispatch.claims.claim({ tokenId: 1, phoneId: phone })).resolves.toMatchObject({ claimed: true, task: { id: short[0]!.task.id } });
+    await expect(twin.claims.claimMany({ tokenId: 1, phoneId: phone, limit: 10 })).resolves.toMatchObject({ tasks: [{ id: short[1]!.task.id }] });
+    await expect(dispatch.claims.claimMany({ tokenId: 1, phoneId: phone, limit: 10 })).resolves.toMatchObject({ tasks: [] });
+    expect((await dispatch.db.task.findUniqueOrThrow({ where: { id: long.task.id } })).status).toBe('pending');
+  });
+
   it('never hands a phone more parts a day than its limit under concurrent claims on two instances (property)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: 8 }), fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 10 }), async (limit, partsOfTasks) => {

@@ -121,6 +121,13 @@ export class TaskReportsRepository {
     await tx.$executeRaw`UPDATE "dispatch"."tasks" SET claimed_by_token_id = NULL WHERE id = ${id} AND status = 'pending'`;
   }
 
+  /** The phone of the task while this token holds it; null otherwise. */
+  async phoneHeldBy(id: number, tokenId: number): Promise<number | null> {
+    const rows = await this.db.sql.$queryRaw<Array<{ phoneId: number }>>`
+      SELECT phone_id AS "phoneId" FROM "dispatch"."tasks" WHERE id = ${id} AND claimed_by_token_id = ${tokenId} AND status IN ('claimed', 'pending')`;
+    return rows[0]?.phoneId ?? null;
+  }
+
   /** A report from a token bound to this phone is contact; written at most once per resolution. */
   async markContact(phoneId: number): Promise<void> {
     await this.db.sql.$executeRaw`

@@ -38,10 +38,6 @@ interface Requeued {
   moved: boolean;
 }
 
-/** The phone the carrier refused for volume, to pause once its report is in. */
-interface Refused {
-  phoneId: number;
-}
 
 /**
  * A worker's outcome for the task it holds. `failed` owes the client its credit back: the refund
@@ -50,8 +46,8 @@ interface Refused {
  * `delivered` records the carrier's delivery report and leaves the task `sent`. `failed` with
  * `retry` (the phone's word that nothing left it) puts the task back in the queue, on another
  * usable phone where there is one, until SMSQ_MAX_ATTEMPTS claims; then it fails as any failure.
- * With `reason: carrier_volume` the phone is paused (`PhonePauses`) and the attempt does not count:
- * the carrier refused the phone, not the task.
+ * With `reason: carrier_volume` the phone is paused first (`PhonePauses`) and the attempt does not
+ * count: the carrier refused the phone, not the task.
  * `released` (batches only) gives back a claim the phone never saw, attempt and all.
  */
 @Injectable()
@@ -154,13 +150,14 @@ export class TaskReportsService {
         return { id: command.id, status: 'sent' };
       }
     }
+    // The phone rests before its task goes back to the queue, so that the task can only go to another
+    // phone or wait out the pause. A phone that could not be paused takes an ordinary retry.
+    const carrierRefused = command.status === 'failed' && command.retry === true && command.reason === 'carrier_volume' && (await this.pauseRefused(command));
     let change: 'sent' | 'failed' | undefined;
     let requeued: Requeued | undefined;
-    let refused: Refused | undefined;
     const answer = await this.reports.underTaskLock(command.id, async (task, tx): Promise<TaskReported> => {
       change = undefined;
       requeued = undefined;
-      refused = undefined;
       const decision = decideReport(task, command.tokenId, command.status);
       if ('repeat' in decision) return decision.repeat;
       switch (decision.apply) {
@@ -178,8 +175,6 @@ export class TaskReportsService {
           await this.outbox.enqueueTaskEvents(tx, 'task.delivered', [command.id]);
           break;
         case 'failed': {
-          const carrierRefused = command.retry === true && command.reason === 'carrier_volume';
-          if (carrierRefused) refused = { phoneId: task!.phoneId };
           if (command.retry && task!.status === 'pending') {
             await this.reports.forgetHolder(command.id, tx);
             return { id: command.id, status: 'pending' };
@@ -197,7 +192,6 @@ export class TaskReportsService {
       }
       return { id: command.id, status: outcomeOf(decision.apply) };
     });
-    if (refused) await this.pauseRefused(refused);
     if (change === 'sent') tasksSent.inc();
     if (change === 'failed') tasksFailed.inc({ reason: 'reported' });
     if (requeued) this.retried(requeued);
@@ -221,12 +215,20 @@ export class TaskReportsService {
     return { phoneId: to.phoneId, moved: to.phoneId !== task.phoneId };
   }
 
-  /** The report stands whatever happens to the pause: the next refusal pauses the phone if this one could not. */
-  private async pauseRefused({ phoneId }: Refused): Promise<void> {
+  /**
+   * Pauses the phone of a task the token holds, which its carrier refused for volume; whether it is
+   * paused now. Only the holder's word counts: another token's report of the task pauses nothing
+   * (and is answered not found). The report stands whatever happens to the pause.
+   */
+  private async pauseRefused(command: TaskReportItem & { tokenId: number }): Promise<boolean> {
+    const phoneId = isStoredId(command.id) && isStoredId(command.tokenId) ? await this.reports.phoneHeldBy(command.id, command.tokenId) : null;
+    if (phoneId === null) return false;
     try {
       await this.pauses.pause(phoneId, 'carrier_volume');
+      return true;
     } catch (error) {
       this.logger.warn(`phone ${phoneId} refused for volume but not paused: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
     }
   }
 

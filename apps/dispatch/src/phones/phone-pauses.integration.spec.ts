@@ -1,5 +1,5 @@
 import type { TestDatabase } from '@smsq/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDispatchTestDatabase, dispatchUnderTest, type DispatchUnderTest } from '../testing/dispatch-under-test.js';
 import { taskCreateCommand } from '../testing/task-commands.js';
 import { insertTask, truncateDispatch } from '../testing/task-rows.js';
@@ -58,6 +58,8 @@ describe(`${PhonePauses.name} on Postgres, two dispatch instances`, () => {
     expect(paused.pausedUntil!.getTime() - before).toBeLessThan(65_000);
     expect(await events('phone.paused')).toEqual([expect.objectContaining({ data: expect.objectContaining({ id: refused, pause_reason: 'carrier_volume', paused_until: paused.pausedUntil!.toISOString() }) })]);
     // The carrier refused the phone, not the task: the attempt does not count, and it goes out through the other phone.
+    // The waiting task moves once the pause is in, after the report has been answered.
+    await vi.waitFor(async () => expect(await stored(waiting.id)).toMatchObject({ phoneId: spare }), { timeout: 5_000, interval: 50 });
     for (const task of [...inFlight, waiting]) expect(await stored(task.id)).toMatchObject({ phoneId: spare, status: 'pending', attempts: 0, reroutedBecause: 'phone_paused' });
     await expect(dispatch.lookup.get({ clientId: CLIENT, id: waiting.id })).resolves.toMatchObject({ phoneId: spare, firstPhoneId: refused, reroutedBecause: 'phone_paused' });
     expect(await stored(pinned.id)).toMatchObject({ phoneId: refused, status: 'pending' });
@@ -66,6 +68,15 @@ describe(`${PhonePauses.name} on Postgres, two dispatch instances`, () => {
     expect(elsewhere.tasks.map((task) => task.id).sort()).toEqual([...inFlight, waiting].map((task) => task.id).sort());
     const [view] = (await dispatch.phones.list({ clientId: CLIENT, kind: 'own' })).filter((one) => one.id === refused);
     expect(view).toMatchObject({ pausedUntil: paused.pausedUntil!.toISOString(), pauseReason: 'carrier_volume' });
+  });
+
+  it('takes only the holder’s word: another token’s report of the task pauses nothing and is not found', async () => {
+    const task = await insertTask(dispatch.db, { phoneId: refused, clientId: CLIENT });
+    await dispatch.claims.claim({ tokenId: TOKEN, phoneId: refused });
+
+    await expect(dispatch.reports.report({ tokenId: OTHER_TOKEN, id: task.id, status: 'failed', retry: true, reason: 'carrier_volume' })).rejects.toMatchObject({ code: 'not_found' });
+    expect(await phone(refused)).toMatchObject({ pausedUntil: null });
+    expect(await events('phone.paused')).toEqual([]);
   });
 
   it('routes no new task to a paused phone, and pauses longer on each repeat within a day', async () => {

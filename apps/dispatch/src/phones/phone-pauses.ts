@@ -29,7 +29,10 @@ export class PhonePauses {
     private readonly signals: DueSignals,
   ) {}
 
-  /** Pauses the phone unless it is paused already, then moves its waiting tasks; whether this paused it. */
+  /**
+   * Pauses the phone unless it is paused already; whether this paused it. Its waiting tasks start
+   * moving once the pause is in, without holding up the caller (the failover sweep moves what this does not).
+   */
   async pause(phoneId: number, reason: PauseReason): Promise<boolean> {
     const paused = await this.phones.inTransaction(async (tx) => {
       const phone = await this.phones.pause(phoneId, reason, this.config.pauseStepsS, tx);
@@ -38,11 +41,9 @@ export class PhonePauses {
     });
     if (!paused) return false;
     this.logger.warn(`phone ${phoneId} paused: the carrier refused its sends for volume`);
-    try {
-      await this.failover.moveFrom(phoneId);
-    } catch (error) {
+    this.failover.moveFrom(phoneId).catch((error: unknown) => {
       this.logger.warn(`waiting tasks of paused phone ${phoneId} left to the failover sweep: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    });
     return true;
   }
 

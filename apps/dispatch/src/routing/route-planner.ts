@@ -60,18 +60,19 @@ export class RoutePlanner {
     const preferred = (slot: Slot) => slot.usable && slot.id !== avoidPhoneId && fits(slot);
 
     const requested = requestedPhoneId === undefined ? undefined : own.find((slot) => slot.id === requestedPhoneId && fits(slot));
-    if (requested) return this.take(requested, recipient, null, false);
+    if (requested) return this.take(requested, { clientId, recipient, sim: null, sticky: false });
 
     const keeps = mode === 'sticky' && recipient !== undefined;
     const kept = keeps ? this.sticky.get(`${clientId}:${recipient}`) : undefined;
     const keptSlot = kept && [...own, ...shared].find((slot) => slot.id === kept.phoneId);
-    if (keptSlot && preferred(keptSlot)) return this.take(keptSlot, recipient, kept.sim ?? simFor(keptSlot, recipient), true);
-
     const chosen =
-      own.find(preferred) ?? shared.find(preferred) ?? (fallBack ? ((keptSlot && fits(keptSlot) ? keptSlot : undefined) ?? own.find(fits) ?? shared.find(fits)) : undefined);
+      keptSlot && preferred(keptSlot)
+        ? keptSlot
+        : (own.find(preferred) ?? shared.find(preferred) ?? (fallBack ? ((keptSlot && fits(keptSlot) ? keptSlot : undefined) ?? own.find(fits) ?? shared.find(fits)) : undefined));
     if (!chosen) return null;
-    const sim = keeps ? (chosen === keptSlot ? (kept!.sim ?? simFor(chosen, recipient)) : simFor(chosen, recipient)) : null;
-    return this.take(chosen, recipient, sim, keeps);
+    // A kept SIM the phone no longer has (its owner set one SIM) is chosen again.
+    const keptSim = chosen === keptSlot && kept!.sim !== null && kept!.sim <= chosen.sims ? kept!.sim : null;
+    return this.take(chosen, { clientId, recipient, sim: keeps ? (keptSim ?? simFor(chosen, recipient)) : null, sticky: keeps });
   }
 
   /** The pool in the mode's order; the pool itself is left as it is. */
@@ -84,13 +85,17 @@ export class RoutePlanner {
     return slot.cap === null || recipient === undefined || this.known.has(`${slot.id}:${recipient}`) || slot.monthCount < slot.cap;
   }
 
-  private take(slot: Slot, recipient: string | undefined, sim: number | null, sticky: boolean): Route {
+  /** Assigns the task to the slot: it moves to the back of least-recently-used order, and its month and its room today count the task. */
+  private take(slot: Slot, task: { clientId: number; recipient: string | undefined; sim: number | null; sticky: boolean }): Route {
+    const { clientId, recipient, sim, sticky } = task;
     slot.assignedInBatch = ++this.assignments;
+    if (slot.room !== null) slot.room = Math.max(slot.room - 1, 0);
     if (slot.cap !== null && recipient !== undefined && !this.known.has(`${slot.id}:${recipient}`)) {
       this.known.add(`${slot.id}:${recipient}`);
       slot.monthCount++;
     }
-    if (sticky && recipient !== undefined) this.sticky.set(`${slot.clientId}:${recipient}`, { clientId: slot.clientId!, recipient, phoneId: slot.id, sim });
+    // Keyed by the task's client: a shared-pool gateway has none of its own.
+    if (sticky && recipient !== undefined) this.sticky.set(`${clientId}:${recipient}`, { clientId, recipient, phoneId: slot.id, sim });
     return { phoneId: slot.id, sim, sticky };
   }
 }

@@ -13,7 +13,7 @@ export interface RouteCandidate {
   clientId: number | null;
   /** In contact, not paused and with room left today (`PhoneConditions.usable`): routing takes these first. */
   usable: boolean;
-  /** SMS parts it may still be handed today; null without a daily limit. */
+  /** SMS parts it may still be handed today less those of its tasks already waiting; null without a daily limit. */
   room: number | null;
   /** Its monthly recipient cap; null: none. */
   cap: number | null;
@@ -27,7 +27,7 @@ export interface RouteCandidate {
 /** A gateway pool: a client's VIP gateways, or the shared pool (`null`). */
 export type Pool = number | null;
 
-/** A client's routing mode and how long its sticky recipients keep their phone. */
+/** A client's routing mode. */
 export interface ClientRouting {
   clientId: number;
   mode: RoutingMode;
@@ -55,8 +55,9 @@ export interface Assignment extends ClientRecipient {
 
 /**
  * The candidates tasks of some clients can be routed to. Routing inside a transaction locks the
- * pools it reads (`lockPools`) and then the phones it chose (`lockActive`), so that concurrent
- * assignments see each other's `last_assigned_at` and least-recently-used really takes turns.
+ * pools it reads (`lockPools`: a client's own phones or VIP gateways, the shared pool) and then the
+ * phones it chose (`lockActive`), so that concurrent assignments see each other's: least recently
+ * used, sticky recipients and the month's recipients of capped phones are all written under them.
  */
 @Injectable()
 export class RoutingRepository {
@@ -111,25 +112,6 @@ export class RoutingRepository {
   }
 
   /**
-   * Locks a sticky client's recipients until the transaction commits, in one order (client, then
-   * number), so that two tasks to one new recipient are placed one after the other, on one phone.
-   */
-  lockRecipients(tx: DbTransaction, recipients: readonly ClientRecipient[]): Promise<void> {
-    const names = [...new Set(recipients.map((one) => `dispatch.recipient:${one.clientId}:${one.recipient}`))].sort();
-    return lockAllUntilCommit(tx, names);
-  }
-
-  /**
-   * Locks the phones with a recipient cap among these until the transaction commits, in id order,
-   * so that what routing reads of their month next is what the others left: two creates never
-   * give a phone its last recipient twice.
-   */
-  async lockCapped(tx: DbTransaction, phoneIds: readonly number[]): Promise<void> {
-    if (phoneIds.length === 0) return;
-    await tx.$queryRaw`SELECT id FROM "dispatch"."phones" WHERE id = ANY(${phoneIds}::int[]) ORDER BY id FOR UPDATE`;
-  }
-
-  /**
    * Locks the pools until the transaction commits, in the one order every transaction keeps
    * (clients' pools by id, then the shared pool), so that two never deadlock.
    */
@@ -163,7 +145,9 @@ export class RoutingRepository {
 
   private candidateColumns(): Prisma.Sql {
     return Prisma.sql`p.id, p.client_id AS "clientId", ${this.conditions.usable('p')} AS usable,
-      CASE WHEN p.daily_limit IS NULL THEN NULL ELSE ${this.conditions.roomToday('p')} END AS room,
+      CASE WHEN p.daily_limit IS NULL THEN NULL
+           ELSE GREATEST(${this.conditions.roomToday('p')} - (
+             SELECT COALESCE(sum(w.parts), 0)::int FROM (SELECT t.parts FROM "dispatch"."tasks" t WHERE t.phone_id = p.id AND t.status = 'pending' LIMIT p.daily_limit) AS w), 0) END AS room,
       p.monthly_recipients AS cap,
       CASE WHEN p.monthly_recipients IS NULL THEN 0
            ELSE (SELECT count(*)::int FROM "dispatch"."phone_recipients" r WHERE r.phone_id = p.id AND r.month = ${this.conditions.localMonth('p')}) END AS "monthCount",

@@ -26,10 +26,10 @@ export class RoutingService {
   /**
    * The route of each request, in order, as if they were routed one after another: to a usable
    * phone (enabled, in contact, not paused, room left today) first, else as DESIGN §2–§3 say
-   * whatever their contact (the task then waits for its phone). Given a transaction, the choices
-   * stay locked until it commits (a sticky client's recipients, capped phones, the chosen phones):
-   * the tasks stored in it record their assignments (`TasksRepository.insertMany`), so
-   * least-recently-used takes turns, a sticky recipient is on one phone and a cap is never passed.
+   * whatever their contact (the task then waits for its phone). Given a transaction, the pools
+   * read and the phones chosen stay locked until it commits: the tasks stored in it record their
+   * assignments (`TasksRepository.insertMany`), so least-recently-used takes turns, a sticky
+   * recipient is on one phone and a cap is never passed.
    * A phone disabled while it was being chosen is left out and the requests are routed again.
    */
   chooseMany(requests: readonly RouteRequest[], tx?: DbTransaction): Promise<RouteChoice[]> {
@@ -55,19 +55,11 @@ export class RoutingService {
     if (requests.length === 0) return [];
     const clients = [...new Set(requests.map((request) => request.clientId))];
     for (;;) {
-      const [routing, read] = await Promise.all([this.phones.routingOf(clients, tx), this.candidatesOf(clients, tx)]);
+      // Under the pools' locks (`candidatesOf`): what is read here of sticky recipients and of
+      // months is what the last route of these pools left, and stays so until this one commits.
+      const [routing, candidates] = await Promise.all([this.phones.routingOf(clients, tx), this.candidatesOf(clients, tx)]);
       const modes = new Map<number, RoutingMode>(routing.map((one) => [one.clientId, one.mode]));
       const keptRecipients: ClientRecipient[] = requests.flatMap(({ clientId, recipient }) => (recipient !== undefined && modes.get(clientId) === 'sticky' ? [{ clientId, recipient }] : []));
-      let candidates = read;
-      const capped = candidates.filter((candidate) => candidate.cap !== null).map((candidate) => candidate.id);
-      if (tx) {
-        // Each lock before the read it guards: what is read next is what the last holder left.
-        await this.phones.lockRecipients(tx, keptRecipients);
-        if (capped.length > 0) {
-          await this.phones.lockCapped(tx, capped);
-          candidates = await this.candidatesOf(clients, tx);
-        }
-      }
       const numbers = [...new Set(requests.flatMap((request) => (request.recipient === undefined ? [] : [request.recipient])))];
       const [known, kept] = await Promise.all([
         this.phones.knownRecipients(

@@ -29,17 +29,17 @@ export class SendingRulesService {
   async update(command: SendingRulesUpdateCommand): Promise<SendingRulesView> {
     const timeZone = zoneOf(command.timeZone);
     if (!isStoredId(command.clientId)) throw new InvalidRequestError('clientId must be a client id');
-    const current = (await this.rules.find(command.clientId)) ?? DEFAULT_RULES;
-    const sendWindows = command.sendWindows ?? current.sendWindows;
-    for (const window of sendWindows) if (window.days.length === 0) throw new InvalidRequestError('each send window names at least one day');
-    const rules: StoredRules = {
-      routingMode: command.routingMode ?? current.routingMode,
-      stickyDays: command.stickyDays ?? current.stickyDays,
-      sendWindows: sendWindows.map(({ days, from, to }) => ({ days: [...new Set(days)], from, to })),
-      windowMinutes: weekMinutesOf(sendWindows),
-    };
-    await this.rules.save(command.clientId, rules, timeZone);
-    return viewOf(rules, timeZone);
+    // Under the client's row lock: two changes of different fields at once both stand.
+    const saved = await this.rules.change(command.clientId, timeZone, (current) => {
+      const sendWindows = (command.sendWindows ?? current.sendWindows).map(({ days, from, to }) => ({ days: [...days], from, to }));
+      return {
+        routingMode: command.routingMode ?? current.routingMode,
+        stickyDays: command.stickyDays ?? current.stickyDays,
+        sendWindows,
+        windowMinutes: weekMinutesOf(sendWindows),
+      };
+    });
+    return viewOf(saved.rules, saved.timeZone);
   }
 }
 

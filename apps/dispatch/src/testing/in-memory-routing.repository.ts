@@ -36,9 +36,6 @@ export class InMemoryRoutingRepository implements PublicOf<RoutingRepository> {
     return new Set();
   }
 
-  async lockRecipients(): Promise<void> {}
-
-  async lockCapped(): Promise<void> {}
 
   async lockActive(_tx: unknown, phoneIds: readonly number[]): Promise<number[]> {
     return this.find((phone) => phoneIds.includes(phone.id) && phone.active).map((phone) => phone.id);

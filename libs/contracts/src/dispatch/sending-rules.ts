@@ -1,7 +1,7 @@
 // class-transformer's @Type reads decorator metadata through the Reflect API this polyfills.
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { HasNoNul, IsEntityId } from '../validation.js';
 
 /**
@@ -34,7 +34,7 @@ export const MINUTES_PER_WEEK = 7 * MINUTES_PER_DAY;
  * `to` at or before `from` runs past midnight into the next day (22:00–06:00).
  */
 export class SendWindow {
-  @IsArray() @ArrayMaxSize(7) @IsIn(WEEKDAYS, { each: true }) days!: Weekday[];
+  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(7) @ArrayUnique() @IsIn(WEEKDAYS, { each: true }) days!: Weekday[];
   @IsString() @Matches(CLOCK_TIME) from!: string;
   @IsString() @Matches(CLOCK_TIME) to!: string;
 }

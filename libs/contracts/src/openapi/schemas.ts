@@ -60,7 +60,7 @@ const CLAIMED_TASK_FIELDS = {
   gateway_url: orNull(text("The phone's or gateway's URL; null for a phone that registered none.")),
   attempt: whole('The claims of this task so far, this one included (1 on the first).', { minimum: 1 }),
   claim_expires_at: { ...INSTANT, description: 'Report by then, or the claim lapses and the task is due again (or, on its last attempt, failed and refunded).' },
-  parts: whole('SMS parts (segments) the message costs, when more than one: what the phone\'s pace counts, as carriers do. Absent: 1.', { minimum: 2 }),
+  parts: whole('SMS parts (segments) the message costs, what the phone\'s pace counts, as carriers do: given with a pace (`per_minute` or `jitter`) when more than one. Absent: 1.', { minimum: 2 }),
   per_minute: whole("The pace the phone's owner set for it, SMS parts per minute: send no faster, so the carrier does not throttle the SIM for sending too fast. Absent when none is set (the worker keeps its own).", { minimum: 1, maximum: MAX_SIM_LIMIT }),
   jitter: whole("Before sending it, also wait a random 0 to this many seconds on top of `per_minute`'s pace, so the phone's sends are not evenly spaced (carriers flag machine-regular sending as spam). Absent when none is set.", { minimum: 0, maximum: MAX_JITTER_S }),
   sim: whole(`The SIM to send it from (1 to ${MAX_SIMS}): \`sticky\` routing keeps its recipient on one SIM, so replies come back to the number it knows. Absent: the phone's default SIM.`, { minimum: 1, maximum: MAX_SIMS }),

@@ -19,6 +19,7 @@ const SLOWEST_FIRST = [
   'src/dashboard.e2e.spec.ts', // 92
   // Taken by the lane that frees after the five before it, about when the chaos run ends: the two chaos runs overlap little or not at all.
   'src/chaos-replicas.e2e.spec.ts', // 200
+  'src/sim-care.e2e.spec.ts', // 90–130: a phone's silence (31 s) and a send window opening on the real clock, side by side
   'src/phones-liveness.e2e.spec.ts', // 49
   'src/account-settings.e2e.spec.ts', // 55
 ];

@@ -156,14 +156,15 @@ describe('account settings in the dashboard, in a real browser', () => {
     await sendWindow.getByLabel('To', { exact: true }).fill('09:00');
     await page.getByRole('button', { name: 'Save sending rules' }).click();
     await page.getByText('Sending rules saved').waitFor();
+    // The state line is read again after the save: it shows the new windows a moment after the confirmation.
+    await page.getByTestId('window-state').filter({ hasText: 'closed now' }).waitFor();
     await snap(page, 'settings-sending');
-    expect(await page.getByTestId('window-state').textContent()).toContain('closed now');
     const rules = (await (await page.request.get(`${dashboardUrl}/api/settings/sending`)).json()) as Record<string, unknown>;
     expect(rules).toMatchObject({ routingMode: 'sticky', stickyDays: 14, sendWindows: [{ days: [inTwoDays.slice(0, 3).toLowerCase()], from: '08:00', to: '09:00' }], timeZone: 'Europe/Belgrade', windowOpen: false });
 
     await page.goto(`${dashboardUrl}/phones`);
     expect(await page.getByTestId('routing-mode').textContent()).toBe('Sticky');
-    expect(await page.getByTestId('window-state').textContent()).toContain('closed now');
+    await page.getByTestId('window-state').filter({ hasText: 'closed now' }).waitFor();
     expect(await page.getByTestId(`phone-row-${phone.body.phone_id}`).getByTestId('parts-today').textContent()).toBe('0 parts, no limit');
 
     await page.goto(`${dashboardUrl}/send`);

@@ -71,6 +71,52 @@ describe('admin command line', () => {
     expect((await stack.cli('client', 'disable', '--client', '999999')).output.error).toBe('not_found');
   });
 
+  it("shows and sets a client's sending rules and a phone's SIM limits, and resumes a phone", async () => {
+    const { client_id: clientId } = await stack.adminOk('client', 'create', '--name', 'SIM care', '--timezone', 'Europe/London');
+    const client = String(clientId);
+    const { phone_id: phoneId } = await stack.adminOk('phone', 'register', '--client', client, '--name', 'Office');
+    const phone = String(phoneId);
+
+    // The process as a user runs it once; the rest in this process (the command line's own code, without its start-up time).
+    const shown = await stack.cli('sending-rules', 'show', '--client', client);
+    expect(shown.exitCode).toBe(0);
+    expect(shown.output).toEqual({ client_id: clientId, routing_mode: 'first', sticky_days: 30, send_windows: [], time_zone: 'Europe/London', window_open: true, window_opens_at: null, windows: 'none' });
+
+    expect(await stack.adminOk('sending-rules', 'set', '--client', client, '--mode', 'sticky', '--sticky-days', '14', '--windows', 'daily 00:00-24:00')).toEqual({
+      client_id: clientId,
+      routing_mode: 'sticky',
+      sticky_days: 14,
+      send_windows: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], from: '00:00', to: '24:00' }],
+      time_zone: 'Europe/London',
+      window_open: true,
+      window_opens_at: null,
+      windows: 'daily 00:00-24:00',
+    });
+    // What the command line set is what the client's API key reads.
+    const { api_key: apiKey } = await stack.adminOk('key', 'create', '--client', client);
+    expect((await stack.http('GET', '/smsapi/sending-rules', { headers: { 'x-api-key': apiKey } })).body).toMatchObject({ routing_mode: 'sticky', sticky_days: 14 });
+    expect(await stack.adminOk('sending-rules', 'set', '--client', client, '--windows', 'none')).toMatchObject({ routing_mode: 'sticky', send_windows: [], windows: 'none' });
+
+    expect(await stack.adminOk('phone', 'set', '--phone', phone, '--monthly-recipients', '150', '--jitter', '20', '--sims', '2')).toMatchObject({ phone_id: phoneId, kind: 'own', client_id: clientId, daily_limit: null, per_minute: null, monthly_recipients: 150, jitter: 20, sims: 2, paused_until: null, pause_reason: null });
+    expect(await stack.adminOk('phone', 'set', '--phone', phone, '--jitter', 'none')).toMatchObject({ monthly_recipients: 150, jitter: null, sims: 2 });
+
+    // Not paused: answered as it is.
+    expect(await stack.adminOk('phone', 'resume', '--phone', phone)).toMatchObject({ phone_id: phoneId, paused_until: null, pause_reason: null });
+
+    for (const args of [
+      ['sending-rules', 'set', '--client', client, '--mode', 'fastest'],
+      ['sending-rules', 'set', '--client', client, '--windows', 'someday 08:00-21:00'],
+      ['sending-rules', 'set', '--client', client],
+      ['sending-rules', 'show', '--client', '999999'],
+      ['phone', 'set', '--phone', phone, '--sims', '3'],
+      ['phone', 'resume', '--phone', '999999'],
+    ]) {
+      const result = await stack.admin(...args);
+      expect(result.exitCode, args.join(' ')).not.toBe(0);
+      expect(Object.keys(result.output).sort(), args.join(' ')).toEqual(['detail', 'error']);
+    }
+  });
+
   it('prints {error, detail} and exits non-zero on an error', async () => {
     for (const args of [
       ['client', 'show', '--client', '999999'],

@@ -49,6 +49,8 @@ describe('POST /smsapi/create-task, Profile A', () => {
         error: null,
         expires_at: null,
         segments: 1,
+        priority: 'normal',
+        rerouted_because: null,
       });
     });
 

@@ -52,6 +52,8 @@ interface IsolationCase {
 const SMS = { recipient: '+381641234567', message: 'isolation test' };
 const PASSWORD = `pw-${randomBytes(12).toString('hex')}`;
 const A_IDEMPOTENCY_KEY = 'used-by-a-first';
+/** Each tenant's sticky days, set at the start: whose sending rules an answer shows. */
+const STICKY_DAYS = { a: 7, b: 9 } as const;
 
 async function rpc(client: ServiceClient, pattern: string, payload: object): Promise<Outcome> {
   try {
@@ -131,6 +133,8 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
     const optOutNumber = label === 'a' ? '+381643330001' : '+381643330002';
     expect((await stack.http('POST', '/smsapi/opt-outs', { ...auth, body: { numbers: [optOutNumber] } })).status).toBe(200);
     expect((await stack.http('PATCH', '/smsapi/opt-out-settings', { ...auth, body: { opt_out_words: [`ODJAVA${label.toUpperCase()}`] } })).status).toBe(200);
+    // Sending rules of its own that change nothing for one phone and no windows: each tenant's are told apart by their sticky days.
+    expect((await stack.http('PATCH', '/smsapi/sending-rules', { ...auth, body: { sticky_days: STICKY_DAYS[label as 'a' | 'b'] } })).status).toBe(200);
     // Scheduled far ahead, so no poll below is handed it.
     const threadNumber = label === 'a' ? '+381643331111' : '+381643332222';
     expect((await stack.createTask(key.body.apiKey, { recipient: threadNumber, message: `only of ${label}`, scheduled_at: '2099-01-01 12:00:00' })).status).toBe(201);
@@ -213,6 +217,25 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
       intrude: async () => {
         expectNotFound(await stack.http('PATCH', `/smsapi/phones/${a.phoneId}`, { headers: { 'x-api-key': b.apiKey }, body: { daily_limit: 0 } }), "A's phone limited with B's key");
         expect((await phonesOfA()).map((phone) => phone.dailyLimit)).toEqual([null]);
+      },
+    },
+    'POST /smsapi/phones/:id/resume': {
+      // Answered as it is when not paused: B's own phone is 200, A's is not found and stays as it was.
+      intrude: async () => {
+        expectNotFound(await stack.http('POST', `/smsapi/phones/${a.phoneId}/resume`, keyOf(b)), "A's phone resumed with B's key");
+        expect((await phonesOfA()).map(({ name, active }) => ({ name, active }))).toEqual([{ name: 'a phone', active: true }]);
+      },
+      own: async () => expect((await stack.http('POST', `/smsapi/phones/${b.phoneId}/resume`, keyOf(b))).body).toMatchObject({ id: b.phoneId, paused_until: null }),
+    },
+    'GET /smsapi/sending-rules': {
+      intrude: async () => expect((await stack.http('GET', '/smsapi/sending-rules', keyOf(b))).body).toMatchObject({ sticky_days: STICKY_DAYS.b }),
+      own: async () => expect((await stack.http('GET', '/smsapi/sending-rules', keyOf(a))).body).toMatchObject({ sticky_days: STICKY_DAYS.a }),
+    },
+    'PATCH /smsapi/sending-rules': {
+      // The rules changed are the caller's own: A's stay as A set them. (B's own stay as they are: its routing is what later cases rely on.)
+      intrude: async () => {
+        expect((await stack.http('PATCH', '/smsapi/sending-rules', { ...keyOf(b), body: { routing_mode: 'first', sticky_days: STICKY_DAYS.b } })).status).toBe(200);
+        expect((await stack.http('GET', '/smsapi/sending-rules', keyOf(a))).body).toMatchObject({ routing_mode: 'first', sticky_days: STICKY_DAYS.a });
       },
     },
     'POST /smsapi/tasks/:id/cancel': {
@@ -386,6 +409,20 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
         expect((await phonesOfA()).map(({ name, active }) => ({ name, active }))).toEqual([{ name: 'a phone', active: true }]);
       },
       own: async () => expect((await b.dashboard.send('PATCH', `/api/phones/${b.phoneId}`, { name: 'b phone' })).status).toBe(200),
+    },
+    'POST /api/phones/:id/resume': {
+      intrude: async () => expectNotFound(await b.dashboard.send('POST', `/api/phones/${a.phoneId}/resume`), "A's phone resumed from B's dashboard"),
+      own: async () => expect((await b.dashboard.send('POST', `/api/phones/${b.phoneId}/resume`)).status).toBe(200),
+    },
+    'GET /api/settings/sending': {
+      intrude: async () => expect((await b.dashboard.send('GET', '/api/settings/sending')).body).toMatchObject({ stickyDays: STICKY_DAYS.b }),
+      own: async () => expect((await a.dashboard.send('GET', '/api/settings/sending')).body).toMatchObject({ stickyDays: STICKY_DAYS.a }),
+    },
+    'PUT /api/settings/sending': {
+      intrude: async () => {
+        expect((await b.dashboard.send('PUT', '/api/settings/sending', { routingMode: 'first', stickyDays: STICKY_DAYS.b, sendWindows: [] })).status).toBe(200);
+        expect((await a.dashboard.send('GET', '/api/settings/sending')).body).toMatchObject({ routingMode: 'first', stickyDays: STICKY_DAYS.a });
+      },
     },
     'POST /api/send': {
       // The session's client sends: another client's phone_id cannot be asked for, and only B is charged.
@@ -591,6 +628,7 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
     'POST /api/admin/clients/:id/keys': adminOnly('POST', () => `/api/admin/clients/${a.clientId}/keys`),
     'DELETE /api/admin/keys/:id': adminOnly('DELETE', () => `/api/admin/keys/${a.keyId}`),
     'PATCH /api/admin/gateways/:id': adminOnly('PATCH', () => `/api/admin/gateways/${a.phoneId}`, () => ({ active: false })),
+    'POST /api/admin/gateways/:id/resume': adminOnly('POST', () => `/api/admin/gateways/${a.phoneId}/resume`),
     'DELETE /api/admin/worker-tokens/:id': adminOnly('DELETE', () => `/api/admin/worker-tokens/${a.tokenId}`),
     'GET /api/admin/clients': adminOnly('GET', () => '/api/admin/clients'),
     'POST /api/admin/clients': adminOnly('POST', () => '/api/admin/clients', () => ({ name: 'made by b' })),
@@ -743,6 +781,19 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
       intrude: async () => {
         expectNotFound(await rpc(services().dispatch, Patterns.dispatch.phoneSetLimits, { phoneId: a.phoneId, clientId: b.clientId, kind: 'own', dailyLimit: 0 }), "A's phone limited for B");
         expect((await phonesOfA()).map((phone) => phone.dailyLimit)).toEqual([null]);
+      },
+    },
+    [Patterns.dispatch.phoneResume]: {
+      intrude: async () => expectNotFound(await rpc(services().dispatch, Patterns.dispatch.phoneResume, { phoneId: a.phoneId, clientId: b.clientId, kind: 'own' }), "A's phone resumed for B"),
+      own: async () => expect((await rpc(services().dispatch, Patterns.dispatch.phoneResume, { phoneId: b.phoneId, clientId: b.clientId, kind: 'own' })).status).toBe('ok'),
+    },
+    [Patterns.dispatch.sendingRulesGet]: {
+      intrude: async () => expect((await rpc(services().dispatch, Patterns.dispatch.sendingRulesGet, { clientId: b.clientId, timeZone: 'Europe/Belgrade' })).body).toMatchObject({ stickyDays: STICKY_DAYS.b }),
+    },
+    [Patterns.dispatch.sendingRulesUpdate]: {
+      intrude: async () => {
+        expect((await rpc(services().dispatch, Patterns.dispatch.sendingRulesUpdate, { clientId: b.clientId, timeZone: 'Europe/Belgrade', stickyDays: STICKY_DAYS.b })).status).toBe('ok');
+        expect((await stack.http('GET', '/smsapi/sending-rules', keyOf(a))).body).toMatchObject({ sticky_days: STICKY_DAYS.a });
       },
     },
     [Patterns.dispatch.phoneList]: {

@@ -119,6 +119,17 @@ describe('the API described: OpenAPI document, reference page and typed client',
     const next = await smsq.GET('/smsapi/tasks', { params: { query: { limit: 1, cursor: page.data!.next_cursor! } } });
     expect(next.data!.items[0]!.id).not.toBe(page.data!.items[0]!.id);
 
+    const sendWindow = { days: ['mon', 'tue'] as Array<'mon' | 'tue'>, from: '08:00', to: '21:00' };
+    const rules = await smsq.PATCH('/smsapi/sending-rules', { body: { routing_mode: 'sticky', sticky_days: 14, send_windows: [sendWindow] } });
+    expect(rules.data).toMatchObject({ routing_mode: 'sticky', sticky_days: 14, send_windows: [sendWindow], time_zone: 'Europe/Belgrade' });
+    expect((await smsq.PATCH('/smsapi/sending-rules', { body: { send_windows: [] } })).data).toMatchObject({ routing_mode: 'sticky', send_windows: [], window_open: true, window_opens_at: null });
+    expect((await smsq.GET('/smsapi/sending-rules')).data).toMatchObject({ routing_mode: 'sticky', sticky_days: 14 });
+    const limited = await smsq.PATCH('/smsapi/phones/{id}', { params: { path: { id: paired.data!.phone_id } }, body: { monthly_recipients: 150, jitter: 20, sims: 2 } });
+    expect(limited.data).toMatchObject({ id: paired.data!.phone_id, monthly_recipients: 150, jitter: 20, sims: 2 });
+    const resumed = await smsq.POST('/smsapi/phones/{id}/resume', { params: { path: { id: paired.data!.phone_id } } });
+    expect(resumed.data).toMatchObject({ id: paired.data!.phone_id, paused_until: null, pause_reason: null });
+    expect((await smsq.GET('/smsapi/phones')).data!.phones).toEqual([expect.objectContaining({ id: paired.data!.phone_id, monthly_recipients: 150, recipients_this_month: expect.any(Number), parts_today: expect.any(Number) })]);
+
     const stored = await phone.POST('/smsapi/inbound', { body: { messages: [{ from: SMS.recipient, message: 'thanks', external_id: `typed-${client.clientId}` }] } });
     expect(stored.data).toEqual({ ok: true, stored: 1, duplicates: 0 });
 

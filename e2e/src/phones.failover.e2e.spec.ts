@@ -1,12 +1,11 @@
 import { eventually, freePort } from '@smsq/testing';
 import { mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Stack } from './support/stack.js';
 import { SMSGATE_LOGIN, smsgateSimEnv, smsgateWorkerEnv } from './support/smsgate-phone.js';
+import { startWebhookReceiver, type WebhookEvent } from './support/webhook-receiver.js';
 import { registerPhone } from './support/worker-api.js';
 
 /**
@@ -28,12 +27,6 @@ const FAILOVER_DEADLINE_MS = (SILENT_S + 15) * 1000;
 type Slot = 1 | 2;
 const SIM: Record<Slot, 'gateway-sim' | 'gateway-sim#2'> = { 1: 'gateway-sim', 2: 'gateway-sim#2' };
 const WORKER: Record<Slot, 'worker' | 'worker#2'> = { 1: 'worker', 2: 'worker#2' };
-
-interface WebhookEvent {
-  id: string;
-  type: string;
-  data: Record<string, any>;
-}
 
 /** Two phones of one client (Profile A) or two VIP gateways (Profile B), each a stand-in with its own worker. */
 class TwoPhones {
@@ -87,29 +80,13 @@ class TwoPhones {
   }
 }
 
-/** A local receiver of the client's webhooks. */
-async function startReceiver(): Promise<{ server: Server; url: string; events: WebhookEvent[] }> {
-  const events: WebhookEvent[] = [];
-  const server = createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (body += chunk));
-    request.on('end', () => {
-      events.push(JSON.parse(body) as WebhookEvent);
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/smsq-events`, events };
-}
-
 // The two profiles side by side, each on its own stack: most of their time is spent waiting (on a
 // phone, a lease, a killed worker), which overlaps. Within a profile the tests run one after another.
 describe.concurrent.each(['A', 'B'] as const)('phones fail over, Profile %s', (profile) => {
   let stack: Stack;
   let phones: TwoPhones;
   let client: { clientId: number; apiKey: string };
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 
   const taskOf = async (id: number): Promise<Record<string, any>> => (await stack.http('GET', `/smsapi/tasks/${id}`, { headers: { 'x-api-key': client.apiKey } })).body;
   const phoneList = async (): Promise<Array<Record<string, any>>> => (await stack.http('GET', '/smsapi/phones', { headers: { 'x-api-key': client.apiKey } })).body.phones;
@@ -118,7 +95,7 @@ describe.concurrent.each(['A', 'B'] as const)('phones fail over, Profile %s', (p
     JSON.stringify({ tasks: await Promise.all(ids.map(taskOf)), sends: await phones.sendsPerTask(), services: stack.logsOf('services').slice(-20) }, null, 1);
 
   beforeAll(async () => {
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     stack = await Stack.start({ profile, oneProcess: true, env: { SMSQ_PHONE_SILENT_S: String(SILENT_S), SMSQ_CLAIM_TIMEOUT_S: String(CLAIM_TIMEOUT_S), SMSQ_WEBHOOK_ALLOW_PRIVATE: 'true' } });
     phones = new TwoPhones(stack);
     await phones.startSims();

@@ -21,8 +21,8 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '.
 
 /** `services`: the four core services in one process (scripts/one-process.mjs), as `npm start` runs them. */
 export type ServiceName = 'api-gateway' | 'billing' | 'dispatch' | 'inbox' | 'worker' | 'gateway-sim' | 'dashboard' | 'services';
-/** A service's process, or its second copy (`billing#2`) where replicas run side by side. */
-export type ProcessName = ServiceName | `${ServiceName}#2`;
+/** A service's process, or a further copy (`billing#2`, `gateway-sim#3`) where several run side by side. */
+export type ProcessName = ServiceName | `${ServiceName}#${number}`;
 const SERVICES: ServiceName[] = ['billing', 'dispatch', 'inbox', 'api-gateway'];
 /** The variable each core service reads its HTTP port from. */
 const PORT_VARIABLES = { billing: 'BILLING_PORT', dispatch: 'DISPATCH_PORT', inbox: 'INBOX_PORT', 'api-gateway': 'PORT' } as const;
@@ -204,7 +204,7 @@ export class Stack {
   }
 
   /** The reference worker with a token (or, with `WORKER_TOKEN: ''`, the phone paired in `WORKER_STATE_DIR`); its state in a folder of its own. */
-  startWorker(workerToken: string, env: Record<string, string> = {}, name: 'worker' | 'worker#2' = 'worker'): void {
+  startWorker(workerToken: string, env: Record<string, string> = {}, name: 'worker' | `worker#${number}` = 'worker'): void {
     this.launch(name, { WORKER_TOKEN: workerToken, WORKER_WAIT_S: '5', WORKER_STATE_DIR: mkdtempSync(join(tmpdir(), 'smsq-worker-')), ...env });
   }
 

@@ -34,23 +34,30 @@ export class RoutePlanner {
   private readonly pools = new Map<number | null, Slot[]>();
   private assignments = 0;
 
+  private readonly known: Set<string>;
+  private readonly sticky: Map<string, StickyPhone>;
+
   constructor(
     private readonly profile: Profile,
-    candidates: readonly RouteCandidate[],
+    private readonly candidates: readonly RouteCandidate[],
     private readonly modes: ReadonlyMap<number, RoutingMode>,
     /** `phoneId:number` of the recipients capped phones were already given this month. */
-    private readonly known: Set<string>,
-    sticky: readonly StickyPhone[],
+    private readonly knownAtStart: ReadonlySet<string>,
+    private readonly kept: readonly StickyPhone[],
   ) {
     for (const candidate of candidates) {
       const pool = this.pools.get(candidate.clientId) ?? [];
       pool.push({ ...candidate, assignedInBatch: 0 });
       this.pools.set(candidate.clientId, pool);
     }
-    this.sticky = new Map(sticky.map((one) => [`${one.clientId}:${one.recipient}`, one]));
+    this.known = new Set(knownAtStart);
+    this.sticky = new Map(kept.map((one) => [`${one.clientId}:${one.recipient}`, one]));
   }
 
-  private readonly sticky: Map<string, StickyPhone>;
+  /** The same planner before any assignment: to try routes without taking them. */
+  copy(): RoutePlanner {
+    return new RoutePlanner(this.profile, this.candidates, this.modes, this.knownAtStart, this.kept);
+  }
 
   assign({ clientId, recipient, requestedPhoneId, avoidPhoneId }: RouteRequest, fallBack: boolean): Route | null {
     const mode = this.modes.get(clientId) ?? 'first';

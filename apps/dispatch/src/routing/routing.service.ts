@@ -54,51 +54,52 @@ export class RoutingService {
   private async route(requests: readonly RouteRequest[], fallBack: boolean, tx?: DbTransaction): Promise<RouteChoice[]> {
     if (requests.length === 0) return [];
     const clients = [...new Set(requests.map((request) => request.clientId))];
+    const asked = requests.map((request) => ({ ...request, requestedPhoneId: isStoredId(request.requestedPhoneId) ? request.requestedPhoneId : undefined }));
     for (;;) {
-      // Under the pools' locks (`candidatesOf`): what is read here of sticky recipients and of
-      // months is what the last route of these pools left, and stays so until this one commits.
-      const [routing, candidates] = await Promise.all([this.phones.routingOf(clients, tx), this.candidatesOf(clients, tx)]);
+      // Each pool is read under its lock: what is read of its phones, sticky recipients and months
+      // is what the last route of the pool left, and stays so until this one commits.
+      const [routing, own] = await Promise.all([this.phones.routingOf(clients, tx), this.ownPools(clients, tx)]);
       const modes = new Map<number, RoutingMode>(routing.map((one) => [one.clientId, one.mode]));
-      const keptRecipients: ClientRecipient[] = requests.flatMap(({ clientId, recipient }) => (recipient !== undefined && modes.get(clientId) === 'sticky' ? [{ clientId, recipient }] : []));
-      const numbers = [...new Set(requests.flatMap((request) => (request.recipient === undefined ? [] : [request.recipient])))];
-      const [known, kept] = await Promise.all([
-        this.phones.knownRecipients(
-          candidates.filter((candidate) => candidate.cap !== null).map((candidate) => candidate.id),
-          numbers,
-          tx,
-        ),
-        this.phones.stickyPhonesOf(keptRecipients, tx),
-      ]);
-      const planner = new RoutePlanner(this.config.profile, candidates, modes, known, kept);
-      const choices = requests.map(
-        (request) =>
-          planner.assign({ ...request, requestedPhoneId: isStoredId(request.requestedPhoneId) ? request.requestedPhoneId : undefined }, fallBack) ??
-          this.nowhere(candidates.some((candidate) => candidate.clientId === request.clientId)),
-      );
+      let candidates = own;
+      let planner = await this.plannerOf(candidates, asked, modes, tx);
+      // Profile B: the shared pool, when a request has no usable VIP gateway that can take it.
+      const probe = planner.copy();
+      if (this.config.profile === 'B' && !asked.every((request) => probe.assign(request, false) !== null)) {
+        candidates = [...own, ...(await this.sharedPool(tx))];
+        planner = await this.plannerOf(candidates, asked, modes, tx);
+      }
+      const choices = asked.map((request) => planner.assign(request, fallBack) ?? this.nowhere(candidates.some((candidate) => candidate.clientId === request.clientId)));
       if (!tx) return choices;
       const chosen = [...new Set(choices.flatMap((choice) => (choice instanceof DomainError ? [] : [choice.phoneId])))];
       if ((await this.phones.lockActive(tx, chosen)).length === chosen.length) return choices;
     }
   }
 
+  /** The requests' sticky recipients and the capped candidates' months, as a planner of these candidates. */
+  private async plannerOf(candidates: RouteCandidate[], requests: readonly RouteRequest[], modes: ReadonlyMap<number, RoutingMode>, tx?: DbTransaction): Promise<RoutePlanner> {
+    const kept: ClientRecipient[] = requests.flatMap(({ clientId, recipient }) => (recipient !== undefined && modes.get(clientId) === 'sticky' ? [{ clientId, recipient }] : []));
+    const numbers = [...new Set(requests.flatMap((request) => (request.recipient === undefined ? [] : [request.recipient])))];
+    const capped = candidates.filter((candidate) => candidate.cap !== null).map((candidate) => candidate.id);
+    const [known, sticky] = await Promise.all([this.phones.knownRecipients(capped, numbers, tx), this.phones.stickyPhonesOf(kept, tx)]);
+    return new RoutePlanner(this.config.profile, candidates, modes, known, sticky);
+  }
+
   /**
-   * Profile A: the clients' own phones. Profile B: their VIP pools, and the shared pool only when a
-   * client has no usable VIP gateway. Each pool's lock and its read go out together; the read runs
-   * once the lock is held, so concurrent routes see each other's assignments (least recently used,
-   * sticky recipients, caps). A client's own phones are its pool: `first` sends its creates to one
-   * phone, whose row lock serialises them anyway.
+   * Each client's own pool: its own phones (Profile A), its VIP gateways (Profile B), locked and
+   * read together (the read runs once the lock is held). A client's own phones are a pool too:
+   * `first` sends its creates to one phone, whose row lock serialises them anyway.
    */
-  private async candidatesOf(clients: readonly number[], tx?: DbTransaction): Promise<RouteCandidate[]> {
-    if (this.config.profile === 'A') {
-      const [, own] = await Promise.all([tx && this.phones.lockPools(tx, clients), this.phones.activeOwnPhones(clients, tx)]);
-      return own;
-    }
-    const [, vip] = await Promise.all([tx && this.phones.lockPools(tx, clients), this.phones.activeGateways(clients, tx)]);
-    // A capped VIP gateway may have no room for a new recipient: the shared pool is then its fallback.
-    const vipServesAll = clients.every((clientId) => vip.some((gateway) => gateway.clientId === clientId && gateway.usable)) && vip.every((gateway) => gateway.cap === null);
-    if (vipServesAll) return vip;
+  private async ownPools(clients: readonly number[], tx?: DbTransaction): Promise<RouteCandidate[]> {
+    // The lock goes out first: statements of a transaction run in the order they are sent.
+    const locked = tx && this.phones.lockPools(tx, clients);
+    const read = this.config.profile === 'A' ? this.phones.activeOwnPhones(clients, tx) : this.phones.activeGateways(clients, tx);
+    const [, candidates] = await Promise.all([locked, read]);
+    return candidates;
+  }
+
+  private async sharedPool(tx?: DbTransaction): Promise<RouteCandidate[]> {
     const [, shared] = await Promise.all([tx && this.phones.lockPools(tx, [null]), this.phones.activeGateways([null], tx)]);
-    return [...vip, ...shared];
+    return shared;
   }
 
   /** `capped`: the client has phones, but each has reached its monthly recipients cap and this number is new to it. */

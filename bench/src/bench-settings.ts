@@ -20,6 +20,26 @@ export interface BenchSettings {
   failover: { rounds: number; backlog: number; moving: number; atLimit: number; movablePerGateway: number; pinned: number; pinnedPerGateway: number; timeoutS: number };
   /** Scenario 5: the first page of conversations of a client with this history. */
   conversations: { tasks: number; numbers: number; replies: number; requests: number };
+  /**
+   * Scenarios 2d and 3b (issue 41): `clients` clients of their own with `gatewaysPerClient` VIP
+   * gateways each send to `recipients` numbers; the rules on are sticky routing, send windows
+   * covering the whole week and a cap of `cap` recipients a month on every gateway (never reached).
+   * 2d: `pairs` pairs of rounds, each `backlog` tasks created through `create-tasks`
+   * (`itemsPerRequest` items a request from `connections` connections), then drained by Deliver's
+   * workers. 3b: `claimPairs` pairs of scenario 3's lone claims at its small backlog.
+   */
+  rules: {
+    clients: number;
+    gatewaysPerClient: number;
+    recipients: number;
+    cap: number;
+    backlog: number;
+    pairs: number;
+    connections: number;
+    itemsPerRequest: number;
+    claimPairs: number;
+    timeoutS: number;
+  };
   memorySampleMs: number;
 }
 
@@ -36,6 +56,7 @@ export function benchSettings(quick: boolean): BenchSettings {
         growth: { small: 1_000, large: 100_000, claims: 200 },
         failover: { rounds: 2, backlog: 4_000, moving: 2, atLimit: 1, movablePerGateway: 3_000, pinned: 2, pinnedPerGateway: 2_000, timeoutS: 300 },
         conversations: { tasks: 100_000, numbers: 20_000, replies: 5_000, requests: 100 },
+        rules: { clients: 8, gatewaysPerClient: 3, recipients: 1_000, cap: 100_000, backlog: 4_000, pairs: 2, connections: 8, itemsPerRequest: 100, claimPairs: 3, timeoutS: 300 },
         memorySampleMs: 500,
       }
     : {
@@ -49,6 +70,7 @@ export function benchSettings(quick: boolean): BenchSettings {
         growth: { small: 1_000, large: 1_000_000, claims: 400 },
         failover: { rounds: 3, backlog: 15_000, moving: 4, atLimit: 2, movablePerGateway: 10_000, pinned: 4, pinnedPerGateway: 5_000, timeoutS: 900 },
         conversations: { tasks: 100_000, numbers: 20_000, replies: 5_000, requests: 400 },
+        rules: { clients: 20, gatewaysPerClient: 3, recipients: 1_000, cap: 100_000, backlog: 15_000, pairs: 3, connections: 8, itemsPerRequest: 100, claimPairs: 5, timeoutS: 900 },
         memorySampleMs: 500,
       };
 }
@@ -84,4 +106,8 @@ export const TARGETS = {
   residentTogetherMb: 500,
   /** Scenario 5 (issue 21): p99 of the first page of conversations of a client with 100,000 tasks, in ms (the issue's own bound). */
   conversationsFirstPageMs: 200,
+  /** Scenario 2d (issue 41): Deliver with sticky routing, send windows and recipient caps on / with them off, in the same run. */
+  rulesDeliverRatio: 0.9,
+  /** Scenario 3b (issue 41): p99 of a lone claim with those rules on / with them off, in the same run. */
+  rulesClaimP99Ratio: 1.2,
 } as const;

@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --profile] [-- --only=queue,bulk,normal,rest,deliver,batched,failover,growth,conversations]`: starts the built services
+// `npm run bench [-- --quick] [-- --profile] [-- --only=queue,bulk,normal,rest,deliver,batched,failover,rules,growth,conversations]`: starts the built services
 // under a database and broker namespace of its own, runs the scenarios of docs/performance.md
 // against them, against pgbench on the same Postgres and (create-task) against a one-process
 // implementation of its own, writes bench/results/<timestamp>.json
@@ -15,6 +15,7 @@ import { conversationsScenario } from './conversations-scenario.js';
 import { formatProfile, summariseProfileDir } from './cpu-profile.js';
 import { failoverScenario } from './failover-scenario.js';
 import { checkTargets, printSummary, updatePerformanceDoc, writeResults, type BenchResults } from './report.js';
+import { rulesScenario } from './rules-scenario.js';
 import {
   bulkScenario,
   deliverScenario,
@@ -28,8 +29,8 @@ import {
   type QueueResult,
 } from './scenarios.js';
 
-type Scenario = 'queue' | 'bulk' | 'normal' | 'rest' | 'deliver' | 'batched' | 'failover' | 'growth' | 'conversations';
-const ALL: Scenario[] = ['queue', 'bulk', 'normal', 'rest', 'deliver', 'batched', 'failover', 'growth', 'conversations'];
+type Scenario = 'queue' | 'bulk' | 'normal' | 'rest' | 'deliver' | 'batched' | 'failover' | 'rules' | 'growth' | 'conversations';
+const ALL: Scenario[] = ['queue', 'bulk', 'normal', 'rest', 'deliver', 'batched', 'failover', 'rules', 'growth', 'conversations'];
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
@@ -85,6 +86,7 @@ try {
   if (scenarios.has('deliver')) partial.deliver = await deliverScenario(stack, settings, fixture);
   if (scenarios.has('batched')) partial.deliverBatched = await deliverScenario(stack, settings, fixture, 'batch');
   if (scenarios.has('failover')) partial.failover = await failoverScenario(stack, settings, fixture);
+  if (scenarios.has('rules')) partial.rules = await rulesScenario(stack, settings, fixture);
   if (scenarios.has('growth')) partial.growth = await growthScenario(stack, settings, fixture);
   if (scenarios.has('conversations')) partial.conversations = await conversationsScenario(stack, fixture, settings.conversations);
 } catch (error) {
@@ -115,8 +117,8 @@ const machine = {
   postgres,
   loadAverageAtStart,
 };
-const { queue, bulk, normalLoad, fixedRateLoad, rest, deliver, deliverBatched, failover, growth, conversations, together } = partial;
-if (!failed && queue && bulk && normalLoad && fixedRateLoad && rest && deliver && deliverBatched && failover && growth && conversations && together) {
+const { queue, bulk, normalLoad, fixedRateLoad, rest, deliver, deliverBatched, failover, rules, growth, conversations, together } = partial;
+if (!failed && queue && bulk && normalLoad && fixedRateLoad && rest && deliver && deliverBatched && failover && rules && growth && conversations && together) {
   const results: BenchResults = {
     startedAt,
     finishedAt: new Date().toISOString(),
@@ -130,10 +132,11 @@ if (!failed && queue && bulk && normalLoad && fixedRateLoad && rest && deliver &
     deliver,
     deliverBatched,
     failover,
+    rules,
     growth,
     conversations,
     together,
-    targets: checkTargets({ settings, queue, bulk, deliver, deliverBatched, failover, growth, normalLoad, rest, conversations, together }),
+    targets: checkTargets({ settings, queue, bulk, deliver, deliverBatched, failover, rules, growth, normalLoad, rest, conversations, together }),
     profiles,
   };
   const file = writeResults(ROOT, results);

@@ -6,6 +6,7 @@ import type { MeasuredService } from './bench-stack.js';
 import type { ProfileSummary } from './cpu-profile.js';
 import type { ConversationsResult } from './conversations-scenario.js';
 import type { FailoverResult } from './failover-scenario.js';
+import type { RulesResult } from './rules-scenario.js';
 import type { BulkResult, DeliverResult, GrowthResult, NormalLoadResult, QueueResult, RestResult, TogetherResult } from './scenarios.js';
 
 export interface BenchResults {
@@ -26,6 +27,8 @@ export interface BenchResults {
   deliverBatched: DeliverResult;
   /** Scenario 2b: Deliver while failover moves tasks, against Deliver alone. */
   failover: FailoverResult;
+  /** Scenarios 2d and 3b: Deliver and a lone claim with a client's sending rules on, against them off. */
+  rules: RulesResult;
   growth: GrowthResult;
   /** Scenario 5: the first page of conversations. */
   conversations: ConversationsResult;
@@ -47,7 +50,7 @@ export interface TargetCheck {
   unavailable?: string;
 }
 
-type Measured = Pick<BenchResults, 'settings' | 'queue' | 'bulk' | 'deliver' | 'deliverBatched' | 'failover' | 'growth' | 'normalLoad' | 'rest' | 'conversations' | 'together'>;
+type Measured = Pick<BenchResults, 'settings' | 'queue' | 'bulk' | 'deliver' | 'deliverBatched' | 'failover' | 'rules' | 'growth' | 'normalLoad' | 'rest' | 'conversations' | 'together'>;
 
 const doubleClaimsOf = (deliver: DeliverResult) => (deliver.smsq.doubleClaims ?? 0) + (deliver.claimedTwiceInDatabase ?? 0);
 
@@ -72,9 +75,19 @@ export function checkTargets(r: Measured): TargetCheck[] {
     check(`p99 of a claim through the API, 1 worker, ${r.growth.small.pending} pending / the claim's SQL alone (3)`, r.growth.overSqlRatio, 'at most', TARGETS.claimOverSql, ' ×'),
     check('p50 of a lone create-task at rest: smsq / the one-process implementation (4c)', r.rest.ratio, 'at most', TARGETS.restP50Ratio, ' ×'),
     check('Errors: create-task (1, 1c, 4, 4c), create-tasks (1d)', r.queue.smsq.errors + r.together.smsq.errors + r.normalLoad.smsq.errors + r.rest.errors + r.bulk.smsq.errors, 'at most', 0),
-    check('Double claims (2, 2b, 2c)', doubleClaimsOf(r.deliver) + doubleClaimsOf(batched) + r.failover.rounds.reduce((sum, round) => sum + round.doubleClaims, 0), 'at most', 0),
-    check('Tasks left undelivered (2, 2c)', (r.deliver.leftPending ?? 0) + (batched.leftPending ?? 0), 'at most', 0),
+    check(
+      'Double claims (2, 2b, 2c, 2d)',
+      doubleClaimsOf(r.deliver) +
+        doubleClaimsOf(batched) +
+        r.failover.rounds.reduce((sum, round) => sum + round.doubleClaims, 0) +
+        r.rules.rounds.reduce((sum, round) => sum + round.doubleClaims + round.claimedTwiceInDatabase, 0),
+      'at most',
+      0,
+    ),
+    check('Tasks left undelivered (2, 2c, 2d)', (r.deliver.leftPending ?? 0) + (batched.leftPending ?? 0) + r.rules.rounds.reduce((sum, round) => sum + round.leftPending, 0), 'at most', 0),
     check('Deliver with failover moving tasks / Deliver alone (2b)', r.failover.ratio, 'at least', TARGETS.failoverRatio),
+    check('Deliver with sticky, send windows and recipient caps on / with them off (2d)', r.rules.ratio, 'at least', TARGETS.rulesDeliverRatio),
+    check(`p99 of a lone claim, ${r.rules.claims.pending} pending, with those rules on / off (3b)`, r.rules.claims.p99Ratio, 'at most', TARGETS.rulesClaimP99Ratio, ' ×'),
     check(`Claim latency p50 at ${r.growth.large.pending} / at ${r.growth.small.pending} pending (3)`, r.growth.ratio, 'at most', TARGETS.claimGrowth),
     check('Memory: the four core services in one process under scenario 1 (1c)', r.together.memoryUnderLoadMb, 'at most', TARGETS.residentTogetherMb, ' MB'),
     check(`p99 of the first page of conversations, a client with ${r.conversations.tasks} tasks (5)`, r.conversations.firstPage.p99Ms, 'at most', TARGETS.conversationsFirstPageMs, ' ms'),
@@ -121,6 +134,26 @@ function deliverRow(label: string, d: DeliverResult): string {
   return `| ${label} | ${d.smsq.perSecond} tasks/s (claim p50 ${d.smsq.claimLatency?.p50Ms} ms, p99 ${d.smsq.claimLatency?.p99Ms} ms; ${d.smsq.errors} errors, ${d.smsq.doubleClaims} double claims, ${d.leftPending} left) | pgbench, a claim and a report per task: ${d.baseline!.tps} tx/s (${d.baseline!.clients} connections) | ${d.ratio} |`;
 }
 
+/** Scenario 2d's row: Deliver with the rules on against the same rounds with them off. */
+function rulesDeliverRow(rules: RulesResult): string {
+  const c = rules.creates;
+  return (
+    `| 2d. Deliver with sending rules on: ${rules.rounds.length / 2} pairs of rounds of ${rules.backlog} tasks, each created through create-tasks by ${rules.clients} clients of ${rules.gatewaysPerClient} VIP gateways to ${rules.recipients} numbers, then drained by scenario 2's workers; on: sticky, windows over the whole week, a cap of ${rules.cap} recipients a gateway ` +
+    `| ${rules.onPerSecond} tasks/s (median; dispatch ${rules.dispatchCpuMs.on} ms of CPU per task; built at ${c.onPerSecond} tasks/s, ${c.onCpuMs} ms of CPU per task) ` +
+    `| the same rounds with the rules off: ${rules.offPerSecond} tasks/s (dispatch ${rules.dispatchCpuMs.off} ms of CPU per task; built at ${c.offPerSecond} tasks/s, ${c.offCpuMs} ms of CPU per task) ` +
+    `| ${rules.ratio} (median of the pairs: ${rules.pairRatios.join(', ')}; creates ${c.ratio}) |`
+  );
+}
+
+/** Scenario 3b's row: a lone claim with the rules on against them off. */
+function rulesClaimRow(rules: RulesResult): string {
+  const c = rules.claims;
+  return (
+    `| 3b. Claim latency with sending rules on, 1 worker, ${c.pending} pending: ${c.rounds.length / 2} pairs of rounds of ${c.claims} claims | p50 ${c.on.p50Ms} ms, p99 ${c.on.p99Ms} ms (medians of the rounds) ` +
+    `| the rules off: p50 ${c.off.p50Ms} ms, p99 ${c.off.p99Ms} ms | p99: ${c.p99Ratio} × (pairs ${c.p99PairRatios.join(', ')}); p50: ${c.p50Ratio} × |`
+  );
+}
+
 export function renderResults(r: BenchResults, resultFile: string): string {
   const services = Object.keys(r.queue.memoryUnderLoadMb) as MeasuredService[];
   const oneProcess = r.queue.oneProcess.implementation;
@@ -148,6 +181,8 @@ export function renderResults(r: BenchResults, resultFile: string): string {
     deliverRow(`2. Deliver: ${r.settings.deliver.workers} workers, one task a claim, ${r.deliver.backlog} tasks`, r.deliver),
     deliverRow(`2c. Deliver: ${r.settings.deliver.workers} workers claiming up to ${r.settings.deliver.batchSize} each, reports in batches, ${batched.backlog} tasks`, batched),
     `| 2b. Deliver while failover works: ${r.failover.rounds.length / 2} pairs of rounds of ${r.failover.backlog} tasks, 32 workers; beside them ${r.failover.stranded.moving} gateways disabled as the round starts and ${r.failover.stranded.atLimit} at their daily limit with ${r.failover.stranded.movablePerGateway} movable tasks each, ${r.failover.stranded.pinned} disabled with ${r.failover.stranded.pinnedPerGateway} pinned tasks each | ${r.failover.failoverPerSecond} tasks/s (median; ${r.failover.movedPerSecond} tasks moved/s; dispatch ${r.failover.dispatchCpuMs.failover} ms of CPU per task) | the same rounds without stranded gateways: ${r.failover.baselinePerSecond} tasks/s (dispatch ${r.failover.dispatchCpuMs.baseline} ms of CPU per task) | ${r.failover.ratio} (median of the pairs: ${r.failover.pairRatios.join(', ')}) |`,
+    rulesDeliverRow(r.rules),
+    rulesClaimRow(r.rules),
     `| 3. Claim latency, 1 worker, ${r.growth.small.pending} pending | p50 ${r.growth.small.api.p50Ms} ms, p99 ${r.growth.small.api.p99Ms} ms (${r.growth.small.api.count} claims) | the claim's SQL alone: p50 ${r.growth.small.sql.p50Ms} ms, p99 ${r.growth.small.sql.p99Ms} ms | p99: ${r.growth.overSqlRatio} × |`,
     `| 3. Claim latency, the one-process implementation (the claim statement behind \`node:http\`), ${r.growth.small.pending} pending | p99 ${r.growth.small.api.p99Ms} ms (smsq, above) | p50 ${r.growth.oneProcess.p50Ms} ms, p99 ${r.growth.oneProcess.p99Ms} ms (${r.growth.oneProcess.count} claims): ${r.growth.oneProcessOverSqlRatio} × the claim's SQL alone | p99: ${r.growth.overOneProcessRatio} × |`,
     `| 3. Claim latency, 1 worker, ${r.growth.large.pending} pending | p50 ${r.growth.large.api.p50Ms} ms, p99 ${r.growth.large.api.p99Ms} ms (${r.growth.large.api.count} claims) | the claim's SQL alone: p50 ${r.growth.large.sql.p50Ms} ms, p99 ${r.growth.large.sql.p99Ms} ms | p50: ${r.growth.ratio} × the small backlog's |`,
@@ -192,6 +227,7 @@ export function renderResults(r: BenchResults, resultFile: string): string {
       : `Deliver in batches / pgbench    ${bar(batched.ratio, 1, 40, TARGETS.deliverRatio)} ${batched.ratio.toFixed(2)} (target ${TARGETS.deliverRatio.toFixed(2)})`,
     `Deliver, one a claim / pgbench  ${bar(r.deliver.ratio ?? 0, 1, 40, 0)} ${(r.deliver.ratio ?? 0).toFixed(2)} (no target)`,
     `Deliver, failover              ${bar(r.failover.ratio, 1, 40, TARGETS.failoverRatio)} ${r.failover.ratio.toFixed(2)} (target ${TARGETS.failoverRatio.toFixed(2)}; against Deliver alone)`,
+    `Deliver, sending rules on      ${bar(r.rules.ratio, 1, 40, TARGETS.rulesDeliverRatio)} ${r.rules.ratio.toFixed(2)} (target ${TARGETS.rulesDeliverRatio.toFixed(2)}; against them off)`,
     `                                0${' '.repeat(38)}1.0`,
     '```',
   ];
@@ -205,6 +241,7 @@ export function printSummary(r: BenchResults): void {
     `Queue:    ${r.queue.smsq.perSecond} req/s vs ${r.queue.oneProcess.implementation.perSecond} req/s of the one-process implementation -> ratio ${r.queue.oneProcess.ratio} (target >= ${TARGETS.queueOneProcessRatio}); vs pgbench ${r.queue.baseline.tps} tx/s -> ${r.queue.ratio} (no target)`,
     `Bulk:     ${r.bulk.tasksPerSecond} tasks/s through create-tasks vs ${r.bulk.baseline.tps} tx/s of pgbench -> ratio ${r.bulk.ratio} (target >= ${TARGETS.bulkRatio})`,
     `Deliver:  in batches ${batched.unavailable === undefined ? `${batched.smsq.perSecond} tasks/s vs ${batched.baseline!.tps} tx/s -> ratio ${batched.ratio}` : 'not available'} (target >= ${TARGETS.deliverRatio}); one a claim ${r.deliver.smsq.perSecond} tasks/s -> ${r.deliver.ratio}`,
+    `Rules:    Deliver ${r.rules.onPerSecond} tasks/s with sticky, windows and caps on vs ${r.rules.offPerSecond} off -> ratio ${r.rules.ratio} (target >= ${TARGETS.rulesDeliverRatio}); lone claim p99 on / off ${r.rules.claims.p99Ratio} (target <= ${TARGETS.rulesClaimP99Ratio}), p50 ${r.rules.claims.p50Ratio}; creates on / off ${r.rules.creates.ratio}`,
     `Failover: ${r.failover.failoverPerSecond} tasks/s while moving ${r.failover.movedPerSecond} tasks/s vs ${r.failover.baselinePerSecond} tasks/s alone -> ratio ${r.failover.ratio} (target >= ${TARGETS.failoverRatio})`,
     `Claims:   p99 ${r.growth.small.api.p99Ms} ms through the API vs ${r.growth.small.sql.p99Ms} ms in SQL -> ${r.growth.overSqlRatio} (target <= ${TARGETS.claimOverSql}; the one-process implementation ${r.growth.oneProcess.p99Ms} ms -> ${r.growth.oneProcessOverSqlRatio}); p50 ${r.growth.large.pending} / ${r.growth.small.pending} pending -> ${r.growth.ratio} (target <= ${TARGETS.claimGrowth})`,
     `Threads:  first page of conversations, ${r.conversations.tasks} tasks: p99 ${r.conversations.firstPage.p99Ms} ms (target <= ${TARGETS.conversationsFirstPageMs}), SQL alone ${r.conversations.sql.p99Ms} ms -> ${r.conversations.overSqlRatio}`,

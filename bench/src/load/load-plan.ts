@@ -13,8 +13,22 @@ export interface PlannedRequest {
  * hidden (coordinated omission).
  */
 export type LoadPlan =
-  /** `itemsPerRequest`: each request is one `create-tasks` of that many items instead of one `create-task`. */
-  | { kind: 'create-tasks'; mode: 'closed'; baseUrl: string; connections: number; durationMs: number; apiKeys: string[]; itemsPerRequest?: number }
+  /**
+   * `itemsPerRequest`: each request is one `create-tasks` of that many items instead of one `create-task`.
+   * `totalItems`: stop once that many items were sent (or at `durationMs`, whichever comes first).
+   * `recipients`: draw the recipients from that many numbers instead of a new one each time.
+   */
+  | {
+      kind: 'create-tasks';
+      mode: 'closed';
+      baseUrl: string;
+      connections: number;
+      durationMs: number;
+      apiKeys: string[];
+      itemsPerRequest?: number;
+      totalItems?: number;
+      recipients?: number;
+    }
   | { kind: 'create-tasks'; mode: 'open'; baseUrl: string; connections: number; durationMs: number; apiKeys: string[]; ratePerS: number }
   /** One request at a time on one connection, `pauseMs` apart: each create-task finds the services at rest. */
   | { kind: 'create-tasks'; mode: 'sequential'; baseUrl: string; requests: number; pauseMs: number; apiKeys: string[] }
@@ -64,12 +78,17 @@ export interface LoadResult {
   unsupported?: string;
 }
 
-/** A create-task body; recipients vary so the work is not one cached answer repeated. */
-export function createTaskBody(sequence: number): { recipient: string; message: string } {
-  return { recipient: `+38164${String(1_000_000 + (sequence % 8_999_999)).padStart(7, '0')}`, message: `bench message ${sequence}` };
+/**
+ * A create-task body; recipients vary so the work is not one cached answer repeated. With
+ * `recipients`, the number is one of that many, scattered by the sequence (the same sequence
+ * always gives the same number), as a client texting the same customers again and again would.
+ */
+export function createTaskBody(sequence: number, recipients?: number): { recipient: string; message: string } {
+  const number = recipients === undefined ? sequence % 8_999_999 : (Math.imul(sequence, 2_654_435_761) >>> 0) % recipients;
+  return { recipient: `+38164${String(1_000_000 + number).padStart(7, '0')}`, message: `bench message ${sequence}` };
 }
 
 /** A create-tasks body of `count` create-task bodies, numbered on from `sequence`. */
-export function createTasksBody(sequence: number, count: number): { tasks: Array<{ recipient: string; message: string }> } {
-  return { tasks: Array.from({ length: count }, (_, n) => createTaskBody(sequence + n)) };
+export function createTasksBody(sequence: number, count: number, recipients?: number): { tasks: Array<{ recipient: string; message: string }> } {
+  return { tasks: Array.from({ length: count }, (_, n) => createTaskBody(sequence + n, recipients)) };
 }

@@ -100,23 +100,25 @@ async function createTasksClosed(plan: Extract<LoadPlan, { kind: 'create-tasks';
   const http = new HttpClient(plan.baseUrl, plan.connections);
   const tally = new Tally();
   const perRequest = plan.itemsPerRequest;
+  const totalItems = plan.totalItems ?? Infinity;
   let sequence = 0;
   let items = 0;
   const began = performance.now();
   const endsAt = began + plan.durationMs;
   const loop = async (): Promise<void> => {
-    while (performance.now() < endsAt) {
+    while (performance.now() < endsAt && sequence < totalItems) {
       const n = sequence;
+      const size = Math.min(perRequest ?? 1, totalItems - n);
       sequence += perRequest ?? 1;
       const startedAt = performance.now();
       const headers = { 'x-api-key': plan.apiKeys[(n / (perRequest ?? 1)) % plan.apiKeys.length]! };
       const outcome = await (perRequest === undefined
-        ? http.send('POST', '/smsapi/create-task', headers, createTaskBody(n)).then((answer) => answer.status)
-        : http.send('POST', '/smsapi/create-tasks', headers, createTasksBody(n, perRequest)).then((answer) => {
+        ? http.send('POST', '/smsapi/create-task', headers, createTaskBody(n, plan.recipients)).then((answer) => answer.status)
+        : http.send('POST', '/smsapi/create-tasks', headers, createTasksBody(n, size, plan.recipients)).then((answer) => {
             // A list answered 200 with some items refused is an error too: every item should have been queued.
             const created = answer.status === 200 ? itemsCreated(answer.body) : 0;
             items += created;
-            return answer.status === 200 && created < perRequest ? 207 : answer.status;
+            return answer.status === 200 && created < size ? 207 : answer.status;
           })
       ).catch(() => 'network' as const);
       tally.record(startedAt, outcome, perRequest === undefined ? 201 : 200);

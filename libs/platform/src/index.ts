@@ -37,3 +37,4 @@ export * from './scheduling/outbox-relay-rounds.js';
 export * from './config/retention-settings.js';
 export * from './retention/prune.js';
 export * from './retention/retention-pruner.js';
+export * from './rate-limit/token-buckets.js';

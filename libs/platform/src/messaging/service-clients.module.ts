@@ -21,17 +21,21 @@ class ServiceClientsShutdown implements OnApplicationShutdown {
   }
 }
 
-/** Provides a ServiceClient for each service this app talks to, under `serviceClientToken(name)`. */
+/**
+ * Provides a ServiceClient for each service this app talks to, under `serviceClientToken(name)`.
+ * The `optional` ones are not part of this app's readiness: an install may run without them (the
+ * SMPP service), and what is sent to them waits in an outbox meanwhile.
+ */
 @Module({})
 export class ServiceClientsModule {
-  static register(config: CommonConfig, services: readonly ServiceName[]): DynamicModule {
-    const providers = services.map((service) => ({
+  static register(config: CommonConfig, services: readonly ServiceName[], { optional = [] }: { optional?: readonly ServiceName[] } = {}): DynamicModule {
+    const providers = [...services, ...optional].map((service) => ({
       provide: serviceClientToken(service),
       // The calling service's metrics and readiness come from its ObservabilityModule, where there is one.
       useFactory: (metrics?: ServiceMetrics, readiness?: Readiness) => {
         const client = new ServiceClient(service, ClientProxyFactory.create(rmqClientOptions(config, service)), config.rpcTimeoutMs, metrics);
         // Each client has a connection of its own, which can go silent on its own.
-        readiness?.register(`broker:${service}`, () => client.probe(), { reachable: () => brokerAnswersAfresh(config.amqpUrl), alive: () => client.blocked });
+        if (!optional.includes(service)) readiness?.register(`broker:${service}`, () => client.probe(), { reachable: () => brokerAnswersAfresh(config.amqpUrl), alive: () => client.blocked });
         return client;
       },
       inject: [

@@ -10,6 +10,7 @@ import { PhonesModule } from './phones/phones.module.js';
 import { ReferenceModule } from './reference/reference.module.js';
 import { RetentionModule } from './retention/retention.module.js';
 import { SendingRulesModule } from './sending-rules/sending-rules.module.js';
+import { SmppCredentialsModule } from './smpp-credentials/smpp-credentials.module.js';
 import { TasksModule } from './tasks/tasks.module.js';
 import { TemplatesModule } from './templates/templates.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
@@ -31,6 +32,7 @@ export class AppModule {
         WebhooksModule,
         OptOutsModule,
         TemplatesModule,
+        SmppCredentialsModule,
         AdminModule,
         DeliveryModule,
         PhonesModule,

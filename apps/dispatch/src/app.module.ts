@@ -23,7 +23,7 @@ export class AppModule {
       imports: [
         ObservabilityModule.forService('dispatch'),
         RedisModule.register(config),
-        ServiceClientsModule.register(config, ['billing']),
+        ServiceClientsModule.register(config, ['billing'], { optional: ['smpp'] }),
         TasksModule,
         PhonesModule,
         ClaimsModule,

@@ -1,4 +1,4 @@
-import { NotFoundError, Patterns, type PhoneView, type SendingRulesView } from '@smsq/contracts';
+import { ConflictError, InvalidRequestError, NotFoundError, Patterns, type PhoneView, type SendingRulesView, type SmppCredentialView } from '@smsq/contracts';
 import type { ServiceClient } from '@smsq/platform';
 import { describe, expect, it } from 'vitest';
 import type { Services } from './commands.js';
@@ -24,7 +24,10 @@ const PHONE: PhoneView = {
   sims: 1,
   pausedUntil: null,
   pauseReason: null,
+  number: null,
 };
+
+const CREDENTIAL: SmppCredentialView = { id: 5, clientId: 9, systemId: 'kannel', sourceAddresses: [], createdAt: '2026-11-26T08:00:00.000Z', lastBoundAt: null, revokedAt: null };
 
 const DEFAULT_RULES: SendingRulesView = { routingMode: 'first', stickyDays: 30, sendWindows: [], timeZone: 'Europe/Belgrade', windowOpen: true, windowOpensAt: null };
 
@@ -57,6 +60,21 @@ function services(phone: PhoneView = PHONE, rules: SendingRulesView = { ...DEFAU
     throw new Error(`unexpected ${pattern}`);
   });
   const gateway = answering((pattern, payload) => {
+    if (pattern === Patterns.gateway.phoneNumberSet) {
+      if (payload['kind'] !== phone.kind || payload['phoneId'] !== phone.id) throw new NotFoundError('phone');
+      if (payload['number'] === '12') throw new InvalidRequestError('number: "12" is not a usable phone number');
+      // The gateway reads the number as a recipient; here only the E.164 form is given.
+      return { ...phone, number: payload['number'] };
+    }
+    if (pattern === Patterns.gateway.smppCredentialCreate) {
+      if (payload['systemId'] === 'taken') throw new ConflictError('the system_id "taken" is taken');
+      return { ...CREDENTIAL, systemId: payload['systemId'] ?? 'c9k3m9xq', sourceAddresses: payload['sourceAddresses'] ?? [], password: 'q7Rk2mXa' };
+    }
+    if (pattern === Patterns.gateway.smppCredentialList) return [CREDENTIAL, { ...CREDENTIAL, id: 6, revokedAt: '2026-11-27T08:00:00.000Z' }];
+    if (pattern === Patterns.gateway.smppCredentialRevoke) {
+      if (payload['clientId'] !== 9) throw new NotFoundError('SMPP credential');
+      return { ...CREDENTIAL, revokedAt: '2026-11-27T08:00:00.000Z' };
+    }
     if (pattern === Patterns.gateway.clientGet) {
       if (payload['clientId'] !== 9) throw new NotFoundError('client');
       return { id: 9, name: 'Acme', timezone: 'Asia/Tokyo', createdAt: '2026-11-20T00:00:00.000Z', disabledAt: null };
@@ -79,6 +97,7 @@ describe('phone set and gateway set', () => {
       kind: 'own',
       client_id: 9,
       name: 'Office',
+      number: null,
       url: null,
       active: true,
       state: 'silent',
@@ -137,7 +156,7 @@ describe('phone set and gateway set', () => {
     [['--sims', '3'], '--sims must be 1 or 2'],
     [['--sims', '0'], '--sims must be 1 or 2'],
     [['--sims', 'none'], '--sims must be 1 or 2'],
-    [[], 'give --daily, --per-minute, --monthly-recipients, --jitter (a number, or none for no limit) or --sims'],
+    [[], 'give --number (a number, or none to forget it), --daily, --per-minute, --monthly-recipients, --jitter (a number, or none for no limit) or --sims'],
     [['--weekly', '5'], 'unknown flag --weekly'],
   ])('refuses %j with invalid_request before asking any service', async (flags, detail) => {
     const { all, sent } = services();
@@ -150,6 +169,93 @@ describe('phone set and gateway set', () => {
     const { all } = services({ ...PHONE, id: 7, kind: 'gateway' });
 
     await expect(runAdminCommand(['phone', 'set', '--phone', '7', '--daily', '5'], all)).rejects.toMatchObject({ code: 'not_found' });
+  });
+});
+
+describe('phone set --number and gateway set --number', () => {
+  it('records an own phone’s number through the gateway, which reads it as a recipient, and prints the phone', async () => {
+    const { all, sent } = services();
+
+    const printed = await runAdminCommand(['phone', 'set', '--phone', '4', '--number', '+381641234567'], all);
+
+    expect(sent).toEqual([{ pattern: Patterns.gateway.phoneNumberSet, payload: { phoneId: 4, kind: 'own', number: '+381641234567' } }]);
+    expect(printed).toMatchObject({ phone_id: 4, number: '+381641234567' });
+  });
+
+  it('forgets a gateway’s number with none, and sets limits in the same command', async () => {
+    const gateway: PhoneView = { ...PHONE, id: 7, kind: 'gateway', number: '+381641234567' };
+    const { all, sent } = services(gateway);
+
+    const printed = await runAdminCommand(['gateway', 'set', '--phone', '7', '--number', 'none', '--daily', '10'], all);
+
+    expect(sent.map((message) => message.payload)).toEqual([{ phoneId: 7, kind: 'gateway', number: null }, { phoneId: 7, kind: 'gateway', dailyLimit: 10 }]);
+    expect(printed).toMatchObject({ phone_id: 7, daily_limit: 10 });
+  });
+
+  it('prints the gateway’s refusal of a number that is not usable', async () => {
+    const { all } = services();
+
+    await expect(runAdminCommand(['phone', 'set', '--phone', '4', '--number', '12'], all)).rejects.toMatchObject({ code: 'invalid_request', detail: expect.stringContaining('number') });
+  });
+});
+
+describe('smpp-credential create, list and revoke', () => {
+  it('creates credentials for a client and prints the system_id and the password once', async () => {
+    const { all, sent } = services();
+
+    const printed = await runAdminCommand(['smpp-credential', 'create', '--client', '9', '--system-id', 'kannel', '--source', 'ACME, +381641234567'], all);
+
+    expect(sent).toEqual([{ pattern: Patterns.gateway.smppCredentialCreate, payload: { clientId: 9, systemId: 'kannel', sourceAddresses: ['ACME', '+381641234567'] } }]);
+    expect(printed).toEqual({
+      smpp_credential_id: 5,
+      client_id: 9,
+      system_id: 'kannel',
+      source_addresses: ['ACME', '+381641234567'],
+      created_at: '2026-11-26T08:00:00.000Z',
+      last_bound_at: null,
+      revoked_at: null,
+      password: 'q7Rk2mXa',
+    });
+  });
+
+  it('lets the gateway pick the system_id when none is given', async () => {
+    const { all, sent } = services();
+
+    await expect(runAdminCommand(['smpp-credential', 'create', '--client', '9'], all)).resolves.toMatchObject({ system_id: 'c9k3m9xq', source_addresses: [] });
+    expect(sent[0]!.payload).toEqual({ clientId: 9 });
+  });
+
+  it('prints the gateway’s conflict for a taken system_id', async () => {
+    const { all } = services();
+
+    await expect(runAdminCommand(['smpp-credential', 'create', '--client', '9', '--system-id', 'taken'], all)).rejects.toMatchObject({ code: 'conflict' });
+  });
+
+  it('lists a client’s credentials without their passwords, and revokes one', async () => {
+    const { all, sent } = services();
+
+    const listed = (await runAdminCommand(['smpp-credential', 'list', '--client', '9'], all)) as { smpp_credentials: Array<Record<string, unknown>> };
+    expect(listed.smpp_credentials.map((credential) => [credential['smpp_credential_id'], credential['revoked_at']])).toEqual([
+      [5, null],
+      [6, '2026-11-27T08:00:00.000Z'],
+    ]);
+    expect(JSON.stringify(listed)).not.toContain('password');
+
+    await expect(runAdminCommand(['smpp-credential', 'revoke', '--client', '9', '--id', '5'], all)).resolves.toMatchObject({ smpp_credential_id: 5, revoked_at: '2026-11-27T08:00:00.000Z' });
+    expect(sent.at(-1)).toEqual({ pattern: Patterns.gateway.smppCredentialRevoke, payload: { clientId: 9, id: 5 } });
+    await expect(runAdminCommand(['smpp-credential', 'revoke', '--client', '8', '--id', '5'], all)).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it.each([
+    [['smpp-credential', 'create'], '--client is required'],
+    [['smpp-credential', 'create', '--client', '9', '--source', ' , '], '--source must list one or more'],
+    [['smpp-credential', 'create', '--client', '9', '--password', 'mine'], 'unknown flag --password'],
+    [['smpp-credential', 'revoke', '--client', '9'], '--id is required'],
+  ])('refuses %j before asking the gateway', async (argv, detail) => {
+    const { all, sent } = services();
+
+    await expect(runAdminCommand(argv, all)).rejects.toMatchObject({ code: 'invalid_request', detail: expect.stringContaining(detail) });
+    expect(sent).toEqual([]);
   });
 });
 

@@ -24,6 +24,12 @@ import {
   type SendingRulesGetQuery,
   type SendingRulesUpdateCommand,
   type SendingRulesView,
+  type SmppCredentialCreateCommand,
+  type SmppCredentialCreated,
+  type SmppCredentialListQuery,
+  type SmppCredentialRevokeCommand,
+  type SmppCredentialView,
+  type PhoneNumberSetCommand,
   type WebhookCreated,
   type WebhookEndpointView,
   type WorkerTokenCreated,
@@ -152,6 +158,28 @@ export const COMMANDS: Record<string, Command> = {
     flags.rejectUnknown();
     return gateway.send(Patterns.gateway.workerTokenRevoke, command);
   },
+  'smpp-credential create': async (flags, { gateway }) => {
+    const sources = flags.optionalText('source');
+    const command: SmppCredentialCreateCommand = {
+      clientId: flags.integer('client'),
+      ...optional('systemId', flags.optionalText('system-id')),
+      ...optional('sourceAddresses', sources === undefined ? undefined : sourceAddressesOf(sources)),
+    };
+    flags.rejectUnknown();
+    const created = await gateway.send<SmppCredentialCreated>(Patterns.gateway.smppCredentialCreate, command);
+    return { ...smppCredentialFields(created), password: created.password };
+  },
+  'smpp-credential list': async (flags, { gateway }) => {
+    const query: SmppCredentialListQuery = { clientId: flags.integer('client') };
+    flags.rejectUnknown();
+    const credentials = await gateway.send<SmppCredentialView[]>(Patterns.gateway.smppCredentialList, query);
+    return { smpp_credentials: credentials.map(smppCredentialFields) };
+  },
+  'smpp-credential revoke': async (flags, { gateway }) => {
+    const command: SmppCredentialRevokeCommand = { clientId: flags.integer('client'), id: flags.integer('id') };
+    flags.rejectUnknown();
+    return smppCredentialFields(await gateway.send<SmppCredentialView>(Patterns.gateway.smppCredentialRevoke, command));
+  },
   'webhook create': async (flags, { dispatch, gateway }) => {
     const command = { clientId: flags.integer('client'), url: flags.text('url'), events: flags.text('events').split(',').map((event) => event.trim()) };
     flags.rejectUnknown();
@@ -197,14 +225,17 @@ async function setActive(flags: Flags, { dispatch }: Services, kind: PhoneKind, 
 }
 
 /**
- * A phone's or gateway's SIM limits, which count SMS parts: `--daily N` (parts a day, 0 sends
- * nothing), `--per-minute N`, `--monthly-recipients N` (distinct numbers a calendar month, 0 none
- * new), `--jitter N` (the longest random extra pause between sends, seconds), `none` removing
- * one; `--sims 1|2`. A flag left out leaves it. An own phone's days and months are its client's;
- * a gateway's (the admin's) are SMSQ_TIMEZONE's.
+ * A phone's or gateway's number and SIM limits. `--number` is its own number (read by the gateway
+ * as create-task reads a recipient; `none` forgets it): an SMPP submit from that number is sent
+ * through it. The limits count SMS parts: `--daily N` (parts a day, 0 sends nothing),
+ * `--per-minute N`, `--monthly-recipients N` (distinct numbers a calendar month, 0 none new),
+ * `--jitter N` (the longest random extra pause between sends, seconds), `none` removing one;
+ * `--sims 1|2`. A flag left out leaves it. An own phone's days and months are its client's; a
+ * gateway's (the admin's) are SMSQ_TIMEZONE's.
  */
 async function setLimits(flags: Flags, { dispatch, gateway }: Services, kind: PhoneKind): Promise<object> {
   const phoneId = flags.integer('phone');
+  const number = flags.optionalText('number');
   const limits = {
     dailyLimit: flags.optionalSimLimit('daily', MIN_SIM_LIMIT.dailyLimit),
     perMinute: flags.optionalSimLimit('per-minute', MIN_SIM_LIMIT.perMinute),
@@ -213,16 +244,48 @@ async function setLimits(flags: Flags, { dispatch, gateway }: Services, kind: Ph
     sims: simsOf(flags.optionalText('sims')),
   };
   flags.rejectUnknown();
-  if (Object.values(limits).every((value) => value === undefined)) {
-    throw new InvalidRequestError('give --daily, --per-minute, --monthly-recipients, --jitter (a number, or none for no limit) or --sims, one or more');
+  const setsLimits = Object.values(limits).some((value) => value !== undefined);
+  if (number === undefined && !setsLimits) {
+    throw new InvalidRequestError('give --number (a number, or none to forget it), --daily, --per-minute, --monthly-recipients, --jitter (a number, or none for no limit) or --sims, one or more');
   }
-  const command: PhoneLimitsCommand = {
-    phoneId,
-    kind,
-    ...Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)),
-    ...(kind === 'own' ? await ownerTimeZone(dispatch, gateway, phoneId) : {}),
+  let phone: PhoneView | undefined;
+  if (number !== undefined) {
+    const command: PhoneNumberSetCommand = { phoneId, kind, number: number === 'none' ? null : number };
+    phone = await gateway.send<PhoneView>(Patterns.gateway.phoneNumberSet, command);
+  }
+  if (setsLimits) {
+    const command: PhoneLimitsCommand = {
+      phoneId,
+      kind,
+      ...Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)),
+      ...(kind === 'own' ? await ownerTimeZone(dispatch, gateway, phoneId) : {}),
+    };
+    phone = await dispatch.send<PhoneView>(Patterns.dispatch.phoneSetLimits, command);
+  }
+  return phoneFields(phone!);
+}
+
+/** `--source A,B,…`: the senders a credential is limited to; the gateway checks each. */
+function sourceAddressesOf(value: string): string[] {
+  const addresses = value.split(',').map((address) => address.trim()).filter((address) => address !== '');
+  if (addresses.length === 0) throw new InvalidRequestError('--source must list one or more sender numbers or names, separated by commas');
+  return addresses;
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
+
+function smppCredentialFields(credential: SmppCredentialView) {
+  return {
+    smpp_credential_id: credential.id,
+    client_id: credential.clientId,
+    system_id: credential.systemId,
+    source_addresses: credential.sourceAddresses,
+    created_at: credential.createdAt,
+    last_bound_at: credential.lastBoundAt,
+    revoked_at: credential.revokedAt,
   };
-  return phoneFields(await dispatch.send<PhoneView>(Patterns.dispatch.phoneSetLimits, command));
 }
 
 function simsOf(value: string | undefined): number | undefined {
@@ -273,6 +336,7 @@ function phoneFields(phone: PhoneView) {
     kind: phone.kind,
     client_id: phone.clientId,
     name: phone.name,
+    number: phone.number,
     url: phone.url,
     active: phone.active,
     state: phone.state,

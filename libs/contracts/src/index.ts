@@ -15,3 +15,4 @@ export * from './sms-segments.js';
 export * from './dashboard/admin-create.js';
 export * from './openapi/index.js';
 export * from './phone-number.js';
+export * from './smpp/index.js';

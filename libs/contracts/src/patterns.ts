@@ -21,6 +21,12 @@ export const Patterns = {
     templateList: 'gateway.template.list.v1',
     templateSave: 'gateway.template.save.v1',
     templateDelete: 'gateway.template.delete.v1',
+    smppCredentialCreate: 'gateway.smpp-credential.create.v1',
+    smppCredentialList: 'gateway.smpp-credential.list.v1',
+    smppCredentialRevoke: 'gateway.smpp-credential.revoke.v1',
+    smppCredentialAuthenticate: 'gateway.smpp-credential.authenticate.v1',
+    smppCredentialActive: 'gateway.smpp-credential.active.v1',
+    phoneNumberSet: 'gateway.phone.number-set.v1',
   },
   billing: {
     accountOpen: 'billing.account.open.v1',
@@ -65,6 +71,7 @@ export const Patterns = {
     systemStats: 'dispatch.system.stats.v1',
     phoneList: 'dispatch.phone.list.v1',
     phoneRename: 'dispatch.phone.rename.v1',
+    phoneSetNumber: 'dispatch.phone.set-number.v1',
     phoneSetLimits: 'dispatch.phone.set-limits.v1',
     phoneResume: 'dispatch.phone.resume.v1',
     sendingRulesGet: 'dispatch.sending-rules.get.v1',
@@ -85,12 +92,16 @@ export const Patterns = {
   dashboard: {
     adminCreate: 'dashboard.admin.create.v1',
   },
+  smpp: {
+    taskEnded: 'smpp.task.ended.v1',
+  },
   inbox: {
     messagesStore: 'inbox.messages.store.v1',
     messagesList: 'inbox.messages.list.v1',
     messagesFrom: 'inbox.messages.from.v1',
     messagesUnread: 'inbox.messages.unread.v1',
     messagesSearchSenders: 'inbox.messages.search-senders.v1',
+    messagesAfter: 'inbox.messages.after.v1',
   },
 } as const;
 

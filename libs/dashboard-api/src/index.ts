@@ -242,6 +242,41 @@ export interface CreatedApiKey {
   pairingPayload: string | null;
 }
 
+/**
+ * GET /api/smpp-credentials → SmppCredentials; POST /api/smpp-credentials `SmppCredentialCreate`
+ * → 201 CreatedSmppCredential; DELETE /api/smpp-credentials/:id → 204. The public API's rules: a
+ * system_id any credential has (a revoked one too) is 409 `conflict`; at most 20 not revoked (400).
+ */
+export interface SmppCredentialRow {
+  id: number;
+  /** What the SMPP client binds with; case-sensitive. */
+  systemId: string;
+  /** The only senders a bind with it may submit from; empty: any. */
+  sourceAddresses: string[];
+  createdAt: string;
+  /** Its last successful bind, to within a minute. */
+  lastBoundAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface SmppCredentials {
+  credentials: SmppCredentialRow[];
+  /** Where SMPP clients connect: the public API's host name and SMSQ_SMPP_PORT (2775 unless set). */
+  connection: { host: string; port: number };
+}
+
+/** Both optional: smsq picks a system_id (`c<client id>…`) when none is given. */
+export interface SmppCredentialCreate {
+  systemId?: string;
+  sourceAddresses?: string[];
+}
+
+export interface CreatedSmppCredential {
+  credential: SmppCredentialRow;
+  /** 8 letters and digits; shown once, never stored. */
+  password: string;
+}
+
 /** What a phone's worker last reported about the phone itself. */
 export interface PhoneHealth {
   batteryPercent: number | null;
@@ -252,12 +287,15 @@ export interface PhoneHealth {
 }
 
 /**
- * GET /api/phones → PhoneRow[]; PATCH /api/phones/:id { name?, active?, …SimLimits } → PhoneRow;
+ * GET /api/phones → PhoneRow[]; PATCH /api/phones/:id { name?, active?, number?, …SimLimits } → PhoneRow
+ * (`number` as typed, read as a recipient is; null forgets it; not a usable number: 400 `invalid_request`);
  * POST /api/phones/:id/resume → 200 PhoneRow: a paused phone takes tasks again at once.
  */
 export interface PhoneRow extends SimUsage {
   id: number;
   name: string;
+  /** Its SIM's number (E.164) as recorded; an SMPP submit from this number is sent through this phone. */
+  number: string | null;
   active: boolean;
   state: PhoneState;
   /** Its last contact of any kind (registration, a poll, a report, a health report). */
@@ -535,13 +573,15 @@ export interface ClientDetail {
 
 /**
  * Admin (Profile B): GET /api/admin/gateways → GatewayRow[]; POST { name, url, clientId? } → 201 GatewayRow;
- * PATCH /api/admin/gateways/:id { active?, …SimLimits } (at least one) → GatewayRow;
+ * PATCH /api/admin/gateways/:id { active?, number?, …SimLimits } (at least one; `number` as typed, read as a recipient is, null forgets it) → GatewayRow;
  * POST /api/admin/gateways/:id/resume → 200 GatewayRow: a paused gateway takes tasks again at once.
  * Its days and months (`dailyLimit`, `monthlyRecipients`) are counted in the service's time zone (SMSQ_TIMEZONE).
  */
 export interface GatewayRow extends SimUsage {
   id: number;
   name: string;
+  /** Its SIM's number (E.164) as recorded; an SMPP submit from this number is sent through this gateway. */
+  number: string | null;
   url: string | null;
   clientId: number | null;
   active: boolean;

@@ -5,7 +5,7 @@ import { AuthenticatedClient } from '../identity/authenticated-client.js';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard.js';
 import { ClientPhonesService } from './client-phones.service.js';
 
-/** A client's phones (Profile A) or VIP gateways (Profile B): their state, last contact, SIM limits and pauses. */
+/** A client's phones (Profile A) or VIP gateways (Profile B): their state, last contact, number, SIM limits and pauses. */
 @Controller('smsapi')
 @UseGuards(ApiKeyGuard, RateLimitGuard)
 export class ClientPhonesController {
@@ -17,8 +17,8 @@ export class ClientPhonesController {
   }
 
   @Patch('phones/:id')
-  setLimits(@AuthenticatedClient() client: ApiKeyOwner, @Param('id') id: string, @Body() body: unknown) {
-    return this.phones.setLimits(client, id, body);
+  update(@AuthenticatedClient() client: ApiKeyOwner, @Param('id') id: string, @Body() body: unknown) {
+    return this.phones.update(client, id, body);
   }
 
   @Post('phones/:id/resume')

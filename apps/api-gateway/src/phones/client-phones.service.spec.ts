@@ -25,6 +25,7 @@ function phone(id: number, overrides: Partial<PhoneDetails> = {}): PhoneDetails 
     sims: 1,
     pausedUntil: null,
     pauseReason: null,
+    number: null,
     lastAssignedAt: null,
     sentToday: 4,
     partsToday: 5,
@@ -47,6 +48,12 @@ function setUp(profile: Profile, phones: PhoneDetails[] = [phone(5), phone(3, { 
         if ('monthlyRecipients' in payload) target.monthlyRecipients = payload['monthlyRecipients'] as number | null;
         if ('jitter' in payload) target.jitter = payload['jitter'] as number | null;
         if ('sims' in payload) target.sims = payload['sims'] as number;
+        return target;
+      }
+      if (pattern === Patterns.dispatch.phoneSetNumber) {
+        const target = phones.find((candidate) => candidate.id === payload['phoneId'] && candidate.clientId === payload['clientId'] && candidate.kind === payload['kind']);
+        if (!target) throw new NotFoundError('phone');
+        target.number = payload['number'] as string | null;
         return target;
       }
       if (pattern === Patterns.dispatch.phoneResume) {
@@ -75,6 +82,7 @@ describe(ClientPhonesService.name, () => {
     expect(phones[0]).toEqual({
       id: 3,
       name: 'Phone 3',
+      number: null,
       kind: 'own',
       state: 'silent',
       active: true,
@@ -105,7 +113,7 @@ describe(ClientPhonesService.name, () => {
   it('sets the limits of an own phone in the client’s time zone and answers the phone as it is now', async () => {
     const { sut, dispatch } = setUp('A');
 
-    const answer = await sut.setLimits(OWNER, '5', { daily_limit: 200, per_minute: null });
+    const answer = await sut.update(OWNER, '5', { daily_limit: 200, per_minute: null });
 
     expect(dispatch.send).toHaveBeenCalledWith(Patterns.dispatch.phoneSetLimits, { phoneId: 5, kind: 'own', clientId: 2, dailyLimit: 200, perMinute: null, timeZone: 'America/New_York' });
     expect(answer).toMatchObject({ id: 5, daily_limit: 200, per_minute: null });
@@ -114,7 +122,7 @@ describe(ClientPhonesService.name, () => {
   it('sets the recipient cap, the jitter and the SIM count, null removing the cap', async () => {
     const { sut, dispatch } = setUp('A', [phone(5, { monthlyRecipients: 250 })]);
 
-    const answer = await sut.setLimits(OWNER, '5', { monthly_recipients: null, jitter: 45, sims: 2 });
+    const answer = await sut.update(OWNER, '5', { monthly_recipients: null, jitter: 45, sims: 2 });
 
     expect(dispatch.send).toHaveBeenCalledWith(Patterns.dispatch.phoneSetLimits, { phoneId: 5, kind: 'own', clientId: 2, monthlyRecipients: null, jitter: 45, sims: 2, timeZone: 'America/New_York' });
     expect(answer).toMatchObject({ id: 5, monthly_recipients: null, jitter: 45, sims: 2 });
@@ -123,7 +131,7 @@ describe(ClientPhonesService.name, () => {
   it('leaves out the limit not given, so it stays as it is', async () => {
     const { sut, dispatch } = setUp('A', [phone(5, { dailyLimit: 100 })]);
 
-    const answer = await sut.setLimits(OWNER, '5', { per_minute: 6 });
+    const answer = await sut.update(OWNER, '5', { per_minute: 6 });
 
     expect(dispatch.send.mock.calls.find(([pattern]) => pattern === Patterns.dispatch.phoneSetLimits)?.[1]).not.toHaveProperty('dailyLimit');
     expect(answer).toMatchObject({ daily_limit: 100, per_minute: 6 });
@@ -132,13 +140,13 @@ describe(ClientPhonesService.name, () => {
   it.each(['77', 'abc', '0', '99999999999'])('answers not_found for a phone that is not the client’s: %s', async (id) => {
     const { sut } = setUp('A', [phone(5), phone(77, { clientId: 8 })]);
 
-    await expect(sut.setLimits(OWNER, id, { daily_limit: 1 })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(sut.update(OWNER, id, { daily_limit: 1 })).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('answers not_found for any PATCH in Profile B: the gateways are the admin’s', async () => {
     const { sut, dispatch } = setUp('B', [phone(9, { kind: 'gateway' })]);
 
-    await expect(sut.setLimits(OWNER, '9', { daily_limit: 1 })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(sut.update(OWNER, '9', { daily_limit: 1 })).rejects.toMatchObject({ code: 'not_found' });
     expect(dispatch.send).not.toHaveBeenCalled();
   });
 
@@ -167,7 +175,45 @@ describe(ClientPhonesService.name, () => {
   it('refuses bad limits before asking dispatch', async () => {
     const { sut, dispatch } = setUp('A');
 
-    await expect(sut.setLimits(OWNER, '5', { daily_limit: -1 })).rejects.toMatchObject({ code: 'invalid_request', detail: expect.stringContaining('daily_limit') });
+    await expect(sut.update(OWNER, '5', { daily_limit: -1 })).rejects.toMatchObject({ code: 'invalid_request', detail: expect.stringContaining('daily_limit') });
+    expect(dispatch.send).not.toHaveBeenCalled();
+  });
+
+  it('records the phone’s number read as a recipient is (a local 06… number is Serbian in Profile A), and null forgets it', async () => {
+    const { sut, dispatch } = setUp('A');
+
+    expect(await sut.update(OWNER, '5', { number: '064 123-4567' })).toMatchObject({ id: 5, number: '+381641234567' });
+    expect(dispatch.send).toHaveBeenCalledWith(Patterns.dispatch.phoneSetNumber, { phoneId: 5, kind: 'own', clientId: 2, number: '+381641234567' });
+    expect(dispatch.send.mock.calls.some(([pattern]) => pattern === Patterns.dispatch.phoneSetLimits)).toBe(false);
+
+    expect(await sut.update(OWNER, '5', { number: null })).toMatchObject({ id: 5, number: null });
+    expect(dispatch.send).toHaveBeenLastCalledWith(Patterns.dispatch.phoneList, expect.anything());
+  });
+
+  it('sets the number and limits of one PATCH together', async () => {
+    const { sut } = setUp('A');
+
+    expect(await sut.update(OWNER, '5', { number: '+44 7911 123456', daily_limit: 50 })).toMatchObject({ number: '+447911123456', daily_limit: 50 });
+  });
+
+  it.each([
+    ['12', 'number:'],
+    ['+381 64 12', 'number:'],
+    ['0041 abc', 'number:'],
+    ['641234567', 'country code'],
+    ['', "number must be the phone's own number"],
+    [42, "number must be the phone's own number"],
+  ])('refuses the number %j before asking dispatch, naming number', async (number, detail) => {
+    const { sut, dispatch } = setUp('A');
+
+    await expect(sut.update(OWNER, '5', { number, daily_limit: 5 })).rejects.toMatchObject({ code: 'invalid_request', detail: expect.stringContaining(detail) });
+    expect(dispatch.send).not.toHaveBeenCalled();
+  });
+
+  it('answers not_found for a number on a gateway in Profile B, which only an admin sets', async () => {
+    const { sut, dispatch } = setUp('B', [phone(9, { kind: 'gateway' })]);
+
+    await expect(sut.update(OWNER, '9', { number: '+381641234567' })).rejects.toMatchObject({ code: 'not_found' });
     expect(dispatch.send).not.toHaveBeenCalled();
   });
 });

@@ -46,8 +46,8 @@ describe(parsePhoneLimits.name, () => {
     [{ sims: 0 }, 'sims must be 1 or 2'],
     [{ sims: 3 }, 'sims must be 1 or 2'],
     [{ sims: null }, 'sims must be 1 or 2'],
-    [{}, 'give one or more of daily_limit, per_minute, monthly_recipients, jitter and sims'],
-    [{ daily_limit: 5, name: 'x' }, 'unknown field "name": only daily_limit, per_minute, monthly_recipients, jitter and sims can be set'],
+    [{}, 'give one or more of number, daily_limit, per_minute, monthly_recipients, jitter and sims'],
+    [{ daily_limit: 5, name: 'x' }, 'unknown field "name": only number, daily_limit, per_minute, monthly_recipients, jitter and sims can be set'],
     [{ dailyLimit: 5 }, 'unknown field "dailyLimit"'],
     [[], 'the body must be'],
   ])('refuses %j with invalid_request naming the field: %s', (body, detail) => {

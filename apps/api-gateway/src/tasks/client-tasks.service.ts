@@ -26,7 +26,7 @@ import { storedIdFromPath } from '../identity/stored-id.js';
 import { parseCreateTaskRequest, parseIdempotencyKey, refuseLapsedExpiry, type RequestContext } from './create-task-request.js';
 import { parseCreateTasksRequest, type CreateTasksItem } from './create-tasks-request.js';
 import { cursorAfter, parseTaskListRequest } from './task-list-request.js';
-import { TaskCreator } from './task-creator.js';
+import { TaskCreator, type QueueOptions } from './task-creator.js';
 import { templateIdOf } from '../templates/template-message.js';
 import { TemplatesRepository } from '../templates/templates.repository.js';
 
@@ -60,7 +60,7 @@ export class ClientTasksService {
    * the same batches), and answered in place; an item refused costs nothing. An Idempotency-Key
    * covers the whole request.
    */
-  async createMany(owner: TaskOwner, body: unknown, idempotencyHeader: string | string[] | undefined): Promise<CreateTasksBody> {
+  async createMany(owner: TaskOwner, body: unknown, idempotencyHeader: string | string[] | undefined, options: QueueOptions = {}): Promise<CreateTasksBody> {
     const items = parseCreateTasksRequest(body, await this.requestContext(owner, tasksOf(body)));
     const idempotencyKey = parseIdempotencyKey(idempotencyHeader);
     return this.idempotency.run(
@@ -68,7 +68,7 @@ export class ClientTasksService {
       idempotencyKey,
       body,
       {
-        run: (attemptKey) => this.queueAll(owner.clientId, items, attemptKey),
+        run: (attemptKey) => this.queueAll(owner.clientId, items, attemptKey, options),
         recover: (attemptKey) => this.recoverAll(owner.clientId, items, attemptKey),
         refresh: (answer, attemptKey) => this.recoverUnavailable(owner.clientId, answer, attemptKey),
       },
@@ -127,9 +127,9 @@ export class ClientTasksService {
    * was recorded as abandoned, and the relay makes "not queued" true. The other items' answers
    * stand, so the client resends only that one.
    */
-  private async queueAll(clientId: number, items: CreateTasksItem[], attemptKey: string): Promise<CreateTasksBody> {
+  private async queueAll(clientId: number, items: CreateTasksItem[], attemptKey: string, options: QueueOptions): Promise<CreateTasksBody> {
     const outcomes = await Promise.allSettled(
-      items.map((item, index) => (item.ok ? this.creator.queue(clientId, item.request, itemKeyOf(attemptKey, index)) : Promise.reject(item.error))),
+      items.map((item, index) => (item.ok ? this.creator.queue(clientId, item.request, itemKeyOf(attemptKey, index), options) : Promise.reject(item.error))),
     );
     return { results: outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : refusedItem(outcome.reason))) };
   }

@@ -20,6 +20,11 @@ import { CreateBatcher, DEADLINE_MARGIN_MS } from './create-batcher.js';
 import { refuseLapsedExpiry, type CreateTaskRequest } from './create-task-request.js';
 import { createdTaskBody } from './task-answers.js';
 
+/** What a create asks beyond its body: the SMPP service's `receipts`, to hear of the task's end. */
+export interface QueueOptions {
+  receipts?: boolean;
+}
+
 /**
  * Queues one checked create under its task key, for create-task and for each item of
  * create-tasks alike: dispatch debits and stores it as one outcome, and when its answer does not
@@ -38,7 +43,7 @@ export class TaskCreator {
   ) {}
 
   /** Throws UndecidedOutcomeError when even settling got no answer: the key is then abandoned, so "not queued" becomes true. */
-  async queue(clientId: number, request: CreateTaskRequest, taskKey: string): Promise<CreatedTaskBody> {
+  async queue(clientId: number, request: CreateTaskRequest, taskKey: string, { receipts = false }: QueueOptions = {}): Promise<CreatedTaskBody> {
     refuseLapsedExpiry(request, new Date());
     const command: TaskCreateCommand = {
       taskKey,
@@ -51,6 +56,7 @@ export class TaskCreator {
       ...(request.expiresAt ? { expiresAt: request.expiresAt.toISOString() } : {}),
       // Normal is dispatch's default: a create that asks for nothing new carries nothing new.
       ...(request.priority === 'normal' ? {} : { priority: request.priority }),
+      ...(receipts ? { receipts } : {}),
       deadline: new Date(Date.now() + this.config.createTimeoutMs - DEADLINE_MARGIN_MS).toISOString(),
     };
     try {

@@ -19,8 +19,12 @@ export interface CredentialTableProps<Row extends CredentialRow> {
   caption: string;
   testIdPrefix: string;
   empty: { title: string; text: string };
+  /** What names a row instead of its prefix, e.g. an SMPP credential's system_id. */
+  identity?: { header: string; cell: (row: Row) => ReactNode };
   /** A column shown after the prefix, e.g. the phone a token belongs to. */
   extraColumn?: { header: string; cell: (row: Row) => ReactNode };
+  /** The header of `lastUsedAt`'s column; "Last used" unless told. */
+  lastUsedHeader?: string;
   confirmTitle: string;
   confirmText: (row: Row) => ReactNode;
   busy: boolean;
@@ -29,7 +33,7 @@ export interface CredentialTableProps<Row extends CredentialRow> {
 
 /** Credentials with prefix, created, last used and status; Revoke asks for confirmation first. */
 export function CredentialTable<Row extends CredentialRow>(props: CredentialTableProps<Row>) {
-  const { rows, extraColumn } = props;
+  const { rows, extraColumn, identity } = props;
   const [pending, setPending] = useState<Row | null>(null);
   if (rows.length === 0) {
     return (
@@ -45,10 +49,10 @@ export function CredentialTable<Row extends CredentialRow>(props: CredentialTabl
           <caption className="sr-only">{props.caption}</caption>
           <thead>
             <tr>
-              <th scope="col">Prefix</th>
+              <th scope="col">{identity?.header ?? 'Prefix'}</th>
               {extraColumn ? <th scope="col">{extraColumn.header}</th> : null}
               <th scope="col">Created</th>
-              <th scope="col">Last used</th>
+              <th scope="col">{props.lastUsedHeader ?? 'Last used'}</th>
               <th scope="col">Status</th>
               <th scope="col">
                 <span className="sr-only">Actions</span>
@@ -58,9 +62,7 @@ export function CredentialTable<Row extends CredentialRow>(props: CredentialTabl
           <tbody>
             {rows.map((row) => (
               <tr key={row.id} data-testid={`${props.testIdPrefix}-${row.id}`}>
-                <td>
-                  <code>{row.prefix}…</code>
-                </td>
+                <td>{identity ? identity.cell(row) : <code>{row.prefix}…</code>}</td>
                 {extraColumn ? <td>{extraColumn.cell(row)}</td> : null}
                 <td className="nowrap">{formatDateTime(row.createdAt)}</td>
                 <td className="nowrap" title={formatDateTime(row.lastUsedAt)}>

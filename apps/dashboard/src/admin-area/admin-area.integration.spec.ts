@@ -160,7 +160,7 @@ describe(`${AdminAreaController.name} in Profile B`, () => {
   let admin: TestBrowser;
 
   function gateway(id: number, clientId: number | null): PhoneDetails {
-    return { id, kind: 'gateway', clientId, name: `gw ${id}`, url: `http://gw${id}.test`, deviceId: null, active: true, createdAt: '2026-11-22T09:00:00.000Z', lastSeenAt: '2026-11-22T10:00:00.000Z', health: null, lastAssignedAt: null, sentToday: 0, state: 'online', lastContactAt: '2026-11-22T10:00:00.000Z', dailyLimit: null, perMinute: null, monthlyRecipients: null, jitter: null, sims: 1, partsToday: 0, recipientsThisMonth: 0, pausedUntil: null, pauseReason: null, waitingTasks: 0 };
+    return { id, kind: 'gateway', clientId, name: `gw ${id}`, url: `http://gw${id}.test`, deviceId: null, active: true, createdAt: '2026-11-22T09:00:00.000Z', lastSeenAt: '2026-11-22T10:00:00.000Z', health: null, lastAssignedAt: null, sentToday: 0, state: 'online', lastContactAt: '2026-11-22T10:00:00.000Z', dailyLimit: null, perMinute: null, monthlyRecipients: null, jitter: null, sims: 1, partsToday: 0, recipientsThisMonth: 0, pausedUntil: null, pauseReason: null, waitingTasks: 0, number: null };
   }
 
   beforeAll(async () => {
@@ -212,7 +212,7 @@ describe(`${AdminAreaController.name} in Profile B`, () => {
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ error: 'invalid_request', detail: expect.stringContaining('perMinute must be a whole number from 1 to 100000') });
     expect(nothing.status).toBe(400);
-    expect(nothing.body.detail).toBe('give active or a limit (dailyLimit, perMinute, monthlyRecipients, jitter, sims)');
+    expect(nothing.body.detail).toBe('give active, number or a limit (dailyLimit, perMinute, monthlyRecipients, jitter, sims)');
   });
 
   it('shows a gateway paused by the carrier’s word, with until when and why, and lifts the pause at once; an unknown gateway is 404', async () => {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InvalidRequestError, NotFoundError, Patterns, type GatewayCreateCommand, type PhoneDetails, type PhoneLimitsCommand, type PhoneListQuery, type PhoneResumeCommand, type PhoneSetActiveCommand, type PhoneView } from '@smsq/contracts';
+import { InvalidRequestError, NotFoundError, Patterns, type GatewayCreateCommand, type PhoneDetails, type PhoneLimitsCommand, type PhoneListQuery, type PhoneNumberSetCommand, type PhoneResumeCommand, type PhoneSetActiveCommand, type PhoneView } from '@smsq/contracts';
 import type { GatewayRow } from '@smsq/dashboard-api';
 import { ServiceClient, serviceClientToken } from '@smsq/platform';
 import { DashboardConfig } from '../config/dashboard-config.js';
@@ -15,6 +15,7 @@ export class AdminGatewaysService {
     private readonly config: DashboardConfig,
     private readonly directory: ClientDirectory,
     @Inject(serviceClientToken('dispatch')) private readonly dispatch: ServiceClient,
+    @Inject(serviceClientToken('gateway')) private readonly gateway: ServiceClient,
   ) {}
 
   async list(): Promise<GatewayRow[]> {
@@ -29,10 +30,14 @@ export class AdminGatewaysService {
     return row!;
   }
 
-  /** Enables or disables a gateway, sets its SIM limits, or both; its days are the service's (SMSQ_TIMEZONE). */
+  /** Enables or disables a gateway, records its number, sets its SIM limits; its days are the service's (SMSQ_TIMEZONE). */
   async update(phoneId: number, change: GatewayUpdateBody): Promise<GatewayRow> {
     this.requireProfileB();
-    if (change.active === undefined && !setsSimLimits(change)) throw new InvalidRequestError(`give active or a limit (${SIM_LIMIT_NAMES})`);
+    if (change.active === undefined && change.number === undefined && !setsSimLimits(change)) throw new InvalidRequestError(`give active, number or a limit (${SIM_LIMIT_NAMES})`);
+    if (change.number !== undefined) {
+      const setNumber: PhoneNumberSetCommand = { phoneId, kind: 'gateway', number: change.number?.trim() || null };
+      await this.gateway.send(Patterns.gateway.phoneNumberSet, setNumber);
+    }
     if (setsSimLimits(change)) {
       const limits: PhoneLimitsCommand = { phoneId, kind: 'gateway', ...simLimitsOf(change) };
       await this.dispatch.send(Patterns.dispatch.phoneSetLimits, limits);

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
-import type { ApiKeyRow, CheckResult, ConversationPage, ConversationThread, CreatedApiKey, CreatedWebhook, InboxRow, OptOutPage, OptOutSettings, OptOutsAdded, Overview, Page, PhoneRow, SendResult, TaskRow, TemplateRow, WebhookDeliveryRow, WebhookRow, WebhooksAnswer } from '@smsq/dashboard-api';
+import type { ApiKeyRow, CheckResult, ConversationPage, ConversationThread, CreatedApiKey, CreatedSmppCredential, CreatedWebhook, InboxRow, OptOutPage, OptOutSettings, OptOutsAdded, Overview, Page, PhoneRow, SendResult, SmppCredentials, TaskRow, TemplateRow, WebhookDeliveryRow, WebhookRow, WebhooksAnswer } from '@smsq/dashboard-api';
 import { SessionGuard } from '../auth/session.guard.js';
 import { ActingClientId } from '../auth/signed-in.decorators.js';
 import { bigIdOf, entityIdOf, queryPage, queryText } from '../http/request-values.js';
@@ -8,6 +8,7 @@ import { KeyCreateBody } from './dto/key-create.body.js';
 import { OptOutSettingsBody, OptOutsAddBody } from './dto/opt-outs.body.js';
 import { PhoneUpdateBody } from './dto/phone-update.body.js';
 import { SendBody, SendCheckBody } from './dto/send.body.js';
+import { SmppCredentialCreateBody } from './dto/smpp-credential-create.body.js';
 import { TemplateBodyDto } from './dto/template.body.js';
 import { WebhookCreateBody } from './dto/webhook-create.body.js';
 import { ConversationsService } from './conversations.service.js';
@@ -17,6 +18,7 @@ import { OptOutsService } from './opt-outs.service.js';
 import { OverviewService } from './overview.service.js';
 import { PhonesService } from './phones.service.js';
 import { SendService } from './send.service.js';
+import { SmppCredentialsService } from './smpp-credentials.service.js';
 import { TasksService } from './tasks.service.js';
 import { TemplatesService } from './templates.service.js';
 import { WebhooksService } from './webhooks.service.js';
@@ -36,6 +38,7 @@ export class ClientAreaController {
     private readonly optOuts: OptOutsService,
     private readonly templates: TemplatesService,
     private readonly conversations: ConversationsService,
+    private readonly smppCredentials: SmppCredentialsService,
   ) {}
 
   @Get('overview')
@@ -58,6 +61,23 @@ export class ClientAreaController {
   @HttpCode(204)
   revokeKey(@ActingClientId() clientId: number, @Param('id') id: string): Promise<void> {
     return this.keys.revoke(clientId, entityIdOf(id, 'key'));
+  }
+
+  @Get('smpp-credentials')
+  listSmppCredentials(@ActingClientId() clientId: number): Promise<SmppCredentials> {
+    return this.smppCredentials.list(clientId);
+  }
+
+  @Post('smpp-credentials')
+  @HttpCode(201)
+  createSmppCredential(@ActingClientId() clientId: number, @Body() body: SmppCredentialCreateBody): Promise<CreatedSmppCredential> {
+    return this.smppCredentials.create(clientId, body);
+  }
+
+  @Delete('smpp-credentials/:id')
+  @HttpCode(204)
+  revokeSmppCredential(@ActingClientId() clientId: number, @Param('id') id: string): Promise<void> {
+    return this.smppCredentials.revoke(clientId, entityIdOf(id, 'SMPP credential'));
   }
 
   @Get('phones')

@@ -1,4 +1,4 @@
-import { NotFoundError, Patterns, type PhoneDetails, type TaskView } from '@smsq/contracts';
+import { InvalidRequestError, NotFoundError, Patterns, type PhoneDetails, type SmppCredentialView, type TaskView } from '@smsq/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDashboard, type TestDashboard } from '../testing/dashboard-harness.js';
 import type { TestBrowser } from '../testing/test-browser.js';
@@ -9,7 +9,7 @@ function task(id: number, clientId: number, status: TaskView['status'] = 'failed
 }
 
 function phone(id: number, clientId: number): PhoneDetails {
-  return { id, kind: 'own', clientId, name: `phone ${id}`, url: null, deviceId: null, active: true, createdAt: '2026-11-22T09:00:00.000Z', lastSeenAt: null, health: null, lastAssignedAt: null, sentToday: 3, state: 'online', lastContactAt: '2026-11-22T09:00:00.000Z', dailyLimit: null, perMinute: null, monthlyRecipients: null, jitter: null, sims: 1, partsToday: 4, recipientsThisMonth: 2, pausedUntil: null, pauseReason: null, waitingTasks: 0 };
+  return { id, kind: 'own', clientId, name: `phone ${id}`, url: null, deviceId: null, active: true, createdAt: '2026-11-22T09:00:00.000Z', lastSeenAt: null, health: null, lastAssignedAt: null, sentToday: 3, state: 'online', lastContactAt: '2026-11-22T09:00:00.000Z', dailyLimit: null, perMinute: null, monthlyRecipients: null, jitter: null, sims: 1, partsToday: 4, recipientsThisMonth: 2, pausedUntil: null, pauseReason: null, waitingTasks: 0, number: null };
 }
 
 /** What the page shows of a phone's limits and their counts, as `phone()` makes them. */
@@ -78,6 +78,27 @@ describe(ClientAreaController.name, () => {
       .on(Patterns.gateway.keyRevoke, ({ clientId, keyId }) => {
         if (keys.get(keyId) !== clientId) throw new NotFoundError('key');
         return { ok: true };
+      });
+    const credentials = new Map<number, SmppCredentialView>();
+    gateway
+      .on(Patterns.gateway.phoneNumberSet, ({ clientId, phoneId, kind, number }) => {
+        const row = owned(phones.get(phoneId), clientId, 'phone');
+        if (kind !== 'own') throw new NotFoundError('phone');
+        if (number !== null && !number.startsWith('+')) throw new InvalidRequestError(`number: ${JSON.stringify(number)} is not a usable phone number`);
+        row.number = number;
+        return row;
+      })
+      .on(Patterns.gateway.smppCredentialList, ({ clientId }) => [...credentials.values()].filter((row) => row.clientId === clientId))
+      .on(Patterns.gateway.smppCredentialCreate, ({ clientId, systemId, sourceAddresses }) => {
+        const id = 40 + credentials.size;
+        const row: SmppCredentialView = { id, clientId, systemId: systemId ?? `c${clientId}abcdef`, sourceAddresses: sourceAddresses ?? [], createdAt: '2026-11-22T09:00:00.000Z', lastBoundAt: null, revokedAt: null };
+        credentials.set(id, row);
+        return { ...row, password: 'q7Rk2mXa' };
+      })
+      .on(Patterns.gateway.smppCredentialRevoke, ({ clientId, id }) => {
+        const row = owned(credentials.get(id), clientId, 'SMPP credential');
+        row.revokedAt = '2026-11-22T10:00:00.000Z';
+        return row;
       });
     inbox.on(Patterns.inbox.messagesList, ({ page, pageSize }) => ({ items: [{ id: 5, clientId: aliceClient, phoneId: 11, from: '+381641111111', message: 'yes', receivedAt: '2026-11-22T10:00:00.000Z', storedAt: '2026-11-22T10:00:01.000Z' }], total: 1, page, pageSize }));
   });
@@ -231,10 +252,11 @@ describe(ClientAreaController.name, () => {
     const empty = await alice.send('PATCH', '/api/phones/11', {});
 
     expect(list.body).toEqual([
-      { id: 11, name: 'phone 11', active: true, state: 'online', lastContactAt: '2026-11-22T09:00:00.000Z', ...NO_LIMITS, waitingTasks: 0, lastSeenAt: null, health: null, sentToday: 3, url: null, timeZone: 'Europe/Belgrade' },
+      { id: 11, name: 'phone 11', number: null, active: true, state: 'online', lastContactAt: '2026-11-22T09:00:00.000Z', ...NO_LIMITS, waitingTasks: 0, lastSeenAt: null, health: null, sentToday: 3, url: null, timeZone: 'Europe/Belgrade' },
       {
         id: 13,
         name: 'phone 13',
+        number: null,
         active: true,
         state: 'online', lastContactAt: '2026-11-22T09:00:00.000Z', ...NO_LIMITS, dailyLimit: 250, monthlyRecipients: 150, jitter: 20, sims: 2, waitingTasks: 0,
         lastSeenAt: '2026-11-22T11:04:05.000Z',
@@ -245,7 +267,7 @@ describe(ClientAreaController.name, () => {
       },
     ]);
     expect(renamed.status).toBe(200);
-    expect(renamed.body).toEqual({ id: 11, name: 'Kitchen', active: false, state: 'online', lastContactAt: '2026-11-22T09:00:00.000Z', ...NO_LIMITS, waitingTasks: 0, lastSeenAt: null, health: null, sentToday: 3, url: null, timeZone: 'Europe/Belgrade' });
+    expect(renamed.body).toEqual({ id: 11, name: 'Kitchen', number: null, active: false, state: 'online', lastContactAt: '2026-11-22T09:00:00.000Z', ...NO_LIMITS, waitingTasks: 0, lastSeenAt: null, health: null, sentToday: 3, url: null, timeZone: 'Europe/Belgrade' });
     expect(foreign.status).toBe(404);
     expect(phones.get(12)!.active).toBe(true);
     expect(empty.status).toBe(400);
@@ -267,6 +289,60 @@ describe(ClientAreaController.name, () => {
     expect(dashboard.services.gateway.payloadsOf(Patterns.gateway.keyRevoke)).toEqual([
       { keyId: 21, clientId: aliceClient },
       { keyId: 22, clientId: aliceClient },
+    ]);
+  });
+
+  it('records its own phone’s number through the gateway, which reads it as a recipient; blank forgets it', async () => {
+    const set = await alice.send('PATCH', '/api/phones/11', { number: '+381 64 123 4567' });
+    const refused = await alice.send('PATCH', '/api/phones/11', { number: '0641' });
+    const forgotten = await alice.send('PATCH', '/api/phones/11', { number: null });
+    const foreign = await alice.send('PATCH', '/api/phones/12', { number: '+381641234567' });
+
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({ id: 11, number: '+381 64 123 4567' });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ error: 'invalid_request', detail: expect.stringContaining('number') });
+    expect(forgotten.body).toMatchObject({ id: 11, number: null });
+    expect(foreign.status).toBe(404);
+    expect(dashboard.services.gateway.payloadsOf(Patterns.gateway.phoneNumberSet)).toEqual([
+      { phoneId: 11, clientId: aliceClient, kind: 'own', number: '+381 64 123 4567' },
+      { phoneId: 11, clientId: aliceClient, kind: 'own', number: '0641' },
+      { phoneId: 11, clientId: aliceClient, kind: 'own', number: null },
+      { phoneId: 12, clientId: aliceClient, kind: 'own', number: '+381641234567' },
+    ]);
+  });
+
+  it('lists, creates (the password once) and revokes its own SMPP credentials, with where to connect; another client’s is not found', async () => {
+    const created = await alice.send('POST', '/api/smpp-credentials', { systemId: ' kannel ', sourceAddresses: ['ACME', ' ', '+381641234567'] });
+    const picked = await alice.send('POST', '/api/smpp-credentials', { systemId: '' });
+    const tooLong = await alice.send('POST', '/api/smpp-credentials', { systemId: 'sixteen-chars-xx' });
+    const bobs = dashboard.browser();
+    await bobs.signUp(`bob2-${Date.now()}@example.test`);
+    const bobCredential = await bobs.send('POST', '/api/smpp-credentials', {});
+    const foreign = await alice.send('DELETE', `/api/smpp-credentials/${bobCredential.body.credential.id}`);
+    const revoked = await alice.send('DELETE', `/api/smpp-credentials/${created.body.credential.id}`);
+    const list = await alice.get('/api/smpp-credentials');
+
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      credential: { id: expect.any(Number), systemId: 'kannel', sourceAddresses: ['ACME', '+381641234567'], createdAt: '2026-11-22T09:00:00.000Z', lastBoundAt: null, revokedAt: null },
+      password: 'q7Rk2mXa',
+    });
+    expect(picked.body.credential.systemId).toBe(`c${aliceClient}abcdef`);
+    expect(tooLong.status).toBe(400);
+    expect(foreign.status).toBe(404);
+    expect(revoked.status).toBe(204);
+    expect(list.body).toEqual({
+      credentials: [
+        { ...created.body.credential, revokedAt: '2026-11-22T10:00:00.000Z' },
+        picked.body.credential,
+      ],
+      connection: { host: 'sms.example.test', port: 2775 },
+    });
+    expect(JSON.stringify(list.body)).not.toContain('q7Rk2mXa');
+    expect(dashboard.services.gateway.payloadsOf(Patterns.gateway.smppCredentialCreate).slice(0, 2)).toEqual([
+      { clientId: aliceClient, systemId: 'kannel', sourceAddresses: ['ACME', '+381641234567'] },
+      { clientId: aliceClient },
     ]);
   });
 

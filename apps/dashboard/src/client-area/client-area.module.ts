@@ -8,6 +8,7 @@ import { OptOutsService } from './opt-outs.service.js';
 import { OverviewService } from './overview.service.js';
 import { PhonesService } from './phones.service.js';
 import { SendService } from './send.service.js';
+import { SmppCredentialsService } from './smpp-credentials.service.js';
 import { TasksService } from './tasks.service.js';
 import { TemplatesService } from './templates.service.js';
 import { WebhooksService } from './webhooks.service.js';
@@ -15,6 +16,6 @@ import { WebhooksService } from './webhooks.service.js';
 @Module({
   imports: [SharedModule],
   controllers: [ClientAreaController],
-  providers: [OverviewService, KeysService, PhonesService, TasksService, InboxService, SendService, WebhooksService, OptOutsService, TemplatesService, ConversationsService],
+  providers: [OverviewService, KeysService, PhonesService, TasksService, InboxService, SendService, WebhooksService, OptOutsService, TemplatesService, ConversationsService, SmppCredentialsService],
 })
 export class ClientAreaModule {}

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InvalidRequestError, NotFoundError, Patterns, type PhoneDetails, type PhoneLimitsCommand, type PhoneListQuery, type PhoneRenameCommand, type PhoneResumeCommand, type PhoneSetActiveCommand } from '@smsq/contracts';
+import { InvalidRequestError, NotFoundError, Patterns, type PhoneDetails, type PhoneLimitsCommand, type PhoneListQuery, type PhoneNumberSetCommand, type PhoneRenameCommand, type PhoneResumeCommand, type PhoneSetActiveCommand } from '@smsq/contracts';
 import type { PhoneRow, SilentPhone } from '@smsq/dashboard-api';
 import { ServiceClient, serviceClientToken } from '@smsq/platform';
 import { ClientDirectory } from '../shared/client-directory.js';
@@ -13,6 +13,7 @@ export class PhonesService {
   constructor(
     private readonly directory: ClientDirectory,
     @Inject(serviceClientToken('dispatch')) private readonly dispatch: ServiceClient,
+    @Inject(serviceClientToken('gateway')) private readonly gateway: ServiceClient,
   ) {}
 
   async list(clientId: number): Promise<PhoneRow[]> {
@@ -21,12 +22,17 @@ export class PhonesService {
   }
 
   async update(clientId: number, phoneId: number, change: PhoneUpdateBody): Promise<PhoneRow> {
-    if (change.name === undefined && change.active === undefined && !setsSimLimits(change)) throw new InvalidRequestError(`give name, active or a limit (${SIM_LIMIT_NAMES})`);
+    if (change.name === undefined && change.active === undefined && change.number === undefined && !setsSimLimits(change)) throw new InvalidRequestError(`give name, active, number or a limit (${SIM_LIMIT_NAMES})`);
     if (change.name !== undefined) {
       const name = change.name.trim();
       if (name === '') throw new InvalidRequestError('name must not be blank');
       const rename: PhoneRenameCommand = { phoneId, clientId, name };
       await this.dispatch.send(Patterns.dispatch.phoneRename, rename);
+    }
+    if (change.number !== undefined) {
+      // The gateway reads it as create-task reads a recipient, so an SMPP source_addr in that form names the phone.
+      const setNumber: PhoneNumberSetCommand = { phoneId, clientId, kind: 'own', number: change.number?.trim() || null };
+      await this.gateway.send(Patterns.gateway.phoneNumberSet, setNumber);
     }
     if (setsSimLimits(change)) {
       // The daily limit counts the client's days, the recipient cap its calendar months.

@@ -49,6 +49,8 @@ export class DashboardConfig extends CommonConfig {
    * cost keep verifying. Lower only where passwords protect nothing, as in tests.
    */
   passwordCost!: number;
+  /** SMSQ_SMPP_PORT: the port the smpp service takes binds on, shown with the SMPP credentials (2775 unless set). */
+  smppPort!: number;
   /** SMSQ_RETENTION_INTERVAL_S: how often the retention prunes run. */
   retentionIntervalS!: number;
   /** SMSQ_RETENTION_PASSWORD_RESET_S: an unused password reset is deleted this long after it expired. */
@@ -84,6 +86,7 @@ export function readDashboardConfig(env: EnvReader): DashboardConfig {
     sessionIdleS: env.int('DASHBOARD_SESSION_IDLE_S', 12 * 3600, { min: 60, max: 30 * 86_400 }),
     sessionMaxS: env.int('DASHBOARD_SESSION_MAX_S', 7 * 86_400, { min: 60, max: 90 * 86_400 }),
     passwordCost: env.int('DASHBOARD_PASSWORD_COST', DEFAULT_PASSWORD_COST, { min: 4, max: 15 }),
+    smppPort: env.port('SMSQ_SMPP_PORT', 2775),
     retentionIntervalS: readRetentionIntervalS(env),
     passwordResetRetentionS: readPasswordResetRetentionS(env),
   });

@@ -1,10 +1,14 @@
-import type { DailyTaskCount, InboxMessageView, KeyCreated, KeyView, PhoneDetails, Profile, SendingRulesView, TaskView, WorkerTokenCreated, WorkerTokenView, ClientView } from '@smsq/contracts';
-import type { ApiKeyRow, ClientRow, CreatedApiKey, CreatedWorkerToken, GatewayRow, InboxRow, Overview, PhoneHealth, PhoneRow, SendingRules, SilentPhone, SimUsage, TaskRow, WorkerTokenRow } from '@smsq/dashboard-api';
+import type { DailyTaskCount, InboxMessageView, KeyCreated, KeyView, PhoneDetails, Profile, SendingRulesView, SmppCredentialView, TaskView, WorkerTokenCreated, WorkerTokenView, ClientView } from '@smsq/contracts';
+import type { ApiKeyRow, ClientRow, CreatedApiKey, CreatedWorkerToken, GatewayRow, InboxRow, Overview, PhoneHealth, PhoneRow, SendingRules, SilentPhone, SimUsage, SmppCredentialRow, TaskRow, WorkerTokenRow } from '@smsq/dashboard-api';
 
 // The services' views mapped field by field, so nothing they add later leaks to the browser unasked.
 
 export function apiKeyRowOf(key: KeyView): ApiKeyRow {
   return { id: key.id, prefix: key.prefix, name: key.name, createdAt: key.createdAt, lastUsedAt: key.lastUsedAt, revokedAt: key.revokedAt };
+}
+
+export function smppCredentialRowOf(credential: SmppCredentialView): SmppCredentialRow {
+  return { id: credential.id, systemId: credential.systemId, sourceAddresses: credential.sourceAddresses, createdAt: credential.createdAt, lastBoundAt: credential.lastBoundAt, revokedAt: credential.revokedAt };
 }
 
 /** Profile A: the pairing QR code carries where the API is and the key; the worker's `pair` command reads this text. */
@@ -21,6 +25,7 @@ export function phoneRowOf(phone: PhoneDetails, timeZone: string): PhoneRow {
   return {
     id: phone.id,
     name: phone.name,
+    number: phone.number,
     active: phone.active,
     ...livenessOf(phone),
     lastSeenAt: phone.lastSeenAt,
@@ -66,6 +71,7 @@ export function gatewayRowOf(gateway: PhoneDetails, timeZone: string): GatewayRo
   return {
     id: gateway.id,
     name: gateway.name,
+    number: gateway.number,
     url: gateway.url,
     clientId: gateway.clientId,
     active: gateway.active,

@@ -29,6 +29,7 @@ export function testDashboardConfig(overrides: Partial<DashboardConfig> = {}): D
     secret: randomBytes(32).toString('base64url'),
     publicApiUrl: 'https://sms.example.test',
     publicApiUrlIsLoopback: false,
+    smppPort: 2775,
     defaultTimeZone: 'Europe/Belgrade',
     workerFile: '/nonexistent/worker/dist/smsq-worker.mjs',
     webDir: '/nonexistent/dashboard-web/dist',

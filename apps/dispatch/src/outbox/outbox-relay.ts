@@ -1,6 +1,6 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { Patterns, RefundCommand } from '@smsq/contracts';
-import { DEFAULT_OUTBOX_BACKOFF, OutboxRelayRounds, RepeatingJob, type OutboxBackoff, type OutboxEntry, type RelayOutcome } from '@smsq/platform';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Patterns, RefundCommand, SmppTaskEndedCommand } from '@smsq/contracts';
+import { DEFAULT_OUTBOX_BACKOFF, OutboxRelayRounds, RepeatingJob, serviceClientToken, type OutboxBackoff, type OutboxEntry, type RelayOutcome, type ServiceClient } from '@smsq/platform';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { BillingClient } from '../billing/billing.client.js';
@@ -12,7 +12,8 @@ export type { RelayOutcome };
 export const RELAY_INTERVAL_MS = 300;
 
 /**
- * Delivers dispatch's outbox (dispatch.outbox_messages) to billing. A crash after billing's answer
+ * Delivers dispatch's outbox (dispatch.outbox_messages) to billing, and the ends of tasks that
+ * asked for delivery receipts to the SMPP service. A crash after billing's answer
  * but before the commit sends a message again, which is why every message it carries is
  * idempotent at its receiver.
  */
@@ -26,6 +27,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly db: DispatchDatabase,
     private readonly billing: BillingClient,
     private readonly config: DispatchConfig,
+    @Inject(serviceClientToken('smpp')) private readonly smpp: ServiceClient,
   ) {
     this.rounds = this.roundsWith(DEFAULT_OUTBOX_BACKOFF);
   }
@@ -66,6 +68,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     switch (entry.pattern) {
       case Patterns.billing.refund:
         await this.billing.refund(validPayload(RefundCommand, entry.payload));
+        return;
+      case Patterns.smpp.taskEnded:
+        await this.smpp.send(Patterns.smpp.taskEnded, validPayload(SmppTaskEndedCommand, entry.payload));
         return;
       default:
         throw new Error(`no receiver known for ${entry.pattern}`);

@@ -22,6 +22,7 @@ export function toPhoneView(phone: Phone, conditions: PhoneConditions): PhoneVie
     monthlyRecipients: phone.monthlyRecipients,
     jitter: phone.jitter,
     sims: phone.sims,
+    number: phone.number,
     ...pauseOf(phone),
   };
 }

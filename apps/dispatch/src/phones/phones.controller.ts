@@ -9,6 +9,7 @@ import {
   PhoneListQuery,
   PhoneRegisterCommand,
   PhoneRenameCommand,
+  PhoneSetNumberCommand,
   PhoneResumeCommand,
   PhoneSetActiveCommand,
   type Ok,
@@ -61,6 +62,11 @@ export class PhonesController {
   @MessagePattern(Patterns.dispatch.phoneRename)
   rename(@Payload() command: PhoneRenameCommand): Promise<PhoneView> {
     return this.phones.rename(command);
+  }
+
+  @MessagePattern(Patterns.dispatch.phoneSetNumber)
+  setNumber(@Payload() command: PhoneSetNumberCommand): Promise<PhoneView> {
+    return this.phones.setNumber(command);
   }
 
   @MessagePattern(Patterns.dispatch.phoneSetLimits)

@@ -104,6 +104,12 @@ export class PhonesRepository {
     return count > 0 ? this.findById(id) : null;
   }
 
+  /** The phone with its number recorded, or null when there is no phone of that id and kind (and, when given, of that client). */
+  async setNumber(id: number, kind: PhoneKind, number: string | null, clientId?: number): Promise<Phone | null> {
+    const { count } = await this.db.phone.updateMany({ where: { id, kind, ...ofClient(clientId) }, data: { number } });
+    return count > 0 ? this.findById(id) : null;
+  }
+
   /** Replaces the health of the phone of that id and kind, reported now; false when there is no such phone. */
   async recordHealth(id: number, kind: PhoneKind, health: ReportedHealth): Promise<boolean> {
     const changed = await this.db.sql.$executeRaw`

@@ -13,6 +13,7 @@ import {
   type PhoneRegisterCommand,
   type PhoneRegistered,
   type PhoneRenameCommand,
+  type PhoneSetNumberCommand,
   type PhoneSetActiveCommand,
   type PhoneView,
 } from '@smsq/contracts';
@@ -139,6 +140,14 @@ export class PhonesService {
     if (name === '') throw new InvalidRequestError('name must not be blank');
     const phone =
       isStoredId(command.phoneId) && isOptionalStoredId(command.clientId) ? await this.phones.rename(command.phoneId, name, command.clientId) : null;
+    if (!phone) throw new NotFoundError('phone');
+    return toPhoneView(phone, this.conditions);
+  }
+
+  /** Records the number of the client's phone (or gateway of the kind asked), or forgets it with null. */
+  async setNumber(command: PhoneSetNumberCommand): Promise<PhoneView> {
+    const phone =
+      isStoredId(command.phoneId) && isOptionalStoredId(command.clientId) ? await this.phones.setNumber(command.phoneId, command.kind, command.number, command.clientId) : null;
     if (!phone) throw new NotFoundError('phone');
     return toPhoneView(phone, this.conditions);
   }

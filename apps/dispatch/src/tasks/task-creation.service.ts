@@ -231,6 +231,7 @@ export class TaskCreationService {
           sim,
           sticky,
           highPriority: command.priority === 'high',
+          receipts: command.receipts === true,
           parts: countSegments(command.message),
           recipient: command.recipient,
           message: command.message,

@@ -22,6 +22,8 @@ export interface NewTask {
   /** Routed by the client's sticky mode: its recipient is kept on this phone. */
   sticky: boolean;
   highPriority: boolean;
+  /** Its end is relayed to the SMPP service, which owes its client a delivery receipt. */
+  receipts: boolean;
   /** SMS parts the message costs. */
   parts: number;
   recipient: string;
@@ -99,15 +101,16 @@ export class TasksRepository {
          WHERE p.id = a.id
       )
       INSERT INTO "dispatch"."tasks" AS t (task_key, client_id, phone_id, recipient, message, status, scheduled_at, scheduled_local, expires_at, attempts, pinned,
-                                           high_priority, parts, sim)
+                                           high_priority, parts, sim, receipts)
       SELECT n.task_key, n.client_id, n.phone_id, n.recipient, n.message, 'pending', n.scheduled_at, n.scheduled_local, n.expires_at, 0, n.pinned,
-             n.high_priority, n.parts, n.sim
+             n.high_priority, n.parts, n.sim, n.receipts
         FROM unnest(${tasks.map((task) => task.taskKey)}::uuid[], ${tasks.map((task) => task.clientId)}::int[], ${tasks.map((task) => task.phoneId)}::int[],
                     ${tasks.map((task) => task.recipient)}::text[], ${tasks.map((task) => task.message)}::text[],
                     ${tasks.map((task) => task.scheduledAt.toISOString())}::timestamptz[], ${tasks.map((task) => task.scheduledLocal)}::text[],
                     ${tasks.map((task) => task.expiresAt?.toISOString() ?? null)}::timestamptz[], ${tasks.map((task) => task.pinned)}::boolean[],
-                    ${tasks.map((task) => task.highPriority)}::boolean[], ${tasks.map((task) => task.parts)}::smallint[], ${tasks.map((task) => task.sim)}::smallint[])
-          WITH ORDINALITY AS n(task_key, client_id, phone_id, recipient, message, scheduled_at, scheduled_local, expires_at, pinned, high_priority, parts, sim, position)
+                    ${tasks.map((task) => task.highPriority)}::boolean[], ${tasks.map((task) => task.parts)}::smallint[], ${tasks.map((task) => task.sim)}::smallint[],
+                    ${tasks.map((task) => task.receipts)}::boolean[])
+          WITH ORDINALITY AS n(task_key, client_id, phone_id, recipient, message, scheduled_at, scheduled_local, expires_at, pinned, high_priority, parts, sim, receipts, position)
        ORDER BY n.position
       RETURNING ${TASK_COLUMNS}`;
     const byKey = new Map(rows.map((row) => [row.taskKey.toLowerCase(), row]));

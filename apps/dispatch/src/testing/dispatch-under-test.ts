@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { Profile } from '@smsq/contracts';
-import { createRedis, loadConfig } from '@smsq/platform';
+import { createRedis, loadConfig, type ServiceClient } from '@smsq/platform';
 import { createTestDatabase, type TestDatabase } from '@smsq/testing';
 import { ClaimsRepository } from '../claims/claims.repository.js';
 import { TaskClaimsService } from '../claims/task-claims.service.js';
@@ -52,6 +52,11 @@ import { TasksRepository } from '../tasks/tasks.repository.js';
 import { FakeBillingClient } from './fake-billing.client.js';
 import { standIn } from './stand-in.js';
 
+/** The SMPP service as the outbox relay sees it. */
+export interface SmppStandIn {
+  send(pattern: string, payload: unknown): Promise<unknown>;
+}
+
 export const DISPATCH_MIGRATIONS = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
 export const DISPATCH_PRISMA_SCHEMA = fileURLToPath(new URL('../../prisma/schema.prisma', import.meta.url));
 
@@ -94,7 +99,8 @@ export interface DispatchUnderTest {
   expiry: TaskExpiry;
   outbox: OutboxRepository;
   /** A relay of its own each time: several relays at once stand for several dispatch instances. */
-  newRelay(billing?: FakeBillingClient): OutboxRelay;
+  /** `smpp` takes what the relay sends the SMPP service; absent, the SMPP service is away. */
+  newRelay(billing?: FakeBillingClient, smpp?: SmppStandIn): OutboxRelay;
   replies: ReplyOwnerService;
   webhooks: WebhooksService;
   optOuts: OptOutsService;
@@ -168,7 +174,8 @@ export async function dispatchUnderTest(databaseUrl: string, profile: Profile, o
     leases: new LeaseExpiry(db, leasesRepository, outbox, signals, config),
     expiry: new TaskExpiry(db, leasesRepository, outbox),
     outbox,
-    newRelay: (relayBilling = billing) => new OutboxRelay(db, standIn(relayBilling), config),
+    newRelay: (relayBilling = billing, smpp: SmppStandIn = { send: () => Promise.reject(new Error('the SMPP service is not running')) }) =>
+      new OutboxRelay(db, standIn(relayBilling), config, smpp as unknown as ServiceClient),
     replies: new ReplyOwnerService(config, new RepliesRepository(db)),
     webhooks: new WebhooksService(new WebhookEndpointsRepository(db), deliveries),
     optOuts: new OptOutsService(db, optOutsRepository, outbox, deliveries),

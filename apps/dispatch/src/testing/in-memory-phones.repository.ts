@@ -71,6 +71,12 @@ export class InMemoryPhonesRepository implements PublicOf<PhonesRepository> {
     return phone ?? null;
   }
 
+  async setNumber(id: number, kind: PhoneKind, number: string | null, clientId?: number): Promise<Phone | null> {
+    const phone = this.store.phones.find((candidate) => candidate.id === id && candidate.kind === kind && ofClient(candidate, clientId));
+    if (phone) phone.number = number;
+    return phone ?? null;
+  }
+
   async recordHealth(id: number, kind: PhoneKind, health: ReportedHealth): Promise<boolean> {
     const phone = this.store.phones.find((candidate) => candidate.id === id && candidate.kind === kind);
     if (phone) Object.assign(phone, health, { healthReportedAt: this.store.now() });

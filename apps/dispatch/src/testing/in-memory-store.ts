@@ -40,6 +40,7 @@ export class InMemoryStore {
       pauseReason: null,
       pauseStep: 0,
       pausedAt: null,
+      number: null,
       ...phone,
     };
     this.phones.push(row);
@@ -47,7 +48,7 @@ export class InMemoryStore {
   }
 
   addTask(
-    task: Omit<Task, 'id' | 'status' | 'attempts' | 'claimedByTokenId' | 'claimExpiresAt' | 'sentAt' | 'deliveredAt' | 'failedAt' | 'error' | 'expiresAt' | 'createdAt' | 'firstPhoneId' | 'pinned' | 'retryAfter' | 'highPriority' | 'parts' | 'sim' | 'reroutedBecause'> &
+    task: Omit<Task, 'id' | 'status' | 'attempts' | 'claimedByTokenId' | 'claimExpiresAt' | 'sentAt' | 'deliveredAt' | 'failedAt' | 'error' | 'expiresAt' | 'createdAt' | 'firstPhoneId' | 'pinned' | 'retryAfter' | 'highPriority' | 'receipts' | 'parts' | 'sim' | 'reroutedBecause'> &
       Partial<Pick<Task, 'expiresAt' | 'pinned' | 'highPriority' | 'parts' | 'sim'>>,
   ): Task {
     const row: Task = {
@@ -65,6 +66,7 @@ export class InMemoryStore {
       error: null,
       createdAt: this.now(),
       highPriority: false,
+      receipts: false,
       parts: 1,
       sim: null,
       reroutedBecause: null,

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { MessagesFromQuery, MessagesListQuery, MessagesSearchSendersQuery, MessagesStoreCommand, MessagesUnreadQuery, Patterns, type InboxMessageView, type InboxPage, type MessagesStored } from '@smsq/contracts';
+import { MessagesAfterQuery, MessagesFromQuery, MessagesListQuery, MessagesSearchSendersQuery, MessagesStoreCommand, MessagesUnreadQuery, Patterns, type InboxMessageView, type InboxPage, type MessagesStored } from '@smsq/contracts';
 import { MessagesService } from './messages.service.js';
 
 @Controller()
@@ -25,6 +25,11 @@ export class MessagesController {
   @MessagePattern(Patterns.inbox.messagesUnread)
   unread(@Payload() query: MessagesUnreadQuery): Promise<Record<string, number>> {
     return this.messages.unread(query);
+  }
+
+  @MessagePattern(Patterns.inbox.messagesAfter)
+  after(@Payload() query: MessagesAfterQuery): Promise<InboxMessageView[]> {
+    return this.messages.after(query);
   }
 
   @MessagePattern(Patterns.inbox.messagesSearchSenders)

@@ -5,6 +5,9 @@ import { InboxDatabase, type InboxTransaction } from '../database/inbox-database
 import { Prisma } from '../generated/prisma/client.js';
 import type { NewMessage } from './new-message.js';
 
+/** A store's transaction commits within this long, so by then no lower id can still appear. */
+const SETTLED_S = 2;
+
 export type StoredMessage = Pick<Prisma.MessageGetPayload<object>, 'id' | 'clientId' | 'phoneId' | 'sender' | 'body' | 'receivedAt' | 'storedAt'>;
 
 export interface MessageFilter {
@@ -57,6 +60,17 @@ export class MessagesRepository {
         FROM "inbox"."messages"
        WHERE client_id = ${clientId} AND sender = ${from} ${older}
        ORDER BY received_at DESC, id DESC
+       LIMIT ${limit}`;
+  }
+
+  /** The client's replies after id `afterId` stored at least SETTLED_S ago, oldest first, along (client_id, id). */
+  storedAfter(db: InboxDatabase, clientId: number, afterId: number, receivedSince: Date | undefined, limit: number): Promise<StoredMessage[]> {
+    const since = receivedSince ? Prisma.sql`AND received_at >= ${receivedSince}` : Prisma.empty;
+    return db.$queryRaw<StoredMessage[]>`
+      SELECT id, client_id AS "clientId", phone_id AS "phoneId", sender, body, received_at AS "receivedAt", stored_at AS "storedAt"
+        FROM "inbox"."messages"
+       WHERE client_id = ${clientId} AND id > ${afterId} AND stored_at <= now() - ${SETTLED_S} * interval '1 second' ${since}
+       ORDER BY id
        LIMIT ${limit}`;
   }
 

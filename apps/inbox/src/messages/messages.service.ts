@@ -3,6 +3,7 @@ import {
   InvalidRequestError,
   type InboxMessageView,
   type InboxPage,
+  type MessagesAfterQuery,
   type MessagesFromQuery,
   type MessagesListQuery,
   type MessagesSearchSendersQuery,
@@ -54,6 +55,11 @@ export class MessagesService {
   /** A conversation's replies: one client's from one number, newest first, before a time. */
   async from(query: MessagesFromQuery): Promise<InboxMessageView[]> {
     const rows = await this.messages.fromSender(this.database, query.clientId, query.from, query.before ? new Date(query.before) : undefined, query.limit);
+    return rows.map(toInboxMessageView);
+  }
+
+  async after(query: MessagesAfterQuery): Promise<InboxMessageView[]> {
+    const rows = await this.messages.storedAfter(this.database, query.clientId, query.afterId, query.receivedSince ? new Date(query.receivedSince) : undefined, query.limit);
     return rows.map(toInboxMessageView);
   }
 

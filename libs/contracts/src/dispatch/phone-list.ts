@@ -1,4 +1,5 @@
-import { IsIn, IsInt, IsOptional, Length, IsString, Max, Min, ValidateIf } from 'class-validator';
+import { IsIn, IsInt, IsOptional, Length, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { E164 } from '../phone-number.js';
 import { HasNoNul, IsEntityId } from '../validation.js';
 import { MAX_JITTER_S, MAX_SIMS, MAX_SIM_LIMIT, MIN_SIM_LIMIT, type PhoneKind, type PhoneView } from './phone-view.js';
 
@@ -49,6 +50,7 @@ export function phoneBody(phone: PhoneDetails) {
   return {
     id: phone.id,
     name: phone.name,
+    number: phone.number,
     kind: phone.kind,
     state: phone.state,
     active: phone.active,
@@ -75,6 +77,14 @@ export function phoneBody(phone: PhoneDetails) {
 }
 
 export type PhoneBody = ReturnType<typeof phoneBody>;
+
+/** Records (or with null, forgets) a phone's number, E.164 as the gateway normalised it; with clientId it must be that client's (otherwise not found). Answered the `PhoneView`. */
+export class PhoneSetNumberCommand {
+  @IsEntityId() phoneId!: number;
+  @IsIn(['own', 'gateway']) kind!: PhoneKind;
+  @IsOptional() @IsEntityId() clientId?: number;
+  @ValidateIf((_, value) => value !== null) @IsString() @Matches(E164) number!: string | null;
+}
 
 /** Renames a phone; with clientId it must be that client's (otherwise not found). */
 export class PhoneRenameCommand {

@@ -64,4 +64,6 @@ export interface PhoneView {
   pausedUntil: string | null;
   /** Why it is paused; null when not paused. */
   pauseReason: PauseReason | null;
+  /** Its SIM's number (E.164) as its owner recorded it; an SMPP submit whose source_addr names it is sent from this phone. */
+  number: string | null;
 }

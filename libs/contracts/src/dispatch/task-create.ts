@@ -1,7 +1,7 @@
 // class-transformer's @Type reads decorator metadata through the Reflect API this polyfills.
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsIn, IsISO8601, IsInt, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsBoolean, IsIn, IsISO8601, IsInt, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
 import { MAX_BATCH_ITEMS } from '../batch.js';
 import { LOCAL_DATETIME } from '../time.js';
 import { IsDeadline, IsEntityId, IsTaskKey } from '../validation.js';
@@ -26,6 +26,8 @@ export class TaskCreateCommand {
   @IsDeadline() deadline!: string;
   /** `high` (one-time codes, alerts): ignores the client's send windows and is claimed before normal tasks. */
   @IsOptional() @IsIn(TASK_PRIORITIES) priority?: TaskPriority;
+  /** Submitted over SMPP with a delivery receipt asked for: the task's end is relayed to the SMPP service. */
+  @IsOptional() @IsBoolean() receipts?: boolean;
 }
 
 /**

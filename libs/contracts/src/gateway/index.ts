@@ -12,3 +12,5 @@ export * from './tasks-send.js';
 export * from './public-limits.js';
 export * from './opt-outs-change.js';
 export * from './templates.js';
+export * from './smpp-credentials.js';
+export * from './phone-number-set.js';

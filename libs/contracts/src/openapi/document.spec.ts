@@ -54,7 +54,7 @@ describe('the OpenAPI document', () => {
     for (const field of Object.keys(document)) ajv.addKeyword(field);
     ajv.addSchema(document, 'openapi.json');
     const phone: PhoneDetails = {
-      id: 3, kind: 'own', clientId: 7, name: 'Office', url: null, deviceId: 'd1', active: true, createdAt: '2026-05-01T07:00:00.000Z', lastSeenAt: null,
+      id: 3, kind: 'own', clientId: 7, name: 'Office', number: '+381641234567', url: null, deviceId: 'd1', active: true, createdAt: '2026-05-01T07:00:00.000Z', lastSeenAt: null,
       health: { batteryPercent: null, charging: true, connection: null, reportedAt: '2026-05-01T07:29:00.000Z' },
       state: 'silent', lastContactAt: '2026-05-01T07:00:00.000Z', dailyLimit: 0, perMinute: 30, monthlyRecipients: 250, jitter: 15, sims: 2,
       pausedUntil: '2026-05-01T07:05:00.000Z', pauseReason: 'carrier_volume', lastAssignedAt: null, sentToday: 0, partsToday: 3, recipientsThisMonth: 2, waitingTasks: 4,
@@ -72,6 +72,8 @@ describe('the OpenAPI document', () => {
       validPhone(phoneBody({ ...phone, health: null, dailyLimit: null, perMinute: null, monthlyRecipients: null, jitter: null, sims: 1, pausedUntil: null, pauseReason: null, lastSeenAt: '2026-05-01T07:00:00.000Z' })),
       ajv.errorsText(validPhone.errors),
     ).toBe(true);
+    expect(validPhone(phoneBody({ ...phone, number: null })), ajv.errorsText(validPhone.errors)).toBe(true);
+    expect(validPhone({ ...phoneBody(phone), number: '0641234567' })).toBe(false);
     expect(validPhone({ ...phoneBody(phone), pause_reason: 'tired' })).toBe(false);
     expect(validPhone({ ...phoneBody(phone), state: 'asleep' })).toBe(false);
     expect(validTask(JSON.parse(JSON.stringify(taskBody(task)))), ajv.errorsText(validTask.errors)).toBe(true);
@@ -130,7 +132,7 @@ describe('the OpenAPI document', () => {
     ajv.addSchema(document, 'openapi.json');
     const valid = ajv.compile({ $ref: 'openapi.json#/components/schemas/PhoneLimitsRequest' });
 
-    for (const limits of [{ daily_limit: 0 }, { per_minute: 1 }, { daily_limit: null, per_minute: 100_000 }, { monthly_recipients: 0 }, { monthly_recipients: null, jitter: 600, sims: 2 }, { jitter: null }]) {
+    for (const limits of [{ number: '064 123 4567' }, { number: null, sims: 1 }, { daily_limit: 0 }, { per_minute: 1 }, { daily_limit: null, per_minute: 100_000 }, { monthly_recipients: 0 }, { monthly_recipients: null, jitter: 600, sims: 2 }, { jitter: null }]) {
       expect(valid(limits), JSON.stringify(limits)).toBe(true);
     }
     for (const limits of [{}, { daily_limit: -1 }, { daily_limit: 1.5 }, { per_minute: 0 }, { per_minute: 100_001 }, { daily_limit: 5, name: 'x' }, { monthly_recipients: 100_001 }, { jitter: 601 }, { sims: 3 }, { sims: null }]) {

@@ -2,6 +2,7 @@ import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 import { TASK_STATUSES } from '../dispatch/task-view.js';
 import { OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from '../dispatch/opt-outs.js';
 import { MAX_WEBHOOK_ENDPOINTS } from '../dispatch/webhooks.js';
+import { MAX_SMPP_CREDENTIALS } from '../gateway/smpp-credentials.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, MAX_CLAIM_BATCH, MAX_REPORT_BATCH, MAX_WAIT_S, TASK_PAGE_DEFAULT_LIMIT, TASK_PAGE_MAX_LIMIT } from '../gateway/public-limits.js';
 import { ref, type JsonSchema } from './schemas.js';
 
@@ -47,6 +48,8 @@ const ANY_ERROR = { default: { description: 'Any other error, in the same shape 
 const CLIENT_ERRORS: ErrorCode[] = ['unauthorized', 'rate_limited'];
 const TASK_ID = { name: 'id', in: 'path', required: true, description: 'The task.', schema: { type: 'integer', minimum: 1 } };
 const PHONE_ID = { name: 'id', in: 'path', required: true, description: 'The phone.', schema: { type: 'integer', minimum: 1 } };
+const SMPP_CREDENTIAL_ID = { name: 'id', in: 'path', required: true, description: 'The SMPP credential.', schema: { type: 'integer', minimum: 1 } };
+const SMPP_CREDENTIAL_EXAMPLE = { id: 4, system_id: 'c7k3m9xq', source_addresses: ['ACME'], created_at: '2026-05-01T07:00:00.000Z', last_bound_at: '2026-05-01T07:31:00.000Z', revoked_at: null };
 const TEMPLATE_ID = { name: 'id', in: 'path', required: true, description: 'The template.', schema: { type: 'integer', minimum: 1 } };
 const OPT_OUT_NUMBER = { name: 'number', in: 'path', required: true, description: 'The number, read as create-task reads a recipient (URL-encode the `+` as `%2B`).', schema: { type: 'string' } };
 const ENDPOINT_ID = { name: 'id', in: 'path', required: true, description: 'The webhook endpoint.', schema: { type: 'integer', minimum: 1 } };
@@ -58,7 +61,7 @@ const IDEMPOTENCY_KEY = {
   schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH },
 };
 const PHONE_EXAMPLE = {
-  id: 3, name: 'Office phone', kind: 'own', state: 'online', active: true, last_contact_at: '2026-05-01T07:30:10.000Z', last_seen_at: '2026-05-01T07:30:10.000Z',
+  id: 3, name: 'Office phone', number: '+381641234567', kind: 'own', state: 'online', active: true, last_contact_at: '2026-05-01T07:30:10.000Z', last_seen_at: '2026-05-01T07:30:10.000Z',
   daily_limit: null, per_minute: null, monthly_recipients: null, jitter: null, sims: 1, sent_today: 12, parts_today: 14, recipients_this_month: 40, paused_until: null, pause_reason: null,
   waiting_tasks: 0, health: { battery_percent: 80, charging: true, connection: 'wifi', reported_at: '2026-05-01T07:29:00.000Z' },
 };
@@ -157,10 +160,10 @@ export const OPERATIONS: Record<RouteKey, Operation> = {
     responses: { '200': success('Lowest id first.', ref('PhoneList'), { phones: [PHONE_EXAMPLE] }), ...errors(...CLIENT_ERRORS), ...ANY_ERROR },
   },
   'PATCH /smsapi/phones/:id': {
-    operationId: 'setPhoneLimits',
-    summary: "Set an own phone's SIM limits (Profile A)",
+    operationId: 'updatePhone',
+    summary: "Set an own phone's number and SIM limits (Profile A)",
     description:
-      "What keeps a SIM healthy with its carrier: `daily_limit` (SMS parts per day in your time zone) and `per_minute` (the pace its worker keeps) against throttling for volume, `monthly_recipients` (distinct numbers a calendar month) against operators' caps on new recipients, `jitter` (a random extra pause between sends) against spam filters that flag machine-regular sending, and `sims` (1 or 2), so `sticky` routing keeps each recipient on one SIM. Limits count SMS parts, not tasks. Another client's phone, an unknown one, and any phone in Profile B (gateways are the admin's) are 404.",
+      "`number` is the phone's own number (its SIM's), read as create-task reads a recipient; null forgets it. An SMPP `submit_sm` whose `source_addr` is that number is sent from this phone. The SIM limits are what keeps a SIM healthy with its carrier: `daily_limit` (SMS parts per day in your time zone) and `per_minute` (the pace its worker keeps) against throttling for volume, `monthly_recipients` (distinct numbers a calendar month) against operators' caps on new recipients, `jitter` (a random extra pause between sends) against spam filters that flag machine-regular sending, and `sims` (1 or 2), so `sticky` routing keeps each recipient on one SIM. Limits count SMS parts, not tasks. Another client's phone, an unknown one, and any phone in Profile B (gateways are the admin's) are 404.",
     tags: ['Phones'],
     security: CLIENT,
     parameters: [PHONE_ID],
@@ -359,6 +362,37 @@ export const OPERATIONS: Record<RouteKey, Operation> = {
     security: CLIENT,
     parameters: [TEMPLATE_ID],
     responses: { '200': success('Deleted.', ref('Ok'), { ok: true }), ...errors(...CLIENT_ERRORS, 'not_found'), ...ANY_ERROR },
+  },
+  'GET /smsapi/smpp-credentials': {
+    operationId: 'listSmppCredentials',
+    summary: 'Your SMPP credentials',
+    description: 'What SMPP clients (Kannel, Jasmin, your own) bind to smsq\'s SMPP port with, revoked ones included; never a password.',
+    tags: ['SMPP'],
+    security: CLIENT,
+    responses: { '200': success('Oldest first.', ref('SmppCredentialList'), { items: [SMPP_CREDENTIAL_EXAMPLE] }), ...errors(...CLIENT_ERRORS), ...ANY_ERROR },
+  },
+  'POST /smsapi/smpp-credentials': {
+    operationId: 'createSmppCredential',
+    summary: 'Create SMPP credentials',
+    description:
+      `A \`system_id\` of your choice (or one smsq picks, \`c<client id>\` and a random suffix) and a password of 8 letters and digits that smsq generates: shown in this answer only, stored only as a salted hash. With \`source_addresses\`, a bind with it may submit only from those senders. A \`system_id\` any credential has (a revoked one too): 409 \`conflict\`. At most ${MAX_SMPP_CREDENTIALS} credentials that are not revoked.`,
+    tags: ['SMPP'],
+    security: CLIENT,
+    requestBody: { required: false, content: json(ref('SmppCredentialRequest')) },
+    responses: {
+      '201': success('Created; the password is shown this once.', ref('SmppCredentialCreated'), { ...SMPP_CREDENTIAL_EXAMPLE, last_bound_at: null, password: 'q7Rk2mXa' }),
+      ...errors('invalid_request', 'invalid_json', ...CLIENT_ERRORS, 'conflict'),
+      ...ANY_ERROR,
+    },
+  },
+  'DELETE /smsapi/smpp-credentials/:id': {
+    operationId: 'revokeSmppCredential',
+    summary: 'Revoke SMPP credentials',
+    description: 'Its binds are closed within seconds and it binds no more; its system_id stays taken. Revoking again answers it as it is. Another client\'s credential or an unknown one: 404.',
+    tags: ['SMPP'],
+    security: CLIENT,
+    parameters: [SMPP_CREDENTIAL_ID],
+    responses: { '200': success('The credential, revoked.', ref('SmppCredential'), { ...SMPP_CREDENTIAL_EXAMPLE, revoked_at: '2026-05-02T08:00:00.000Z' }), ...errors(...CLIENT_ERRORS, 'not_found'), ...ANY_ERROR },
   },
   'GET /smsapi/opt-outs': {
     operationId: 'listOptOuts',

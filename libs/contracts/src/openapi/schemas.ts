@@ -7,6 +7,8 @@ import { MAX_JITTER_S, MAX_SIM_LIMIT, MAX_SIMS, PAUSE_REASONS, PHONE_STATES } fr
 import { CLOCK_TIME, DEFAULT_STICKY_DAYS, MAX_SEND_WINDOWS, MAX_STICKY_DAYS, ROUTING_MODES, WEEKDAYS } from '../dispatch/sending-rules.js';
 import { MAX_TASKS_PER_REQUEST } from '../gateway/tasks-send.js';
 import { MAX_TEMPLATES, TEMPLATE_NAME_MAX_LENGTH } from '../gateway/templates.js';
+import { MAX_SMPP_CREDENTIALS, MAX_SMPP_SOURCE_ADDRESSES, SMPP_SOURCE_ADDRESS, SMPP_SYSTEM_ID } from '../gateway/smpp-credentials.js';
+import { E164 } from '../phone-number.js';
 import { MAX_CLAIM_BATCH, MAX_MESSAGES_PER_SYNC, MAX_REPORT_BATCH, MAX_TTL_S, MESSAGE_MAX_CODE_POINTS } from '../gateway/public-limits.js';
 
 /** A JSON Schema (draft 2020-12, as OpenAPI 3.1 takes it). */
@@ -298,6 +300,7 @@ export const SCHEMAS = {
     {
       id: whole('The phone (Profile A) or gateway (Profile B).', ENTITY_ID),
       name: text('Its label.'),
+      number: orNull(text("Its SIM's number (E.164) as its owner recorded it: an SMPP `submit_sm` whose `source_addr` is this number is sent from it. null: not recorded.", { pattern: E164.source })),
       kind: { type: 'string', enum: ['own', 'gateway'], description: '`own`: your own phone (Profile A); `gateway`: a gateway of your VIP pool (Profile B).' },
       state: { type: 'string', enum: [...PHONE_STATES], description: SILENT_AFTER },
       active: { type: 'boolean', description: 'False while disabled.' },
@@ -331,9 +334,9 @@ export const SCHEMAS = {
   PhoneList: answer({ phones: { type: 'array', items: ref('Phone'), description: 'Lowest id first.' } }),
   PhoneLimitsRequest: {
     ...request(
-      SIM_LIMITS,
+      { number: orNull(text("The phone's own number, read as create-task reads a recipient (a local `06…` number is Serbian in Profile A); null forgets it. Not a usable number: 400 `invalid_request`.", { minLength: 1, examples: ['+381641234567'] })), ...SIM_LIMITS },
       [],
-      `At least one field; a field left out stays as it is, null removes the limit (\`sims\` cannot be null). Any other field is 400 \`invalid_request\`, as is a value out of its range or not a whole number. ${PARTS_NOT_TASKS}`,
+      `At least one field; a field left out stays as it is, null removes the limit or the number (\`sims\` cannot be null). Any other field is 400 \`invalid_request\`, as is a value out of its range or not a whole number. ${PARTS_NOT_TASKS}`,
     ),
     minProperties: 1,
     additionalProperties: false,
@@ -426,6 +429,43 @@ export const SCHEMAS = {
     ['name', 'body'],
     `At most ${MAX_TEMPLATES} templates per client.`,
   ),
+  SmppCredential: answer({
+    id: whole('The credential.', ENTITY_ID),
+    system_id: text('What the SMPP client binds with (`system_id`): 1 to 15 letters, digits, `_`, `-` or `.`, case-sensitive.', { pattern: SMPP_SYSTEM_ID.source }),
+    source_addresses: { type: 'array', items: text('A sender number or name.'), description: 'The only `source_addr` values a bind with it may submit with; empty: any.' },
+    created_at: INSTANT,
+    last_bound_at: orNull({ ...INSTANT, description: 'Its last successful bind, to within a minute; null if it never bound.' }),
+    revoked_at: orNull({ ...INSTANT, description: 'When it was revoked; null while it may bind.' }),
+  }),
+  SmppCredentialCreated: answer(
+    {
+      id: whole('The credential.', ENTITY_ID),
+      system_id: text('What the SMPP client binds with (`system_id`).', { pattern: SMPP_SYSTEM_ID.source }),
+      source_addresses: { type: 'array', items: { type: 'string' } },
+      created_at: INSTANT,
+      last_bound_at: { type: 'null' },
+      revoked_at: { type: 'null' },
+      password: text('The bind password (`password`): 8 letters and digits, shown in this answer only.', { pattern: '^[A-Za-z0-9]{8}$' }),
+    },
+    { description: 'A new credential and its password, which smsq does not keep.' },
+  ),
+  SmppCredentialList: answer({ items: { type: 'array', items: ref('SmppCredential'), description: 'Oldest first, revoked ones included.' } }),
+  SmppCredentialRequest: {
+    ...request(
+      {
+        system_id: text('1 to 15 letters, digits, `_`, `-` or `.`; left out, smsq picks one.', { pattern: SMPP_SYSTEM_ID.source }),
+        source_addresses: {
+          type: 'array',
+          maxItems: MAX_SMPP_SOURCE_ADDRESSES,
+          items: text('A number (`+` and up to 20 digits) or a sender name of 1 to 11 letters, digits, spaces, `.`, `_` or `-`.', { pattern: SMPP_SOURCE_ADDRESS.source }),
+          description: 'Limits the credential to these senders; left out or empty: any.',
+        },
+      },
+      [],
+      `Both fields optional. The password is always smsq's. At most ${MAX_SMPP_CREDENTIALS} credentials that are not revoked per client.`,
+    ),
+    additionalProperties: false,
+  },
   OptOutSource: { type: 'string', enum: [...OPT_OUT_SOURCES], description: 'Who changed it: a reply with a keyword, the API, or the dashboard.' },
   OptOut: answer({
     number: text('E.164.'),

@@ -7,6 +7,7 @@ import { useSession } from '../../auth/session';
 import { Alert, ErrorAlert } from '../../components/Alert';
 import { EmptyState } from '../../components/EmptyState';
 import { ConnectionBadge, PauseNotice, SilentPhonesBanner, SimLimitsCell, SimUsageCells } from '../../components/PhoneLiveness';
+import { PhoneNumberCell } from '../../components/PhoneNumberCell';
 import { ZonedTime } from '../../components/Time';
 import { Badge, Card, Field, Loading, PageHeader } from '../../components/ui';
 import { formatInZone, formatRelative } from '../../lib/format';
@@ -71,7 +72,7 @@ export function GatewaysPage() {
     gateways.reload();
   }
 
-  async function setLimits(gateway: GatewayRow, limits: Required<SimLimits>): Promise<boolean> {
+  async function change(gateway: GatewayRow, limits: Required<SimLimits> | { number: string | null }): Promise<boolean> {
     const ok = await action.attempt(() => api.patch<GatewayRow>(`/admin/gateways/${gateway.id}`, limits));
     gateways.reload();
     return ok;
@@ -116,6 +117,7 @@ export function GatewaysPage() {
                 <thead>
                   <tr>
                     <th scope="col">Name</th>
+                    <th scope="col">Number</th>
                     <th scope="col">Pool</th>
                     <th scope="col">Status</th>
                     <th scope="col">Connection</th>
@@ -139,6 +141,9 @@ export function GatewaysPage() {
                         <strong>{gateway.name}</strong>
                         <div className="muted small break">{gateway.url ?? 'No URL'}</div>
                       </td>
+                      <td>
+                        <PhoneNumberCell row={gateway} label={gateway.name || `gateway ${gateway.id}`} busy={action.busy} onSave={(number) => change(gateway, { number })} />
+                      </td>
                       <td>{gateway.clientId !== null ? <Link to={`/admin/clients/${gateway.clientId}`}>VIP · client #{gateway.clientId}</Link> : 'Shared'}</td>
                       <td data-testid="status">
                         <span className="cell-lines">
@@ -159,7 +164,7 @@ export function GatewaysPage() {
                       </td>
                       <SimUsageCells row={gateway} />
                       <td>
-                        <SimLimitsCell row={gateway} noun="gateway" busy={action.busy} onSave={(limits) => setLimits(gateway, limits)} />
+                        <SimLimitsCell row={gateway} noun="gateway" busy={action.busy} onSave={(limits) => change(gateway, limits)} />
                       </td>
                       <td className="actions-cell">
                         <button type="button" className={`btn btn-sm ${gateway.active ? 'btn-danger-outline' : 'btn-secondary'}`} disabled={action.busy} onClick={() => void toggle(gateway)}>

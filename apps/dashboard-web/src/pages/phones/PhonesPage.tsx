@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { NewSecret } from '../../components/NewSecret';
 import { PHONES_GUIDE, UnreachableApiWarning } from '../../components/PairingGuide';
+import { PhoneNumberCell } from '../../components/PhoneNumberCell';
 import { ConnectionBadge, PauseNotice, SilentPhonesBanner, SimLimitsCell, SimUsageCells } from '../../components/PhoneLiveness';
 import { SendWindowState } from '../../components/SendWindowState';
 import { RelativeTime, ZonedTime } from '../../components/Time';
@@ -144,7 +145,7 @@ export function PhonesPage() {
     if (answer) setPairing(answer);
   }
 
-  async function update(phone: PhoneRow, patch: { name?: string; active?: boolean } & SimLimits): Promise<boolean> {
+  async function update(phone: PhoneRow, patch: { name?: string; active?: boolean; number?: string | null } & SimLimits): Promise<boolean> {
     const ok = await action.attempt(() => api.patch<PhoneRow>(`/phones/${phone.id}`, patch));
     phones.reload();
     return ok;
@@ -215,6 +216,7 @@ export function PhonesPage() {
                 <tr>
                   <th scope="col">Name</th>
                   <th scope="col">ID</th>
+                  <th scope="col">Number</th>
                   <th scope="col">Status</th>
                   <th scope="col">Connection</th>
                   <th scope="col">Last contact</th>
@@ -239,6 +241,9 @@ export function PhonesPage() {
                     </td>
                     <td>
                       <code>#{phone.id}</code>
+                    </td>
+                    <td>
+                      <PhoneNumberCell row={phone} label={phone.name || `phone ${phone.id}`} busy={action.busy} onSave={(number) => update(phone, { number })} />
                     </td>
                     <td data-testid="status">
                       <span className="cell-lines">
@@ -272,6 +277,7 @@ export function PhonesPage() {
         ) : null}
         {phones.data && phones.data.length > 0 ? (
           <p className="muted small">
+            A phone’s number is its SIM’s, with the country code: a message an SMPP client sends from that number goes through that phone (<Link to="/settings#smpp">SMPP</Link>).
             Limits count SMS parts, as carriers do: a message longer than one SMS is several parts. Today and this month are counted in your time zone. A phone the carrier refused for volume is paused for 1, then 5, 15 and
             60 minutes on repeats within a day; its waiting messages go through your other phones meanwhile.
           </p>

@@ -8,6 +8,7 @@ import { SendWindowState } from '../../components/SendWindowState';
 import { Card, Field, Loading, PageHeader } from '../../components/ui';
 import { DAY_NAMES, newSendWindow, parseSendingRules, routingModeChoices } from '../../lib/sending-rules';
 import { timeZoneChoices } from '../../lib/time-zones';
+import { SmppSetting } from './SmppSetting';
 
 function ChangePassword() {
   const [draft, setDraft] = useState({ currentPassword: '', newPassword: '', repeated: '' });
@@ -312,9 +313,10 @@ export function SettingsPage() {
   const [zoneVersion, setZoneVersion] = useState(0);
   return (
     <>
-      <PageHeader title="Settings" subtitle={hasClient ? 'Your sign-in to this dashboard, your account’s time zone, and how and when its messages are sent.' : 'Your sign-in to this dashboard.'} />
+      <PageHeader title="Settings" subtitle={hasClient ? 'Your sign-in to this dashboard, your account’s time zone, how and when its messages are sent, and its SMPP credentials.' : 'Your sign-in to this dashboard.'} />
       {hasClient ? <TimeZoneSetting onSaved={() => setZoneVersion((version) => version + 1)} /> : null}
       {hasClient ? <SendingSetting profile={session.profile} zoneVersion={zoneVersion} /> : null}
+      {hasClient ? <SmppSetting /> : null}
       <ChangePassword />
     </>
   );

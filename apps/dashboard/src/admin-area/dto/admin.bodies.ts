@@ -1,6 +1,6 @@
 import { SimLimitsBody } from '../../shared/sim-limits.js';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsPositive, IsString, IsUrl, Length, Max, Min } from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsPositive, IsString, IsUrl, Length, Max, Min, ValidateIf } from 'class-validator';
 import { PLAN_NAMES, type PlanName } from '@smsq/contracts';
 import { trimmed } from '../../auth/dto/credentials.body.js';
 
@@ -39,6 +39,8 @@ export class GatewayCreateBody {
 /** PATCH /api/admin/gateways/:id: enable or disable, set its SIM limits, pace, cap, jitter or SIMs (at least one). */
 export class GatewayUpdateBody extends SimLimitsBody {
   @IsOptional() @IsBoolean() active?: boolean;
+  /** Its SIM's number as typed (the gateway reads it as a recipient); null forgets it. */
+  @ValidateIf((_, value) => value !== undefined && value !== null) @IsString() @Length(1, 64) number?: string | null;
 }
 
 /** POST /api/admin/worker-tokens: bound to one phone or gateway, or (Profile B) to none. */

@@ -2,12 +2,12 @@
 // dispatch, inbox and the dashboard this way unless SMSQ_PROCESSES=many. Each service keeps its own
 // modules, database role, queue and port, and they still talk to each other over RabbitMQ, so they
 // behave as they do apart; run them as separate processes to scale out.
-//   node scripts/one-process.mjs billing dispatch inbox api-gateway [dashboard]
+//   node scripts/one-process.mjs billing dispatch inbox smpp api-gateway [dashboard]
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { root } from './lib/workspace.mjs';
 
-const SERVICES = ['billing', 'dispatch', 'inbox', 'api-gateway', 'dashboard'];
+const SERVICES = ['billing', 'dispatch', 'inbox', 'smpp', 'api-gateway', 'dashboard'];
 const asked = process.argv.slice(2);
 const unknown = asked.filter((service) => !SERVICES.includes(service));
 if (asked.length === 0 || unknown.length > 0) {

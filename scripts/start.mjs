@@ -35,14 +35,14 @@ if (build.status !== 0) {
 
 const supervisor = new Supervisor({ cwd: root, env, log });
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void supervisor.stop(0));
-const SERVICES = ['billing', 'dispatch', 'inbox', 'api-gateway', 'dashboard'];
+const SERVICES = ['billing', 'dispatch', 'inbox', 'smpp', 'api-gateway', 'dashboard'];
 // One process holds every service unless asked otherwise: about 200 MB instead of about 1 GB.
 const processes = (env.SMSQ_PROCESSES ?? '').trim().toLowerCase() || 'one';
 if (!['one', 'many'].includes(processes)) {
   log(`SMSQ_PROCESSES must be one or many, got ${JSON.stringify(env.SMSQ_PROCESSES)}`);
   process.exit(78);
 }
-const HEALTH_PORTS = { billing: env.BILLING_PORT ?? 3011, dispatch: env.DISPATCH_PORT ?? 3012, inbox: env.INBOX_PORT ?? 3013, 'api-gateway': env.PORT, dashboard: env.DASHBOARD_PORT ?? 3001 };
+const HEALTH_PORTS = { billing: env.BILLING_PORT ?? 3011, dispatch: env.DISPATCH_PORT ?? 3012, inbox: env.INBOX_PORT ?? 3013, smpp: env.SMPP_HTTP_PORT ?? 3014, 'api-gateway': env.PORT, dashboard: env.DASHBOARD_PORT ?? 3001 };
 const healthUrls = (...services) => ({ healthUrls: services.map((service) => `http://127.0.0.1:${HEALTH_PORTS[service]}/healthz`) });
 if (processes === 'one') supervisor.start('services', ['scripts/one-process.mjs', ...SERVICES], {}, healthUrls(...SERVICES));
 else for (const service of SERVICES) supervisor.start(service, [appFile(service)], {}, healthUrls(service));
@@ -59,7 +59,7 @@ if (demo) {
     supervisor.start('worker', [appFile('worker'), 'run'], { WORKER_TOKEN: seeded.worker_token, SMSQ_BASE_URL: baseUrl });
   }
 }
-log(`ready: the API at ${baseUrl}, the dashboard at ${dashboardUrl}  (Ctrl-C stops everything)`);
+log(`ready: the API at ${baseUrl}, the dashboard at ${dashboardUrl}, SMPP on port ${env.SMSQ_SMPP_PORT ?? 2775}  (Ctrl-C stops everything)`);
 
 async function waitForReady(url) {
   const deadline = Date.now() + 120_000;

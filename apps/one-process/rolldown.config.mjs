@@ -8,7 +8,7 @@
 import { defineConfig } from 'rolldown';
 import { outside } from '../../rolldown.service.mjs';
 
-const SERVICES = ['billing', 'dispatch', 'inbox', 'api-gateway', 'dashboard'];
+const SERVICES = ['billing', 'dispatch', 'inbox', 'smpp', 'api-gateway', 'dashboard'];
 
 export default defineConfig({
   input: Object.fromEntries(SERVICES.map((service) => [`${service}/one-process/main`, `../${service}/dist/main.js`])),

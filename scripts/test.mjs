@@ -7,19 +7,23 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { requireBrowser } from './lib/browser.mjs';
 import { requireDeployTools } from './lib/deploy-tools.mjs';
+import { requireKannel } from './lib/kannel.mjs';
 import { nx, nxEnv as env, requireLocalServices, root } from './lib/workspace.mjs';
 
 const results = join(root, 'test-results');
 await requireLocalServices('The tests');
 // What the machine lacks is installed while the first steps run, which need none of it (apt.mjs
-// runs the installs one after another, in this order): the browser (end to end, which starts right
-// after the build), then the deploy checks' tools (the unit step's deploy/ specs; without them that
-// step fails and says what to install, once the end-to-end tests are over).
+// runs the installs one after another, in this order): the browser and Kannel (end to end, which
+// starts right after the build; without Kannel that step fails and says what to install), then the
+// deploy checks' tools (the unit step's deploy/ specs; without them that step fails and says what
+// to install, once the end-to-end tests are over).
 const say = (line) => process.stdout.write(`${line}\n`);
 const browser = requireBrowser(say).then((path) => void (env.CHROMIUM_PATH = path));
+const kannel = requireKannel(say).then((dir) => void (env.KANNEL_BIN_DIR = dir));
+const endToEndTools = Promise.all([browser, kannel]);
 const deployTools = requireDeployTools(say);
-// Awaited by the unit step only; until then a failure must not count as unhandled.
-deployTools.catch(() => undefined);
+// Awaited by their steps only, which a failed build never runs; until then a failure must not count as unhandled.
+for (const tools of [endToEndTools, deployTools]) tools.catch(() => undefined);
 
 rmSync(results, { recursive: true, force: true });
 const bin = (pkg, file) => join(root, 'node_modules', pkg, file);
@@ -35,7 +39,7 @@ const checks = { label: 'lint and typecheck', prefix: 'checks', commands: [[bin(
 // Every project's tests in one vitest run (vitest.config.ts): the same tests as each project's
 // `test` target, their files sharing the workers.
 const unit = { label: 'unit and integration tests', commands: [[bin('vitest', 'vitest.mjs'), 'run']], needs: deployTools };
-const endToEnd = { label: 'end-to-end tests', commands: [nxRun('run', 'e2e:e2e')], needs: browser };
+const endToEnd = { label: 'end-to-end tests', commands: [nxRun('run', 'e2e:e2e')], needs: endToEndTools };
 
 /** Runs each command, two at a time (the machine's two cores), its lines prefixed when `prefix` is set; answers whether all succeeded. */
 async function runAll(commands, prefix) {

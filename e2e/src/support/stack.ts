@@ -20,7 +20,7 @@ const run = promisify(execFile);
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /** `services`: the four core services in one process (scripts/one-process.mjs), as `npm start` runs them. */
-export type ServiceName = 'api-gateway' | 'billing' | 'dispatch' | 'inbox' | 'worker' | 'gateway-sim' | 'dashboard' | 'services';
+export type ServiceName = 'api-gateway' | 'billing' | 'dispatch' | 'inbox' | 'smpp' | 'worker' | 'gateway-sim' | 'dashboard' | 'services';
 /** A service's process, or a further copy (`billing#2`, `gateway-sim#3`) where several run side by side. */
 export type ProcessName = ServiceName | `${ServiceName}#${number}`;
 const SERVICES: ServiceName[] = ['billing', 'dispatch', 'inbox', 'api-gateway'];
@@ -101,6 +101,9 @@ export class Stack {
       BILLING_PORT: String(await freePort()),
       DISPATCH_PORT: String(await freePort()),
       INBOX_PORT: String(await freePort()),
+      // The SMPP service is launched by the tests that speak SMPP (stack.launch('smpp')).
+      SMPP_HTTP_PORT: String(await freePort()),
+      SMSQ_SMPP_PORT: String(await freePort()),
       GATEWAY_SIM_PORT: String(await freePort()),
       SMSQ_LOG_FORMAT: 'json',
       // The isolation spec reads the routes each app mapped from its start-up lines.
@@ -192,6 +195,22 @@ export class Stack {
     const url = `http://127.0.0.1:${this.env['GATEWAY_SIM_PORT']}`;
     await this.waitForHealth('gateway-sim', url);
     return url;
+  }
+
+  /**
+   * The SMPP service (`smpp`, or a replica `smpp#2` with ports of its own), with `env` beyond the
+   * stack's; answers the port SMPP clients bind to.
+   */
+  async startSmpp(name: 'smpp' | `smpp#${number}` = 'smpp', env: Record<string, string> = {}): Promise<number> {
+    // A replica started again keeps its ports, so its clients find it where they bound before.
+    const earlier = this.extraEnv.get(name);
+    const ports =
+      name === 'smpp'
+        ? { SMPP_HTTP_PORT: this.env['SMPP_HTTP_PORT']!, SMSQ_SMPP_PORT: this.env['SMSQ_SMPP_PORT']! }
+        : { SMPP_HTTP_PORT: earlier?.['SMPP_HTTP_PORT'] ?? String(await freePort()), SMSQ_SMPP_PORT: earlier?.['SMSQ_SMPP_PORT'] ?? String(await freePort()) };
+    this.launch(name, { ...ports, ...env });
+    await this.waitForHealth(name, `http://127.0.0.1:${ports.SMPP_HTTP_PORT}`);
+    return Number(ports.SMSQ_SMPP_PORT);
   }
 
   /** The dashboard (web UI and its back end) on a port of its own, with `env` beyond the stack's (e.g. SMTP); answers its base URL. */

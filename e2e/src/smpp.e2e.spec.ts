@@ -1,5 +1,9 @@
 import { Patterns, type SmppCredentialCreated } from '@smsq/contracts';
-import { eventually } from '@smsq/testing';
+import { eventually, freePort } from '@smsq/testing';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SmppTestClient, type SmppPdu } from './support/smpp-client.js';
 import { Stack } from './support/stack.js';
@@ -129,6 +133,25 @@ describe('SMPP', () => {
       await new Promise((resolve) => setTimeout(resolve, 3_500));
       expect((await lively.request('enquire_link')).command_status).toBe(ESME_ROK);
       await silentStack.kill('smpp#9');
+    });
+  });
+
+  describe('TLS and metrics', () => {
+    it('binds and submits over TLS where a certificate is set, and counts binds, PDUs and waiting receipts in /metrics', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'smsq-smpp-tls-'));
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+      const [tlsPort, httpPort] = [await freePort(), await freePort()];
+      await stack.startSmpp('smpp#7', { SMSQ_SMPP_TLS_CERT: join(dir, 'cert.pem'), SMSQ_SMPP_TLS_KEY: join(dir, 'key.pem'), SMSQ_SMPP_TLS_PORT: String(tlsPort), SMPP_HTTP_PORT: String(httpPort) });
+      const client = await smppClient();
+      const secure = await SmppTestClient.bound(tlsPort, client.credential.systemId, client.credential.password, 'bind_transceiver', { tls: true });
+      clients.push(secure);
+      expect((await submit(secure, { short_message: 'over TLS' })).command_status).toBe(ESME_ROK);
+
+      const metrics = await (await fetch(`http://127.0.0.1:${httpPort}/metrics`)).text();
+      expect(metrics).toMatch(/^smsq_smpp_binds\{type="transceiver"[^}]*\} [1-9]/m);
+      expect(metrics).toMatch(/^smsq_smpp_pdus_total\{command="submit_sm",status="ESME_ROK"[^}]*\} [1-9]/m);
+      expect(metrics).toMatch(/^smsq_smpp_receipts_waiting\{[^}]*\} \d+/m);
+      await stack.kill('smpp#7');
     });
   });
 

@@ -31,6 +31,8 @@ describe('npm start in a terminal', () => {
       BILLING_PORT: String(await freePort()),
       DISPATCH_PORT: String(await freePort()),
       INBOX_PORT: String(await freePort()),
+      SMPP_HTTP_PORT: String(await freePort()),
+      SMSQ_SMPP_PORT: String(await freePort()),
       NX_DAEMON: 'false',
     };
     delete env['SMSQ_LOG_LEVEL'];
@@ -64,11 +66,11 @@ describe('npm start in a terminal', () => {
     const [code] = await exited;
     const stop = lines.slice(stoppedAt).join('\n');
     expect(stop).not.toContain('without finishing');
-    for (const service of ['gateway', 'billing', 'dispatch', 'inbox', 'dashboard']) {
+    for (const service of ['gateway', 'billing', 'dispatch', 'inbox', 'smpp', 'dashboard']) {
       expect(stop).toContain(`[${service}] SIGTERM: finishing requests and messages in hand`);
       expect(stop).toContain(`[${service}] drained`);
     }
-    expect(stop.match(/SIGTERM: finishing/g)).toHaveLength(5);
+    expect(stop.match(/SIGTERM: finishing/g)).toHaveLength(6);
     expect(code).toBe(0);
   }, 240_000);
 });

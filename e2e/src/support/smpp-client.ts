@@ -36,17 +36,18 @@ export class SmppTestClient {
     });
   }
 
-  static connect(port: number, host = '127.0.0.1'): Promise<SmppTestClient> {
+  /** With `tls`, SMPP over TLS (the server's certificate is not checked: the tests' own is self-signed). */
+  static connect(port: number, { tls = false }: { tls?: boolean } = {}): Promise<SmppTestClient> {
     return new Promise((resolve, reject) => {
-      const session = smpp.connect({ url: `smpp://${host}:${port}` });
-      session.once('connect', () => resolve(new SmppTestClient(session)));
+      const session = smpp.connect({ url: `${tls ? 'ssmpp' : 'smpp'}://127.0.0.1:${port}` });
+      session.once(tls ? 'secureConnect' : 'connect', () => resolve(new SmppTestClient(session)));
       session.once('error', reject);
     });
   }
 
   /** Connects and binds; rejects unless the bind answers ESME_ROK. */
-  static async bound(port: number, systemId: string, password: string, type: BindType = 'bind_transceiver'): Promise<SmppTestClient> {
-    const client = await SmppTestClient.connect(port);
+  static async bound(port: number, systemId: string, password: string, type: BindType = 'bind_transceiver', options: { tls?: boolean } = {}): Promise<SmppTestClient> {
+    const client = await SmppTestClient.connect(port, options);
     const answer = await client.request(type, { system_id: systemId, password });
     if (answer.command_status !== 0) throw new Error(`${type} answered 0x${answer.command_status.toString(16)}`);
     return client;

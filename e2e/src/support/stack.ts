@@ -207,8 +207,8 @@ export class Stack {
     const ports =
       name === 'smpp'
         ? { SMPP_HTTP_PORT: this.env['SMPP_HTTP_PORT']!, SMSQ_SMPP_PORT: this.env['SMSQ_SMPP_PORT']! }
-        : { SMPP_HTTP_PORT: earlier?.['SMPP_HTTP_PORT'] ?? String(await freePort()), SMSQ_SMPP_PORT: earlier?.['SMSQ_SMPP_PORT'] ?? String(await freePort()) };
-    this.launch(name, { ...ports, ...env });
+        : { SMPP_HTTP_PORT: env['SMPP_HTTP_PORT'] ?? earlier?.['SMPP_HTTP_PORT'] ?? String(await freePort()), SMSQ_SMPP_PORT: env['SMSQ_SMPP_PORT'] ?? earlier?.['SMSQ_SMPP_PORT'] ?? String(await freePort()) };
+    this.launch(name, { ...env, ...ports });
     await this.waitForHealth(name, `http://127.0.0.1:${ports.SMPP_HTTP_PORT}`);
     return Number(ports.SMSQ_SMPP_PORT);
   }

@@ -163,7 +163,11 @@ export class SmppSession implements BoundSession {
       else this.answer(decoded.command, decoded.sequenceNumber, { status: decoded.status });
       return;
     }
-    void this.handle(decoded.pdu);
+    this.handle(decoded.pdu).catch((error: unknown) => {
+      this.logger.error(`${this.describe()}: ${decoded.pdu.command} not handled: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      const { command, sequenceNumber } = decoded.pdu;
+      if (!command.endsWith('_resp') && command !== 'generic_nack') this.answer(command, sequenceNumber, { status: CommandStatus.ESME_RSYSERR });
+    });
   }
 
   private async handle(pdu: Pdu): Promise<void> {

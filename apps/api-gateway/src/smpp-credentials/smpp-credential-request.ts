@@ -1,6 +1,11 @@
 import { InvalidRequestError, MAX_SMPP_SOURCE_ADDRESSES, SMPP_SOURCE_ADDRESS, SMPP_SYSTEM_ID } from '@smsq/contracts';
 import { jsonObjectOf } from '../http/json-body.js';
-import type { SmppCredentialRequest } from './smpp-credentials.service.js';
+
+/** What a new credential asks for; the password is always smsq's. */
+export interface SmppCredentialRequest {
+  systemId?: string;
+  sourceAddresses?: string[];
+}
 
 const FIELDS = ['system_id', 'source_addresses'];
 

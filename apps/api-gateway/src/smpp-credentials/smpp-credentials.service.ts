@@ -11,7 +11,7 @@ import {
 } from '@smsq/contracts';
 import { randomInt } from 'node:crypto';
 import { isStoredId } from '../identity/stored-id.js';
-import { sourceAddressesOf } from './smpp-credential-request.js';
+import { sourceAddressesOf, type SmppCredentialRequest } from './smpp-credential-request.js';
 import { SmppCredentialsRepository } from './smpp-credentials.repository.js';
 import { hashSmppPassword, issueSmppPassword, verifySmppPassword } from './smpp-password.js';
 
@@ -33,12 +33,6 @@ export function smppCredentialBody(credential: SmppCredentialView) {
     last_bound_at: credential.lastBoundAt,
     revoked_at: credential.revokedAt,
   };
-}
-
-/** What a new credential asks for; the password is always smsq's. */
-export interface SmppCredentialRequest {
-  systemId?: string;
-  sourceAddresses?: string[];
 }
 
 /** `c<client id>` and random letters and digits (no look-alikes), 8 to 15 characters. */

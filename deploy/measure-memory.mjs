@@ -2,7 +2,8 @@
 // requests and limits in deploy/k8s. Starts the built services one process each (as a pod runs
 // them) under a database, broker namespace and ports of its own, reads every process's VmRSS at
 // rest, under create-task load, while workers drain the backlog (the reference worker among them),
-// and while the dashboard serves signed-in pages, then stops them and drops its database. Needs `npm run build` first and the
+// and while the dashboard serves signed-in pages, then stops them and drops its database. The smpp service is measured
+// beside them but takes no SMPP binds here: its figures are those of an idle SMPP server. Needs `npm run build` first and the
 // local PostgreSQL, RabbitMQ and Redis (the README's defaults). Prints one JSON object.
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ const id = process.env.MEASURE_ID ?? 'k8smeasure';
 const serverUrl = process.env.MEASURE_DATABASE_SERVER ?? 'postgresql://postgres@127.0.0.1:5432';
 const seconds = Number(process.env.MEASURE_SECONDS ?? 30);
 const connections = Number(process.env.MEASURE_CONNECTIONS ?? 64);
-const ports = { gateway: 3100, dashboard: 3101, billing: 3111, dispatch: 3112, inbox: 3113 };
+const ports = { gateway: 3100, dashboard: 3101, billing: 3111, dispatch: 3112, inbox: 3113, smpp: 3114 };
 const env = {
   ...process.env,
   NODE_ENV: 'production',
@@ -28,11 +29,14 @@ const env = {
   BILLING_PORT: String(ports.billing),
   DISPATCH_PORT: String(ports.dispatch),
   INBOX_PORT: String(ports.inbox),
+  SMPP_HTTP_PORT: String(ports.smpp),
+  // Not 2775: a local smsq may hold it.
+  SMSQ_SMPP_PORT: process.env.MEASURE_SMPP_PORT ?? '3775',
   DASHBOARD_SECRET: 'measure-memory-secret-of-at-least-32-characters',
   DASHBOARD_PUBLIC_URL: `http://127.0.0.1:${ports.dashboard}`,
   DASHBOARD_PUBLIC_API_URL: `http://127.0.0.1:${ports.gateway}`,
 };
-const SERVICES = { billing: 'billing', dispatch: 'dispatch', inbox: 'inbox', gateway: 'api-gateway', dashboard: 'dashboard' };
+const SERVICES = { billing: 'billing', dispatch: 'dispatch', inbox: 'inbox', smpp: 'smpp', gateway: 'api-gateway', dashboard: 'dashboard' };
 const api = `http://127.0.0.1:${ports.gateway}`;
 const children = {};
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -44,6 +44,8 @@ DASHBOARD_SECRET=$(secret)
 # Backups: one every SMSQ_BACKUP_INTERVAL_S seconds, the newest SMSQ_BACKUP_KEEP kept.
 SMSQ_BACKUP_INTERVAL_S=86400
 SMSQ_BACKUP_KEEP=14
+# SMPP: the port clients bind to (published by smsq, and shown to clients by the dashboard).
+SMSQ_SMPP_PORT=2775
 # Password reset mail (optional): SMSQ_SMTP_URL=smtps://user:password@mail.example.com and SMSQ_MAIL_FROM="smsq <no-reply@example.com>"
 SMSQ_SMTP_URL=
 SMSQ_MAIL_FROM=

@@ -108,9 +108,9 @@ describe('deploy/compose/docker-compose.yml, resolved by `docker compose config`
     }
   });
 
-  it('publishes HTTPS on 443 from Caddy and nothing else: no database, broker, Redis, API or dashboard port on the host', () => {
+  it('publishes HTTPS on 443 from Caddy and SMPP on 2775 from smsq, and nothing else: no database, broker, Redis, API, dashboard or metrics port on the host', () => {
     const published = Object.entries(resolved.services).flatMap(([name, service]) => publishedPorts(service).map((port) => ({ name, ...port })));
-    expect(published.map(({ name, target, published: host, protocol }) => `${name} ${host}->${target}/${protocol}`).sort()).toEqual(['caddy 443->443/tcp', 'caddy 443->443/udp']);
+    expect(published.map(({ name, target, published: host, protocol }) => `${name} ${host}->${target}/${protocol}`).sort()).toEqual(['caddy 443->443/tcp', 'caddy 443->443/udp', 'smsq 2775->2775/tcp']);
   });
 
   it('signs in to PostgreSQL with a password only (scram-sha-256, no trust), with the password from .env', () => {
@@ -187,6 +187,55 @@ describe('deploy/compose/docker-compose.yml, resolved by `docker compose config`
     expect(volumeOf('caddy', '/data')).toBe('caddy-data');
     // RabbitMQ's data is kept under its node name, made from the host name.
     expect(resolved.services['rabbitmq']!.hostname).toBe('rabbitmq');
+  });
+});
+
+describe('SMPP in deploy/compose/docker-compose.yml', () => {
+  const smppConfig = () => readFileSync(join(repoRoot, 'apps/smpp/src/config/smpp-config.ts'), 'utf8');
+
+  it('publishes the port the smpp service listens on and the dashboard tells clients, SMSQ_SMPP_PORT from .env', () => {
+    expect(env['SMSQ_SMPP_PORT']).toBe('2775');
+    expect(smppConfig()).toContain("env.port('SMSQ_SMPP_PORT', 2775)");
+    expect(readFileSync(join(repoRoot, 'apps/dashboard/src/config/dashboard-config.ts'), 'utf8')).toContain("env.port('SMSQ_SMPP_PORT', 2775)");
+    // One container runs every service (`npm start`), the dashboard and smpp among them: one variable for both.
+    const smsq = resolved.services['smsq']!;
+    expect(environmentOf(smsq)['SMSQ_SMPP_PORT']).toBe('2775');
+    expect(publishedPorts(smsq)).toEqual([{ target: 2775, published: '2775', protocol: 'tcp', hostIp: undefined }]);
+
+    const moved = join(workspace, 'smpp-port.env');
+    writeFileSync(moved, readFileSync(envFile, 'utf8').replace('SMSQ_SMPP_PORT=2775', 'SMSQ_SMPP_PORT=2776'));
+    const elsewhere = resolveCompose(PRODUCTION, { envFile: moved }).services['smsq']!;
+    expect(environmentOf(elsewhere)['SMSQ_SMPP_PORT']).toBe('2776');
+    expect(publishedPorts(elsewhere)).toEqual([{ target: 2776, published: '2776', protocol: 'tcp', hostIp: undefined }]);
+  });
+
+  it("counts smpp's readiness in smsq's healthcheck, on the HTTP port it is left at", () => {
+    expect(smppConfig()).toContain("env.port('SMPP_HTTP_PORT', 3014)");
+    expect(environmentOf(resolved.services['smsq']!)['SMPP_HTTP_PORT']).toBeUndefined();
+    expect(String(resolved.services['smsq']!.healthcheck!.test)).toMatch(/\[3000, 3001, 3014\]\.map\(.*\/readyz/);
+  });
+
+  it('offers SMPP over TLS on 3550 as the comments say: uncommented, the certificate is mounted read-only where SMSQ_SMPP_TLS_CERT and SMSQ_SMPP_TLS_KEY point', () => {
+    expect(smppConfig()).toContain("env.port('SMSQ_SMPP_TLS_PORT', 3550)");
+    const text = readFileSync(PRODUCTION, 'utf8');
+    const commented = ['      # SMSQ_SMPP_TLS_CERT: ', '      # SMSQ_SMPP_TLS_KEY: ', '    # volumes:\n', '    #   - /etc/smsq/smpp-tls:', '      # - "3550:3550"'];
+    for (const line of commented) expect(text, line).toContain(line);
+    // Beside the original, so its relative paths resolve the same; removed at once.
+    const uncommented = join(composeDir, `.tls-check-${process.pid}.yml`);
+    writeFileSync(uncommented, commented.reduce((file, line) => file.replace(line, line.replace('# ', '')), text));
+    let smsq: ReturnType<typeof resolveCompose>['services'][string];
+    try {
+      smsq = resolveCompose(uncommented, { envFile }).services['smsq']!;
+    } finally {
+      rmSync(uncommented, { force: true });
+    }
+    const tls = environmentOf(smsq);
+    const mount = mounts(smsq).find((candidate) => tls['SMSQ_SMPP_TLS_CERT']!.startsWith(`${candidate.target}/`))!;
+    expect(mount).toMatchObject({ readOnly: true });
+    expect(tls['SMSQ_SMPP_TLS_KEY']!.startsWith(`${mount.target}/`)).toBe(true);
+    // Outside the repository: a key never lands in git or, through the build context, in the image.
+    expect(mount.source.startsWith(repoRoot)).toBe(false);
+    expect(publishedPorts(smsq).map((port) => port.target).sort()).toEqual([2775, 3550]);
   });
 });
 

@@ -10,8 +10,13 @@ import { operatorResourceOf } from './operator-resources.js';
 
 const deployRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = join(deployRoot, '..');
-const SERVICES = ['api-gateway', 'billing', 'dispatch', 'inbox', 'dashboard'] as const;
-const WORKER_LINES = '# components:\n#   - ../../components/reference-worker\n';
+const SERVICES = ['api-gateway', 'billing', 'dispatch', 'inbox', 'smpp', 'dashboard'] as const;
+/** The optional components, commented out in each overlay; a variant of the overlay uncomments `components:` and one of them. */
+const OPTIONAL_COMPONENTS = '# components:\n#   - ../../components/reference-worker\n#   - ../../components/smpp-tls\n';
+const VARIANTS = {
+  'with-worker': 'components:\n  - ../../components/reference-worker\n#   - ../../components/smpp-tls\n',
+  'with-smpp-tls': 'components:\n#   - ../../components/reference-worker\n  - ../../components/smpp-tls\n',
+};
 /** deploy/measured-memory.json: what `node deploy/measure-memory.mjs` saw, which the requests and limits are sized from. */
 const measured = JSON.parse(readFileSync(join(deployRoot, 'measured-memory.json'), 'utf8')) as { services: Record<string, { atRestMb: number; peakMb: number }> };
 
@@ -28,6 +33,14 @@ function deploymentOf(objects: RenderedObject[], service: string): Workload {
   const deployment = objects.find((object) => object.kind === 'Deployment' && object.metadata.name === `smsq-${service}`);
   expect(deployment, `Deployment smsq-${service}`).toBeDefined();
   return deployment as Workload;
+}
+
+/** The port variable a service's configuration reads, with its default: `port: env.port('BILLING_PORT', 3011)` → ['BILLING_PORT', 3011]. */
+function configuredPort(service: string, field: 'port' | 'httpPort' | 'smppPort' | 'tlsPort'): [string, number] {
+  const configFile = readFileSync(join(repoRoot, 'apps', service, 'src', 'config', `${service === 'api-gateway' ? 'gateway' : service}-config.ts`), 'utf8');
+  const pattern = field === 'port' ? /const port = env\.port\('(\w+)', (\d+)\)|\bport: env\.port\('(\w+)', (\d+)\)|\bhttpPort: env\.port\('(\w+)', (\d+)\)/ : new RegExp(`\\b${field}: env\\.port\\('(\\w+)', (\\d+)\\)`);
+  const [, variable, fallback] = pattern.exec(configFile)!.filter(Boolean);
+  return [variable!, Number(fallback)];
 }
 
 /** kustomize folds long base64 values onto several lines; Kubernetes' decoder skips the line breaks, the schema's `byte` format does not. */
@@ -48,9 +61,11 @@ beforeAll(() => {
   cpSync(join(deployRoot, 'k8s'), workspace, { recursive: true });
   for (const overlay of ['bring-your-own', 'operators']) {
     const kustomization = readFileSync(join(workspace, 'overlays', overlay, 'kustomization.yaml'), 'utf8');
-    expect(kustomization, `overlays/${overlay} offers the reference worker as the docs say`).toContain(WORKER_LINES);
-    cpSync(join(workspace, 'overlays', overlay), join(workspace, 'overlays', `${overlay}-with-worker`), { recursive: true });
-    writeFileSync(join(workspace, 'overlays', `${overlay}-with-worker`, 'kustomization.yaml'), kustomization.replace(WORKER_LINES, 'components:\n  - ../../components/reference-worker\n'));
+    expect(kustomization, `overlays/${overlay} offers the reference worker and SMPP over TLS as the docs say`).toContain(OPTIONAL_COMPONENTS);
+    for (const [variant, components] of Object.entries(VARIANTS)) {
+      cpSync(join(workspace, 'overlays', overlay), join(workspace, 'overlays', `${overlay}-${variant}`), { recursive: true });
+      writeFileSync(join(workspace, 'overlays', `${overlay}-${variant}`, 'kustomization.yaml'), kustomization.replace(OPTIONAL_COMPONENTS, components));
+    }
   }
 });
 
@@ -58,7 +73,7 @@ afterAll(() => {
   if (workspace) rmSync(workspace, { recursive: true, force: true });
 });
 
-describe.each(['base', 'overlays/bring-your-own', 'overlays/operators', 'overlays/bring-your-own-with-worker', 'overlays/operators-with-worker'])('deploy/k8s/%s', (variant) => {
+describe.each(['base', 'overlays/bring-your-own', 'overlays/operators', 'overlays/bring-your-own-with-worker', 'overlays/operators-with-worker', 'overlays/bring-your-own-with-smpp-tls', 'overlays/operators-with-smpp-tls'])('deploy/k8s/%s', (variant) => {
   it('renders offline with kustomize', () => {
     expect(rendered(variant).length).toBeGreaterThan(10);
   });
@@ -89,13 +104,11 @@ describe.each(['overlays/bring-your-own', 'overlays/operators'])('the services i
     expect(container!.image).toMatch(/^ghcr\.io\/example\/smsq:/);
     expect(container!.command).toEqual(['node', `apps/${service}/dist/smsq-${service}.mjs`]);
     expect(existsSync(join(repoRoot, 'apps', service, 'src', 'main.ts'))).toBe(true);
-    // The port variable and its default, read from the service's own configuration.
-    const configDir = join(repoRoot, 'apps', service, 'src', 'config');
-    const configFile = readFileSync(join(configDir, `${service === 'api-gateway' ? 'gateway' : service}-config.ts`), 'utf8');
-    const [, variable, fallback] = /const port = env\.port\('(\w+)', (\d+)\)|port: env\.port\('(\w+)', (\d+)\)/.exec(configFile)!.filter(Boolean);
+    // The HTTP port variable and its default, read from the service's own configuration.
+    const [variable, fallback] = configuredPort(service, 'port');
     const port = container!.ports!.find((candidate) => candidate.name === 'http')!;
-    expect(port.containerPort).toBe(Number(fallback));
-    expect(container!.env!.find((entry) => entry.name === variable)?.value).toBe(fallback);
+    expect(port.containerPort).toBe(fallback);
+    expect(container!.env!.find((entry) => entry.name === variable)?.value).toBe(String(fallback));
     expect(container!.livenessProbe?.httpGet).toEqual({ path: '/healthz', port: 'http' });
     expect(container!.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'http' });
     for (const name of ['DATABASE_URL', 'AMQP_URL', 'REDIS_URL']) expect(container!.env!.map((entry) => entry.name)).toContain(name);
@@ -130,7 +143,7 @@ describe.each(['overlays/bring-your-own', 'overlays/operators'])('the services i
     for (const name of scaled) expect((objects.find((object) => object.metadata.name === name)!['spec'] as { replicas?: number }).replicas).toBeUndefined();
   });
 
-  it('lets only the gateway and the dashboard take traffic from outside the namespace, and lets every service reach PostgreSQL, RabbitMQ and Redis', () => {
+  it('lets only the gateway and the dashboard (on HTTP) and smpp (on its SMPP ports) take traffic from outside the namespace, and lets every service reach PostgreSQL, RabbitMQ and Redis', () => {
     const objects = rendered(variant);
     const policies = objects.filter((object) => object.kind === 'NetworkPolicy') as (RenderedObject & { spec: NetworkPolicySpec })[];
     for (const service of SERVICES) {
@@ -139,8 +152,9 @@ describe.each(['overlays/bring-your-own', 'overlays/operators'])('the services i
       expect(applying.some((policy) => policy.spec.policyTypes?.includes('Ingress')), `${service} is isolated for ingress`).toBe(true);
       expect(applying.some((policy) => policy.spec.policyTypes?.includes('Egress')), `${service} is isolated for egress`).toBe(true);
       const ingress = applying.flatMap((policy) => policy.spec.ingress ?? []);
-      const fromAnywhere = ingress.some((rule) => !rule.from || rule.from.some((peer) => peer.ipBlock || (peer.namespaceSelector && Object.keys(peer.namespaceSelector).length === 0)));
-      expect(fromAnywhere, `${service} takes traffic from outside`).toBe(service === 'api-gateway' || service === 'dashboard');
+      const fromAnywhere = ingress.filter((rule) => !rule.from || rule.from.some((peer) => peer.ipBlock || (peer.namespaceSelector && Object.keys(peer.namespaceSelector).length === 0)));
+      const outsidePorts = { 'api-gateway': ['http'], dashboard: ['http'], smpp: ['smpp', 'smpp-tls'] }[service as string] ?? [];
+      expect(fromAnywhere.flatMap((rule) => (rule.ports ?? [{ port: 'every port' }]).map((port) => port.port)).sort(), `${service} takes traffic from outside on`).toEqual(outsidePorts);
       // Anything else that reaches it comes from a named namespace (Prometheus), on its HTTP port.
       for (const rule of ingress.filter((rule) => rule.from)) expect(rule.ports).toEqual([{ port: 'http' }]);
       const egressPorts = applying.flatMap((policy) => policy.spec.egress ?? []).flatMap((rule) => (rule.ports ?? []).map((port) => port.port));
@@ -155,6 +169,76 @@ interface NetworkPolicySpec {
   ingress?: { from?: { ipBlock?: object; namespaceSelector?: object; podSelector?: object }[]; ports?: { port: number | string }[] }[];
   egress?: { to?: object[]; ports?: { port: number | string }[] }[];
 }
+
+interface ServiceSpec {
+  type?: string;
+  externalTrafficPolicy?: string;
+  selector?: Record<string, string>;
+  ports: { name?: string; port: number; targetPort?: number | string; protocol?: string }[];
+}
+
+function serviceOf(objects: RenderedObject[], name: string): ServiceSpec {
+  const service = objects.find((object) => object.kind === 'Service' && object.metadata.name === name);
+  expect(service, `Service ${name}`).toBeDefined();
+  return service!['spec'] as ServiceSpec;
+}
+
+/** smsq-config's value of `name`, as every service reads it through envFrom. */
+function configValue(objects: RenderedObject[], name: string): string | undefined {
+  const config = objects.find((object) => object.kind === 'ConfigMap' && object.metadata.name.startsWith('smsq-config-'))!;
+  return (config['data'] as Record<string, string>)[name];
+}
+
+describe.each(['overlays/bring-your-own', 'overlays/operators'])('SMPP in deploy/k8s/%s', (variant) => {
+  it('takes binds on the SMPP port the smpp service and the dashboard read, inside the cluster and through a TCP load balancer', () => {
+    const objects = rendered(variant);
+    const [variable, fallback] = configuredPort('smpp', 'smppPort');
+    expect(variable).toBe('SMSQ_SMPP_PORT');
+    // One value for both: where the service listens and what the dashboard tells clients to bind to.
+    expect(readFileSync(join(repoRoot, 'apps/dashboard/src/config/dashboard-config.ts'), 'utf8')).toContain(`env.port('${variable}', ${fallback})`);
+    expect(configValue(objects, variable)).toBe(String(fallback));
+    for (const service of ['smpp', 'dashboard']) {
+      expect(deploymentOf(objects, service).spec.template.spec.containers[0]!.envFrom!.map((source) => source.configMapRef?.name), service).toContainEqual(expect.stringMatching(/^smsq-config-/));
+    }
+    const [container] = deploymentOf(objects, 'smpp').spec.template.spec.containers;
+    expect(container!.ports!.find((port) => port.name === 'smpp')?.containerPort).toBe(fallback);
+    const inside = serviceOf(objects, 'smsq-smpp');
+    expect(inside.type ?? 'ClusterIP').toBe('ClusterIP');
+    expect(inside.ports).toContainEqual({ name: 'smpp', port: fallback, targetPort: 'smpp', protocol: 'TCP' });
+    const outside = serviceOf(objects, 'smsq-smpp-public');
+    expect(outside.type).toBe('LoadBalancer');
+    expect(outside.selector).toEqual(deploymentOf(objects, 'smpp').spec.selector.matchLabels);
+    // SMPP only: health, readiness and metrics stay inside.
+    expect(outside.ports).toEqual([{ name: 'smpp', port: fallback, targetPort: 'smpp', protocol: 'TCP' }]);
+    // No Ingress carries SMPP, and nothing routes HTTP to it.
+    expect(objects.filter((object) => object.kind === 'Ingress')).toEqual([]);
+  });
+
+  it('serves no TLS port until components/smpp-tls gives it the certificate', () => {
+    const [container] = deploymentOf(rendered(variant), 'smpp').spec.template.spec.containers;
+    expect(container!.ports!.map((port) => port.name)).not.toContain('smpp-tls');
+    expect(container!.env!.map((entry) => entry.name)).not.toContain('SMSQ_SMPP_TLS_CERT');
+  });
+
+  it('with components/smpp-tls, serves SMPP over TLS on the port the service reads, with the certificate and key of the Secret smsq-smpp-tls', () => {
+    const objects = rendered(`${variant}-with-smpp-tls`);
+    const deployment = deploymentOf(objects, 'smpp') as Workload & { spec: { template: { spec: { volumes: { name: string; secret?: { secretName: string } }[] } } } };
+    const [container] = deployment.spec.template.spec.containers as (Workload['spec']['template']['spec']['containers'][number] & { volumeMounts: { name: string; mountPath: string; readOnly?: boolean }[] })[];
+    const [, tlsPort] = configuredPort('smpp', 'tlsPort');
+    expect(container!.ports!.find((port) => port.name === 'smpp-tls')?.containerPort).toBe(tlsPort);
+    const env = new Map(container!.env!.map((entry) => [entry.name, entry.value]));
+    expect(env.get('SMSQ_SMPP_TLS_PORT')).toBe(String(tlsPort));
+    const volume = deployment.spec.template.spec.volumes.find((candidate) => candidate.secret?.secretName === 'smsq-smpp-tls')!;
+    const mount = container!.volumeMounts.find((candidate) => candidate.name === volume.name)!;
+    expect(mount.readOnly).toBe(true);
+    // The keys a Secret of type kubernetes.io/tls holds (kubectl create secret tls, cert-manager).
+    expect(env.get('SMSQ_SMPP_TLS_CERT')).toBe(`${mount.mountPath}/tls.crt`);
+    expect(env.get('SMSQ_SMPP_TLS_KEY')).toBe(`${mount.mountPath}/tls.key`);
+    for (const name of ['smsq-smpp', 'smsq-smpp-public']) expect(serviceOf(objects, name).ports, name).toContainEqual({ name: 'smpp-tls', port: tlsPort, targetPort: 'smpp-tls', protocol: 'TCP' });
+    // Still only the smpp pods change: the other services render as without it.
+    for (const service of SERVICES.filter((candidate) => candidate !== 'smpp')) expect(deploymentOf(objects, service)).toEqual(deploymentOf(rendered(variant), service));
+  });
+});
 
 describe('deploy/k8s/overlays/bring-your-own', () => {
   it('takes every connection from the smsq-connections Secret, with URLs of the right kinds', () => {

@@ -15,5 +15,5 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN NX_DAEMON=false npx nx run-many -t build
 ENV NODE_ENV=production SMSQ_LOG_FORMAT=text
-EXPOSE 3000 3001
+EXPOSE 3000 3001 2775
 CMD ["npm", "start"]

@@ -53,11 +53,13 @@ describe('/metrics answers the operator’s questions, Profile A', () => {
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/events`;
     stack = await Stack.start({ profile: 'A', env: { SMSQ_CLAIM_TIMEOUT_S: '2', SMSQ_MAX_ATTEMPTS: '2', SMSQ_WEBHOOK_ALLOW_PRIVATE: 'true' } });
     dashboardUrl = await stack.startDashboard();
+    await stack.startSmpp();
     metricsUrls = {
       gateway: `${stack.baseUrl}/metrics`,
       billing: `http://127.0.0.1:${stack.env['BILLING_PORT']}/metrics`,
       dispatch: `http://127.0.0.1:${stack.env['DISPATCH_PORT']}/metrics`,
       inbox: `http://127.0.0.1:${stack.env['INBOX_PORT']}/metrics`,
+      smpp: `http://127.0.0.1:${stack.env['SMPP_HTTP_PORT']}/metrics`,
       dashboard: `${dashboardUrl}/metrics`,
     };
   });

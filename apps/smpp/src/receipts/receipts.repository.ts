@@ -61,8 +61,10 @@ export class ReceiptsRepository {
         RETURNING r.task_id, r.event, r.client_id, r.at, r.attempts, r.created_at
       )
       SELECT l.task_id AS "taskId", l.event, l.client_id AS "clientId", l.at, l.attempts,
-             s.source_addr AS "sourceAddr", s.destination_addr AS "destinationAddr", s.text_head AS "textHead", s.submitted_at AS "submittedAt"
-        FROM leased l JOIN "smpp"."submissions" s ON s.task_id = l.task_id
+             coalesce(s.source_addr, '') AS "sourceAddr", coalesce(s.destination_addr, '') AS "destinationAddr",
+             coalesce(s.text_head, '') AS "textHead", coalesce(s.submitted_at, l.at) AS "submittedAt"
+        -- A submission whose row was never written (its service died in between) still gets its receipt, with less said.
+        FROM leased l LEFT JOIN "smpp"."submissions" s ON s.task_id = l.task_id
        ORDER BY l.created_at, l.task_id, l.at`;
   }
 

@@ -40,6 +40,26 @@ export interface BenchSettings {
     claimPairs: number;
     timeoutS: number;
   };
+  /**
+   * Scenario 6 (issue 42), on a client of its own (an API key, a VIP gateway, bonus credits and an
+   * SMPP credential) texting `recipients` numbers. 6: `pairs` pairs of rounds of `tasks` tasks each,
+   * one round through create-task over HTTP from `window` connections, the other through submit_sm
+   * on one transmitter bind with `window` outstanding, after an unmeasured round of `warmUpTasks` of
+   * each. 6b: `lonePairs` pairs of rounds of `loneRequests` lone requests, `pauseMs` apart, one
+   * create-task at a time against one submit_sm at a time, after `loneWarmUp` unmeasured of each.
+   */
+  smpp: {
+    recipients: number;
+    window: number;
+    tasks: number;
+    warmUpTasks: number;
+    pairs: number;
+    lonePairs: number;
+    loneWarmUp: number;
+    loneRequests: number;
+    pauseMs: number;
+    timeoutS: number;
+  };
   memorySampleMs: number;
 }
 
@@ -57,6 +77,7 @@ export function benchSettings(quick: boolean): BenchSettings {
         failover: { rounds: 2, backlog: 4_000, moving: 2, atLimit: 1, movablePerGateway: 3_000, pinned: 2, pinnedPerGateway: 2_000, timeoutS: 300 },
         conversations: { tasks: 100_000, numbers: 20_000, replies: 5_000, requests: 100 },
         rules: { clients: 8, gatewaysPerClient: 3, recipients: 1_000, cap: 100_000, backlog: 4_000, pairs: 2, connections: 8, itemsPerRequest: 100, claimPairs: 3, timeoutS: 300 },
+        smpp: { recipients: 1_000, window: 10, tasks: 2_000, warmUpTasks: 500, pairs: 3, lonePairs: 3, loneWarmUp: 20, loneRequests: 100, pauseMs: 20, timeoutS: 30 },
         memorySampleMs: 500,
       }
     : {
@@ -71,6 +92,7 @@ export function benchSettings(quick: boolean): BenchSettings {
         failover: { rounds: 3, backlog: 15_000, moving: 4, atLimit: 2, movablePerGateway: 10_000, pinned: 4, pinnedPerGateway: 5_000, timeoutS: 900 },
         conversations: { tasks: 100_000, numbers: 20_000, replies: 5_000, requests: 400 },
         rules: { clients: 20, gatewaysPerClient: 3, recipients: 1_000, cap: 100_000, backlog: 15_000, pairs: 3, connections: 8, itemsPerRequest: 100, claimPairs: 5, timeoutS: 900 },
+        smpp: { recipients: 1_000, window: 10, tasks: 8_000, warmUpTasks: 1_000, pairs: 5, lonePairs: 5, loneWarmUp: 50, loneRequests: 400, pauseMs: 20, timeoutS: 30 },
         memorySampleMs: 500,
       };
 }
@@ -110,4 +132,8 @@ export const TARGETS = {
   rulesDeliverRatio: 0.9,
   /** Scenario 3b (issue 41): p99 of a lone claim with those rules on / with them off, in the same run. */
   rulesClaimP99Ratio: 1.2,
+  /** Scenario 6 (issue 42): tasks/s through submit_sm with a window of 10 on one bind / through create-task from 10 connections, in the same run. */
+  smppThroughputRatio: 1.0,
+  /** Scenario 6b (issue 42): p50 of a lone submit_sm round trip / of a lone create-task, in the same run. */
+  smppLoneP50Ratio: 1.5,
 } as const;

@@ -35,6 +35,11 @@ export interface StackOptions {
   cpuProfileDir?: string;
   /** The four services in one process (scripts/one-process.mjs), as `npm start` runs them, instead of one each. */
   together?: boolean;
+  /**
+   * Also the SMPP service (scenario 6), in a process of its own beside the four; its memory and CPU
+   * are not counted in theirs (`smppCpuMs` reads its CPU).
+   */
+  smpp?: boolean;
 }
 
 /** The label of the one process that runs the four services when they run together. */
@@ -46,6 +51,8 @@ const TOGETHER = 'together';
  */
 export class BenchStack {
   private readonly processes = new Map<string, ChildProcess>();
+  /** Started beside the measured services, and not counted in their memory and CPU: the SMPP service. */
+  private readonly extras = new Map<string, ChildProcess>();
   private readonly logTail = new Map<string, string[]>();
   private services: Services | undefined;
   private inboxClient: ServiceClient | undefined;
@@ -83,17 +90,23 @@ export class BenchStack {
       BILLING_PORT: String(await freePort()),
       DISPATCH_PORT: String(await freePort()),
       INBOX_PORT: String(await freePort()),
+      SMPP_HTTP_PORT: String(await freePort()),
+      SMSQ_SMPP_PORT: String(await freePort()),
+      SMSQ_SMPP_HOST: '127.0.0.1',
       SMSQ_LOG_FORMAT: 'json',
+      // Also the SMPP service's submits per credential.
       SMSQ_RATE_LIMIT_RPS: '0',
     };
     const stack = new BenchStack(options, databaseName, databaseUrl, env, `http://127.0.0.1:${port}`);
     if (options.together) stack.launch(TOGETHER, [join(options.root, 'scripts', 'one-process.mjs'), ...MEASURED_SERVICES]);
     else for (const service of MEASURED_SERVICES) stack.launch(service, [join(options.root, 'apps', service, 'dist', `smsq-${service}.mjs`)]);
+    if (options.smpp) stack.launch('smpp', [join(options.root, 'apps', 'smpp', 'dist', 'smsq-smpp.mjs')], stack.extras);
     try {
       await until(
         async () => {
-          const stopped = [...stack.processes].find(([, child]) => child.exitCode !== null || child.signalCode !== null);
+          const stopped = [...stack.processes, ...stack.extras].find(([, child]) => child.exitCode !== null || child.signalCode !== null);
           if (stopped) throw new Error(`${stopped[0]} stopped before it was ready`);
+          if (options.smpp && !(await fetch(`http://127.0.0.1:${env['SMPP_HTTP_PORT']}/readyz`)).ok) return false;
           return (await fetch(`${stack.baseUrl}/readyz`)).ok;
         },
         90_000,
@@ -107,7 +120,13 @@ export class BenchStack {
     return stack;
   }
 
-  private launch(service: string, args: string[]): void {
+  /** Where SMPP clients bind, when the stack was started with the SMPP service. */
+  get smppAddress(): { host: string; port: number } {
+    if (!this.extras.has('smpp')) throw new Error('the bench stack was started without the SMPP service');
+    return { host: this.env['SMSQ_SMPP_HOST']!, port: Number(this.env['SMSQ_SMPP_PORT']) };
+  }
+
+  private launch(service: string, args: string[], into = this.processes): void {
     const profiling = this.options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(this.options.cpuProfileDir, service)}`] : [];
     const child = spawn(process.execPath, [...profiling, ...args], {
       cwd: this.options.root,
@@ -122,7 +141,7 @@ export class BenchStack {
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
-    this.processes.set(service, child);
+    into.set(service, child);
   }
 
   recentLogs(lines = 15): string {
@@ -154,6 +173,12 @@ export class BenchStack {
     const used = {} as Record<MeasuredService, number>;
     for (const [service, child] of this.processes) used[service as MeasuredService] = cpuMsOf(child.pid!);
     return used;
+  }
+
+  /** CPU time the SMPP service has used so far, in ms (0 when the stack runs without it). */
+  smppCpuMs(): number {
+    const child = this.extras.get('smpp');
+    return child ? cpuMsOf(child.pid!) : 0;
   }
 
   private serviceClients(): Services {
@@ -190,7 +215,7 @@ export class BenchStack {
     if (this.services) await Promise.allSettled(Object.values(this.services).map((client: ServiceClient) => client.close()));
     await this.inboxClient?.close().catch(() => undefined);
     await Promise.all(
-      [...this.processes.values()].map(async (child) => {
+      [...this.processes.values(), ...this.extras.values()].map(async (child) => {
         if (child.exitCode !== null || child.signalCode !== null) return;
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');

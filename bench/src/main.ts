@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --profile] [-- --only=queue,bulk,normal,rest,deliver,batched,failover,rules,growth,conversations]`: starts the built services
+// `npm run bench [-- --quick] [-- --profile] [-- --only=queue,bulk,normal,rest,smpp,deliver,batched,failover,rules,growth,conversations]`: starts the built services
 // under a database and broker namespace of its own, runs the scenarios of docs/performance.md
 // against them, against pgbench on the same Postgres and (create-task) against a one-process
 // implementation of its own, writes bench/results/<timestamp>.json
@@ -16,6 +16,7 @@ import { formatProfile, summariseProfileDir } from './cpu-profile.js';
 import { failoverScenario } from './failover-scenario.js';
 import { checkTargets, printSummary, updatePerformanceDoc, writeResults, type BenchResults } from './report.js';
 import { rulesScenario } from './rules-scenario.js';
+import { smppScenario } from './smpp-scenario.js';
 import {
   bulkScenario,
   deliverScenario,
@@ -29,8 +30,8 @@ import {
   type QueueResult,
 } from './scenarios.js';
 
-type Scenario = 'queue' | 'bulk' | 'normal' | 'rest' | 'deliver' | 'batched' | 'failover' | 'rules' | 'growth' | 'conversations';
-const ALL: Scenario[] = ['queue', 'bulk', 'normal', 'rest', 'deliver', 'batched', 'failover', 'rules', 'growth', 'conversations'];
+type Scenario = 'queue' | 'bulk' | 'normal' | 'rest' | 'smpp' | 'deliver' | 'batched' | 'failover' | 'rules' | 'growth' | 'conversations';
+const ALL: Scenario[] = ['queue', 'bulk', 'normal', 'rest', 'smpp', 'deliver', 'batched', 'failover', 'rules', 'growth', 'conversations'];
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
@@ -59,7 +60,7 @@ const stackOptions = {
   amqpUrl: process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672',
   redisUrl: process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379',
 };
-const stack = await BenchStack.start({ ...stackOptions, cpuProfileDir });
+const stack = await BenchStack.start({ ...stackOptions, cpuProfileDir, smpp: scenarios.has('smpp') });
 
 // Ctrl-C or a CI timeout still stops the services and drops the bench's database.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -83,6 +84,7 @@ try {
   if (scenarios.has('normal') && queue) partial.normalLoad = await normalLoadScenario(stack, settings, fixture, queue.oneProcess.implementation.perSecond);
   if (scenarios.has('normal')) partial.fixedRateLoad = await fixedRateScenario(stack, settings, fixture, TARGETS.fixedRatePerS);
   if (scenarios.has('rest')) partial.rest = await restScenario(stack, settings, fixture);
+  if (scenarios.has('smpp')) partial.smpp = await smppScenario(stack, settings);
   if (scenarios.has('deliver')) partial.deliver = await deliverScenario(stack, settings, fixture);
   if (scenarios.has('batched')) partial.deliverBatched = await deliverScenario(stack, settings, fixture, 'batch');
   if (scenarios.has('failover')) partial.failover = await failoverScenario(stack, settings, fixture);
@@ -117,8 +119,8 @@ const machine = {
   postgres,
   loadAverageAtStart,
 };
-const { queue, bulk, normalLoad, fixedRateLoad, rest, deliver, deliverBatched, failover, rules, growth, conversations, together } = partial;
-if (!failed && queue && bulk && normalLoad && fixedRateLoad && rest && deliver && deliverBatched && failover && rules && growth && conversations && together) {
+const { queue, bulk, normalLoad, fixedRateLoad, rest, smpp, deliver, deliverBatched, failover, rules, growth, conversations, together } = partial;
+if (!failed && queue && bulk && normalLoad && fixedRateLoad && rest && smpp && deliver && deliverBatched && failover && rules && growth && conversations && together) {
   const results: BenchResults = {
     startedAt,
     finishedAt: new Date().toISOString(),
@@ -129,6 +131,7 @@ if (!failed && queue && bulk && normalLoad && fixedRateLoad && rest && deliver &
     normalLoad,
     fixedRateLoad,
     rest,
+    smpp,
     deliver,
     deliverBatched,
     failover,
@@ -136,7 +139,7 @@ if (!failed && queue && bulk && normalLoad && fixedRateLoad && rest && deliver &
     growth,
     conversations,
     together,
-    targets: checkTargets({ settings, queue, bulk, deliver, deliverBatched, failover, rules, growth, normalLoad, rest, conversations, together }),
+    targets: checkTargets({ settings, queue, bulk, deliver, deliverBatched, failover, rules, growth, normalLoad, rest, smpp, conversations, together }),
     profiles,
   };
   const file = writeResults(ROOT, results);

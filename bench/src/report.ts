@@ -7,6 +7,7 @@ import type { ProfileSummary } from './cpu-profile.js';
 import type { ConversationsResult } from './conversations-scenario.js';
 import type { FailoverResult } from './failover-scenario.js';
 import type { RulesResult } from './rules-scenario.js';
+import type { SmppResult } from './smpp-scenario.js';
 import type { BulkResult, DeliverResult, GrowthResult, NormalLoadResult, QueueResult, RestResult, TogetherResult } from './scenarios.js';
 
 export interface BenchResults {
@@ -22,6 +23,8 @@ export interface BenchResults {
   fixedRateLoad: NormalLoadResult;
   /** Scenario 4c: lone create-tasks at rest. */
   rest: RestResult;
+  /** Scenarios 6 and 6b: submit_sm against create-task over HTTP. */
+  smpp: SmppResult;
   deliver: DeliverResult;
   /** Scenario 2c: Deliver with batched claims and reports. */
   deliverBatched: DeliverResult;
@@ -50,7 +53,7 @@ export interface TargetCheck {
   unavailable?: string;
 }
 
-type Measured = Pick<BenchResults, 'settings' | 'queue' | 'bulk' | 'deliver' | 'deliverBatched' | 'failover' | 'rules' | 'growth' | 'normalLoad' | 'rest' | 'conversations' | 'together'>;
+type Measured = Pick<BenchResults, 'settings' | 'queue' | 'bulk' | 'deliver' | 'deliverBatched' | 'failover' | 'rules' | 'growth' | 'normalLoad' | 'rest' | 'smpp' | 'conversations' | 'together'>;
 
 const doubleClaimsOf = (deliver: DeliverResult) => (deliver.smsq.doubleClaims ?? 0) + (deliver.claimedTwiceInDatabase ?? 0);
 
@@ -89,6 +92,8 @@ export function checkTargets(r: Measured): TargetCheck[] {
     check('Deliver with sticky, send windows and recipient caps on / with them off (2d)', r.rules.ratio, 'at least', TARGETS.rulesDeliverRatio),
     check(`p99 of a lone claim, ${r.rules.claims.pending} pending, with those rules on / off (3b)`, r.rules.claims.p99Ratio, 'at most', TARGETS.rulesClaimP99Ratio, ' ×'),
     check(`Claim latency p50 at ${r.growth.large.pending} / at ${r.growth.small.pending} pending (3)`, r.growth.ratio, 'at most', TARGETS.claimGrowth),
+    check(`Tasks/s through submit_sm, ${r.smpp.window} outstanding on one bind / create-task from ${r.smpp.window} connections (6)`, r.smpp.ratio, 'at least', TARGETS.smppThroughputRatio),
+    check('p50 of a lone submit_sm round trip / of a lone create-task (6b)', r.smpp.lone.p50Ratio, 'at most', TARGETS.smppLoneP50Ratio, ' ×'),
     check('Memory: the four core services in one process under scenario 1 (1c)', r.together.memoryUnderLoadMb, 'at most', TARGETS.residentTogetherMb, ' MB'),
     check(`p99 of the first page of conversations, a client with ${r.conversations.tasks} tasks (5)`, r.conversations.firstPage.p99Ms, 'at most', TARGETS.conversationsFirstPageMs, ' ms'),
   ];
@@ -132,6 +137,25 @@ const metText = (t: TargetCheck) => (t.measured === null ? 'not measured' : t.me
 function deliverRow(label: string, d: DeliverResult): string {
   if (d.unavailable !== undefined) return `| ${label} | not available: the server has no batched claims (${d.unavailable.replace(/\|/g, '\\|')}) | | |`;
   return `| ${label} | ${d.smsq.perSecond} tasks/s (claim p50 ${d.smsq.claimLatency?.p50Ms} ms, p99 ${d.smsq.claimLatency?.p99Ms} ms; ${d.smsq.errors} errors, ${d.smsq.doubleClaims} double claims, ${d.leftPending} left) | pgbench, a claim and a report per task: ${d.baseline!.tps} tx/s (${d.baseline!.clients} connections) | ${d.ratio} |`;
+}
+
+/** Scenario 6's row: submit_sm with a window against create-task from as many connections. */
+function smppThroughputRow(smpp: SmppResult): string {
+  return (
+    `| 6. SMPP: ${smpp.rounds.length / 2} pairs of rounds of ${smpp.tasksPerRound} tasks of one client to ${smpp.recipients} numbers, submit_sm with ${smpp.window} outstanding on one transmitter bind ` +
+    `| ${smpp.smppPerSecond} tasks/s (median; ${smpp.cpuMsPerTask.smpp} ms of CPU per task, the SMPP service included) ` +
+    `| create-task over HTTP from ${smpp.window} connections: ${smpp.httpPerSecond} tasks/s (${smpp.cpuMsPerTask.http} ms of CPU per task) ` +
+    `| ${smpp.ratio} (median of the pairs: ${smpp.pairRatios.join(', ')}) |`
+  );
+}
+
+/** Scenario 6b's row: a lone submit_sm against a lone create-task. */
+function smppLoneRow(smpp: SmppResult): string {
+  const lone = smpp.lone;
+  return (
+    `| 6b. A lone submit_sm round trip: ${lone.rounds.length / 2} pairs of rounds of ${lone.requests}, one at a time, ${lone.pauseMs} ms apart | p50 ${lone.smpp.p50Ms} ms, p99 ${lone.smpp.p99Ms} ms (medians of the rounds) ` +
+    `| a lone create-task over HTTP: p50 ${lone.http.p50Ms} ms, p99 ${lone.http.p99Ms} ms | p50: ${lone.p50Ratio} × (pairs ${lone.p50PairRatios.join(', ')}); p99: ${lone.p99Ratio} × |`
+  );
 }
 
 /** Scenario 2d's row: Deliver with the rules on against the same rounds with them off. */
@@ -190,6 +214,8 @@ export function renderResults(r: BenchResults, resultFile: string): string {
     `| 4. create-task at half load, ${half.ratePerS} req/s (half of 1b), open loop, ${r.settings.normalLoad.durationS} s | p50 ${half.smsq.latency.p50Ms} ms, p99 ${half.smsq.latency.p99Ms} ms, ${half.smsq.errors} errors | the one-process implementation at the same rate: p50 ${half.oneProcess?.latency.p50Ms} ms, p99 ${half.oneProcess?.latency.p99Ms} ms, ${half.oneProcess?.errors} errors | p99: ${half.p99Ratio} × |`,
     `| 4b. create-task at ${r.fixedRateLoad.ratePerS} req/s | p50 ${r.fixedRateLoad.smsq.latency.p50Ms} ms, p99 ${r.fixedRateLoad.smsq.latency.p99Ms} ms, ${r.fixedRateLoad.smsq.errors} errors | | |`,
     `| 4c. A lone create-task at rest: ${r.rest.requests}, one at a time, ${r.rest.pauseMs} ms apart | p50 ${r.rest.smsq.p50Ms} ms, p99 ${r.rest.smsq.p99Ms} ms | the one-process implementation: p50 ${r.rest.oneProcess.p50Ms} ms, p99 ${r.rest.oneProcess.p99Ms} ms | p50: ${r.rest.ratio} × |`,
+    smppThroughputRow(r.smpp),
+    smppLoneRow(r.smpp),
     '',
     '### CPU time of the services per request (ms)',
     '',
@@ -228,6 +254,7 @@ export function renderResults(r: BenchResults, resultFile: string): string {
     `Deliver, one a claim / pgbench  ${bar(r.deliver.ratio ?? 0, 1, 40, 0)} ${(r.deliver.ratio ?? 0).toFixed(2)} (no target)`,
     `Deliver, failover              ${bar(r.failover.ratio, 1, 40, TARGETS.failoverRatio)} ${r.failover.ratio.toFixed(2)} (target ${TARGETS.failoverRatio.toFixed(2)}; against Deliver alone)`,
     `Deliver, sending rules on      ${bar(r.rules.ratio, 1, 40, TARGETS.rulesDeliverRatio)} ${r.rules.ratio.toFixed(2)} (target ${TARGETS.rulesDeliverRatio.toFixed(2)}; against them off)`,
+    `SMPP submit_sm / create-task   ${bar(r.smpp.ratio, 1, 40, TARGETS.smppThroughputRatio)} ${r.smpp.ratio.toFixed(2)} (target ${TARGETS.smppThroughputRatio.toFixed(2)}; tasks/s, ${r.smpp.window} outstanding each way)`,
     `                                0${' '.repeat(38)}1.0`,
     '```',
   ];
@@ -242,6 +269,7 @@ export function printSummary(r: BenchResults): void {
     `Bulk:     ${r.bulk.tasksPerSecond} tasks/s through create-tasks vs ${r.bulk.baseline.tps} tx/s of pgbench -> ratio ${r.bulk.ratio} (target >= ${TARGETS.bulkRatio})`,
     `Deliver:  in batches ${batched.unavailable === undefined ? `${batched.smsq.perSecond} tasks/s vs ${batched.baseline!.tps} tx/s -> ratio ${batched.ratio}` : 'not available'} (target >= ${TARGETS.deliverRatio}); one a claim ${r.deliver.smsq.perSecond} tasks/s -> ${r.deliver.ratio}`,
     `Rules:    Deliver ${r.rules.onPerSecond} tasks/s with sticky, windows and caps on vs ${r.rules.offPerSecond} off -> ratio ${r.rules.ratio} (target >= ${TARGETS.rulesDeliverRatio}); lone claim p99 on / off ${r.rules.claims.p99Ratio} (target <= ${TARGETS.rulesClaimP99Ratio}), p50 ${r.rules.claims.p50Ratio}; creates on / off ${r.rules.creates.ratio}`,
+    `SMPP:     ${r.smpp.smppPerSecond} tasks/s through submit_sm (${r.smpp.window} outstanding) vs ${r.smpp.httpPerSecond} through create-task -> ratio ${r.smpp.ratio} (target >= ${TARGETS.smppThroughputRatio}); lone p50 ${r.smpp.lone.smpp.p50Ms} ms vs ${r.smpp.lone.http.p50Ms} ms -> ${r.smpp.lone.p50Ratio} (target <= ${TARGETS.smppLoneP50Ratio}), p99 -> ${r.smpp.lone.p99Ratio}`,
     `Failover: ${r.failover.failoverPerSecond} tasks/s while moving ${r.failover.movedPerSecond} tasks/s vs ${r.failover.baselinePerSecond} tasks/s alone -> ratio ${r.failover.ratio} (target >= ${TARGETS.failoverRatio})`,
     `Claims:   p99 ${r.growth.small.api.p99Ms} ms through the API vs ${r.growth.small.sql.p99Ms} ms in SQL -> ${r.growth.overSqlRatio} (target <= ${TARGETS.claimOverSql}; the one-process implementation ${r.growth.oneProcess.p99Ms} ms -> ${r.growth.oneProcessOverSqlRatio}); p50 ${r.growth.large.pending} / ${r.growth.small.pending} pending -> ${r.growth.ratio} (target <= ${TARGETS.claimGrowth})`,
     `Threads:  first page of conversations, ${r.conversations.tasks} tasks: p99 ${r.conversations.firstPage.p99Ms} ms (target <= ${TARGETS.conversationsFirstPageMs}), SQL alone ${r.conversations.sql.p99Ms} ms -> ${r.conversations.overSqlRatio}`,

@@ -107,7 +107,7 @@ const log = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
 /** A client with an API key, a VIP gateway and credits for the whole run, created through the admin commands. */
-async function benchClient(stack: BenchStack, name: string): Promise<{ clientId: number; apiKey: string; gatewayId: number }> {
+export async function benchClient(stack: BenchStack, name: string): Promise<{ clientId: number; apiKey: string; gatewayId: number }> {
   const { client_id: clientId } = await stack.admin<{ client_id: number }>('client', 'create', '--name', name);
   const { api_key: apiKey } = await stack.admin<{ api_key: string }>('key', 'create', '--client', String(clientId));
   await stack.admin('credits', 'grant', '--client', String(clientId), '--amount', '10000000');

@@ -31,7 +31,14 @@ export type LoadPlan =
     }
   | { kind: 'create-tasks'; mode: 'open'; baseUrl: string; connections: number; durationMs: number; apiKeys: string[]; ratePerS: number }
   /** One request at a time on one connection, `pauseMs` apart: each create-task finds the services at rest. */
-  | { kind: 'create-tasks'; mode: 'sequential'; baseUrl: string; requests: number; pauseMs: number; apiKeys: string[] }
+  | { kind: 'create-tasks'; mode: 'sequential'; baseUrl: string; requests: number; pauseMs: number; apiKeys: string[]; recipients?: number }
+  /**
+   * submit_sm over one SMPP transmitter bind (issue 42), each carrying create-task's body
+   * (`createTaskBody`). `closed`: `total` submits with `window` of them outstanding at all times;
+   * `sequential`: one at a time, `pauseMs` apart. The bind is made before the clock starts.
+   */
+  | { kind: 'submit-sm'; mode: 'closed'; smpp: SmppBindPlan; window: number; total: number; recipients?: number }
+  | { kind: 'submit-sm'; mode: 'sequential'; smpp: SmppBindPlan; requests: number; pauseMs: number; recipients?: number }
   | {
       kind: 'deliver';
       baseUrl: string;
@@ -48,6 +55,15 @@ export type LoadPlan =
       claim?: 'next' | 'each' | 'batch';
       batchSize?: number;
     };
+
+/** Where and as whom a submit-sm run binds; a submit not answered within `timeoutMs` counts as an error (`timeout`). */
+export interface SmppBindPlan {
+  host: string;
+  port: number;
+  systemId: string;
+  password: string;
+  timeoutMs: number;
+}
 
 export interface LatencySummary {
   count: number;

@@ -1,9 +1,11 @@
 // The load generator's thread: it owns the sockets and the clock of one load run, so that nothing
 // it does shares an event loop with the orchestrator or with a measured service.
 import { Agent, request } from 'node:http';
-import { createHistogram, performance, type RecordableHistogram } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createTaskBody, createTasksBody, type LatencySummary, type LoadPlan, type LoadResult } from './load-plan.js';
+import { createTaskBody, createTasksBody, type LoadPlan, type LoadResult } from './load-plan.js';
+import { submitsClosed, submitsSequential } from './smpp-submits.js';
+import { resultOf, summarise, Tally } from './tally.js';
 
 interface Answer {
   status: number;
@@ -49,45 +51,6 @@ class HttpClient {
   close(): void {
     this.agent.destroy();
   }
-}
-
-class Tally {
-  readonly histogram: RecordableHistogram = createHistogram();
-  requests = 0;
-  errors = 0;
-  readonly errorsByStatus: Record<string, number> = {};
-
-  record(startedAt: number, outcome: number | 'network', expected: number): void {
-    this.requests += 1;
-    this.histogram.record(Math.max(1, Math.round((performance.now() - startedAt) * 1_000_000)));
-    if (outcome !== expected) {
-      this.errors += 1;
-      this.errorsByStatus[String(outcome)] = (this.errorsByStatus[String(outcome)] ?? 0) + 1;
-    }
-  }
-}
-
-function summarise(histogram: RecordableHistogram): LatencySummary {
-  const ms = (ns: number) => Math.round(ns / 10_000) / 100;
-  return {
-    count: histogram.count,
-    p50Ms: ms(histogram.percentile(50)),
-    p90Ms: ms(histogram.percentile(90)),
-    p99Ms: ms(histogram.percentile(99)),
-    maxMs: ms(histogram.max),
-    meanMs: ms(Number.isNaN(histogram.mean) ? 0 : histogram.mean),
-  };
-}
-
-function resultOf(tally: Tally, elapsedMs: number): LoadResult {
-  return {
-    requests: tally.requests,
-    errors: tally.errors,
-    errorsByStatus: tally.errorsByStatus,
-    elapsedMs: Math.round(elapsedMs),
-    perSecond: Math.round((tally.requests / elapsedMs) * 1000 * 10) / 10,
-    latency: summarise(tally.histogram),
-  };
 }
 
 /** Items of a create-tasks answer that were answered with a task (the others carry create-task's error). */
@@ -139,7 +102,7 @@ async function createTasksSequential(plan: Extract<LoadPlan, { kind: 'create-tas
     if (n > 0) await new Promise((resolve) => setTimeout(resolve, plan.pauseMs));
     const startedAt = performance.now();
     const outcome = await http
-      .send('POST', '/smsapi/create-task', { 'x-api-key': plan.apiKeys[n % plan.apiKeys.length]! }, createTaskBody(n))
+      .send('POST', '/smsapi/create-task', { 'x-api-key': plan.apiKeys[n % plan.apiKeys.length]! }, createTaskBody(n, plan.recipients))
       .then((answer) => answer.status)
       .catch(() => 'network' as const);
     tally.record(startedAt, outcome, 201);
@@ -323,6 +286,7 @@ async function deliver(plan: DeliverPlan): Promise<LoadResult> {
 
 function run(plan: LoadPlan): Promise<LoadResult> {
   if (plan.kind === 'deliver') return deliver(plan);
+  if (plan.kind === 'submit-sm') return plan.mode === 'closed' ? submitsClosed(plan) : submitsSequential(plan);
   if (plan.mode === 'sequential') return createTasksSequential(plan);
   return plan.mode === 'closed' ? createTasksClosed(plan) : createTasksOpen(plan);
 }

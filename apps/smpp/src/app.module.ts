@@ -18,6 +18,7 @@ import { SmppListener } from './sessions/smpp-listener.js';
 import { PhoneNumbers } from './submits/phone-numbers.js';
 import { SUBMIT_BUCKETS, SubmitService } from './submits/submit.service.js';
 import { SubmissionsRepository } from './submits/submissions.repository.js';
+import { SubmitBatches } from './submits/submit-batches.js';
 
 @Module({})
 export class AppModule {
@@ -35,6 +36,7 @@ export class AppModule {
         BindAuthenticator,
         CredentialWatch,
         SubmitService,
+        SubmitBatches,
         SubmissionsRepository,
         PhoneNumbers,
         TaskQueriesService,

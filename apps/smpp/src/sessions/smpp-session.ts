@@ -58,6 +58,7 @@ export class SmppSession implements BoundSession {
   private bound: { identity: SmppBindIdentity; type: BindType } | undefined;
   private lastHeard = Date.now();
   private enquirySent = false;
+  private corked = false;
   private readonly idleTimer: NodeJS.Timeout;
 
   constructor(
@@ -313,6 +314,15 @@ export class SmppSession implements BoundSession {
 
   private write(pdu: Pdu): void {
     if (this.socket.destroyed || !this.socket.writable) return;
+    // The answers of one tick (a window's submits come back together) leave in one write.
+    if (!this.corked) {
+      this.corked = true;
+      this.socket.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.socket.uncork();
+      });
+    }
     this.socket.write(encodePdu(pdu));
   }
 

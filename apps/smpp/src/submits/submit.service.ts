@@ -1,11 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Patterns, type CreateTasksBody, type SmppBindIdentity, type TasksSendCommand } from '@smsq/contracts';
-import { serviceClientToken, TokenBuckets, type ServiceClient } from '@smsq/platform';
+import type { CreatedTaskBody, RefusedItemBody, SmppBindIdentity } from '@smsq/contracts';
+import { TokenBuckets } from '@smsq/platform';
 import { DateTime } from 'luxon';
 import { CommandStatus } from '../protocol/index.js';
 import { PhoneNumbers } from './phone-numbers.js';
 import { refusalStatusOf } from './refusal-status.js';
 import { SubmissionsRepository } from './submissions.repository.js';
+import { SubmitBatches } from './submit-batches.js';
 import { wantsReceipts } from '../receipts/receipt-wishes.js';
 
 /** A whole message as a bind submitted it (its parts joined), read from the submit_sm. */
@@ -29,7 +30,7 @@ export const SUBMIT_BUCKETS = Symbol('SUBMIT_BUCKETS');
 
 /**
  * submit_sm is create-task: the request goes to the gateway's create-tasks for the bind's client
- * (the dashboard's path), so credits, opt-outs, routing and every body rule are the API's own.
+ * (the dashboard's path, in batches: SubmitBatches), so credits, opt-outs, routing and every body rule are the API's own.
  * Here only what SMPP adds: the credential's source addresses and rate, the sender's number
  * pinning a phone, SMPP's times and priority as create-task's fields.
  */
@@ -38,7 +39,7 @@ export class SubmitService {
   private readonly logger = new Logger(SubmitService.name);
 
   constructor(
-    @Inject(serviceClientToken('gateway')) private readonly gateway: ServiceClient,
+    private readonly batches: SubmitBatches,
     @Inject(SUBMIT_BUCKETS) private readonly buckets: TokenBuckets,
     private readonly phones: PhoneNumbers,
     private readonly submissions: SubmissionsRepository,
@@ -58,15 +59,12 @@ export class SubmitService {
       return { ok: false, status: error instanceof SmppTimeError ? error.status : CommandStatus.ESME_RSYSERR, detail: (error as Error).message };
     }
     const receipts = wantsReceipts(request.registeredDelivery);
-    const command: TasksSendCommand = { clientId: identity.clientId, tasks: [body], ...(receipts ? { receipts } : {}) };
-    let answer: CreateTasksBody;
+    let result: CreatedTaskBody | RefusedItemBody;
     try {
-      answer = await this.gateway.send<CreateTasksBody>(Patterns.gateway.tasksSend, command);
+      result = await this.batches.send(identity.clientId, receipts, body);
     } catch (error) {
       return { ok: false, status: refusalStatusOf(error), detail: (error as Error).message };
     }
-    const result = answer.results[0];
-    if (!result) return { ok: false, status: CommandStatus.ESME_RSYSERR, detail: 'the gateway answered nothing for the submit' };
     if (!result.ok) return { ok: false, status: refusalStatusOf(result), detail: `${result.error}: ${result.detail}` };
     if (receipts) {
       // The receipt's addresses and text come from here; without this row it still goes out, with less said.

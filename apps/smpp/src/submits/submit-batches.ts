@@ -3,7 +3,7 @@ import { MAX_TASKS_PER_REQUEST, Patterns, type CreatedTaskBody, type CreateTasks
 import { serviceClientToken, type ServiceClient } from '@smsq/platform';
 
 /** Batches of one client under way to the gateway at once; the next gathers what arrives meanwhile. */
-const BATCHES_IN_FLIGHT = 2;
+const BATCHES_IN_FLIGHT = 4;
 /** The most submits one batch carries. */
 const MAX_BATCH = Math.min(100, MAX_TASKS_PER_REQUEST);
 

@@ -29,6 +29,7 @@ interface Tenant {
   replyId: number;
   webhookId: number;
   templateId: number;
+  smppCredentialId: number;
   /** On this tenant's opt-out list only. */
   optOutNumber: string;
   /** A number only this tenant has a conversation with. */
@@ -130,6 +131,8 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
     const auth = { headers: { 'x-api-key': key.body.apiKey } };
     const template = await stack.http('POST', '/smsapi/templates', { ...auth, body: { name: `${label} template`, body: `Hi {name} from ${label}` } });
     expect(template.status).toBe(201);
+    const smppCredential = await dashboard.send('POST', '/api/smpp-credentials', {});
+    expect(smppCredential.status).toBe(201);
     const optOutNumber = label === 'a' ? '+381643330001' : '+381643330002';
     expect((await stack.http('POST', '/smsapi/opt-outs', { ...auth, body: { numbers: [optOutNumber] } })).status).toBe(200);
     expect((await stack.http('PATCH', '/smsapi/opt-out-settings', { ...auth, body: { opt_out_words: [`ODJAVA${label.toUpperCase()}`] } })).status).toBe(200);
@@ -152,6 +155,7 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
       replyId: replies.body.items[0].id,
       webhookId: webhook.body.id,
       templateId: template.body.id,
+      smppCredentialId: smppCredential.body.credential.id,
       optOutNumber,
       threadNumber,
       dashboard,
@@ -186,8 +190,44 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
   const healthOf = async (clientId: number, phoneId: number) =>
     (await stack.serviceClients().dispatch.send<PhoneDetails[]>(Patterns.dispatch.phoneList, { clientId })).find((phone) => phone.id === phoneId)?.health ?? null;
 
+  const smppCredentialsOf = async (tenant: Tenant) => (await stack.http('GET', '/smsapi/smpp-credentials', { headers: { 'x-api-key': tenant.apiKey } })).body.items as Array<{ id: number; revoked_at: string | null }>;
+
   /** Public API and dashboard routes. */
   const HTTP_CASES: Record<string, IsolationCase> = {
+    'GET /smsapi/smpp-credentials': {
+      intrude: async () => expect(idsOf(await smppCredentialsOf(b))).not.toContain(a.smppCredentialId),
+      own: async () => expect(idsOf(await smppCredentialsOf(a))).toContain(a.smppCredentialId),
+    },
+    'POST /smsapi/smpp-credentials': {
+      intrude: async () => {
+        const created = await stack.http('POST', '/smsapi/smpp-credentials', { headers: { 'x-api-key': b.apiKey }, body: {} });
+        expect(created.status).toBe(201);
+        expect(idsOf(await smppCredentialsOf(a))).not.toContain(created.body.id);
+      },
+    },
+    'DELETE /smsapi/smpp-credentials/:id': {
+      intrude: async () => {
+        expectNotFound(await stack.http('DELETE', `/smsapi/smpp-credentials/${a.smppCredentialId}`, { headers: { 'x-api-key': b.apiKey } }), "A's SMPP credentials revoked with B's key");
+        expect((await smppCredentialsOf(a)).find((credential) => credential.id === a.smppCredentialId)?.revoked_at).toBeNull();
+      },
+    },
+    'GET /api/smpp-credentials': {
+      intrude: async () => expect(idsOf((await b.dashboard.send('GET', '/api/smpp-credentials')).body.credentials)).not.toContain(a.smppCredentialId),
+      own: async () => expect(idsOf((await a.dashboard.send('GET', '/api/smpp-credentials')).body.credentials)).toContain(a.smppCredentialId),
+    },
+    'POST /api/smpp-credentials': {
+      intrude: async () => {
+        const created = await b.dashboard.send('POST', '/api/smpp-credentials', {});
+        expect(created.status).toBe(201);
+        expect(idsOf(await smppCredentialsOf(a))).not.toContain(created.body.credential.id);
+      },
+    },
+    'DELETE /api/smpp-credentials/:id': {
+      intrude: async () => {
+        expectNotFound(await b.dashboard.send('DELETE', `/api/smpp-credentials/${a.smppCredentialId}`), "A's SMPP credentials revoked from B's dashboard");
+        expect((await smppCredentialsOf(a)).find((credential) => credential.id === a.smppCredentialId)?.revoked_at).toBeNull();
+      },
+    },
     'GET /smsapi/tasks/:id': {
       intrude: async () => expectNotFound(await stack.http('GET', `/smsapi/tasks/${a.claimedTaskId}`, { headers: { 'x-api-key': b.apiKey } }), "A's task with B's key"),
       own: async () => expect((await stack.http('GET', `/smsapi/tasks/${b.claimedTaskId}`, { headers: { 'x-api-key': b.apiKey } })).status).toBe(200),
@@ -865,6 +905,21 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
     [Patterns.dispatch.conversationSearch]: {
       intrude: async () => expect((await rpc(services().dispatch, Patterns.dispatch.conversationSearch, { clientId: b.clientId, text: 'only of a', limit: 10 })).body).toEqual([]),
     },
+    [Patterns.gateway.smppCredentialList]: {
+      intrude: async () => expect(idsOf((await rpc(services().gateway, Patterns.gateway.smppCredentialList, { clientId: b.clientId })).body)).not.toContain(a.smppCredentialId),
+    },
+    [Patterns.gateway.smppCredentialRevoke]: {
+      intrude: async () => expectNotFound(await rpc(services().gateway, Patterns.gateway.smppCredentialRevoke, { clientId: b.clientId, id: a.smppCredentialId }), "A's SMPP credentials revoked for B"),
+    },
+    [Patterns.gateway.phoneNumberSet]: {
+      intrude: async () => expectNotFound(await rpc(services().gateway, Patterns.gateway.phoneNumberSet, { phoneId: a.phoneId, clientId: b.clientId, kind: 'own', number: '+381649990000' }), "A's phone numbered for B"),
+    },
+    [Patterns.dispatch.phoneSetNumber]: {
+      intrude: async () => expectNotFound(await rpc(services().dispatch, Patterns.dispatch.phoneSetNumber, { phoneId: a.phoneId, clientId: b.clientId, kind: 'own', number: '+381649990000' }), "A's phone numbered for B"),
+    },
+    [Patterns.inbox.messagesAfter]: {
+      intrude: async () => expect(idsOf((await rpc(services().inbox, Patterns.inbox.messagesAfter, { clientId: b.clientId, afterId: 0, limit: 500 })).body)).not.toContain(a.replyId),
+    },
     [Patterns.inbox.messagesFrom]: {
       intrude: async () => {
         const replies = idsOf((await rpc(services().inbox, Patterns.inbox.messagesFrom, { clientId: b.clientId, from: '+381641111111', limit: 50 })).body);
@@ -902,6 +957,10 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
     [Patterns.gateway.clientList]: 'admin command',
     [Patterns.gateway.workerTokenList]: 'admin command',
     [Patterns.billing.accountOpen]: 'internal: the gateway opens the account of a client it just created',
+    [Patterns.gateway.smppCredentialCreate]: 'the client id is the subject; the API and the dashboard pass the caller\'s own',
+    [Patterns.gateway.smppCredentialAuthenticate]: 'internal: the SMPP service checks a bind\'s system_id and password; the answer names the client',
+    [Patterns.gateway.smppCredentialActive]: 'internal: by the credential ids the SMPP service holds binds of',
+    [Patterns.smpp.taskEnded]: 'internal: from dispatch\'s outbox, for the client of the task that ended',
     [Patterns.billing.accountShow]: 'the client id is the subject; the dashboard passes the session\'s own',
     [Patterns.billing.accountsShow]: 'admin only (GET /api/admin/clients lists every client)',
     [Patterns.billing.debit]: 'internal: dispatch debits for a task it is creating for that client',

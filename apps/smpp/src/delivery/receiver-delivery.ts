@@ -3,8 +3,6 @@ import { Patterns, type InboxMessageView, type MessagesAfterQuery } from '@smsq/
 import { RepeatingJob, serviceClientToken, type ServiceClient } from '@smsq/platform';
 import { BindRegistry, type OutgoingDelivery } from '../binds/bind-registry.js';
 import { SmppConfig } from '../config/smpp-config.js';
-import { inTransaction } from '../database/smpp-transaction.js';
-import { SmppDatabase } from '../database/smpp-database.js';
 import { deliveriesSent, receiptsWaiting } from '../metrics/smpp-metrics.js';
 import { CommandStatus } from '../protocol/index.js';
 import { receiptDelivery } from '../receipts/receipt-delivery.js';
@@ -16,7 +14,7 @@ const ROUND_MS = 250;
 /** A receipt taken is another replica's to retry only after this long: longer than a deliver_sm may wait for its answer. */
 const LEASE_S = 30;
 const RECEIPTS_PER_ROUND = 200;
-const REPLIES_PER_ROUND = 50;
+const REPLIES_PER_ROUND = 20;
 /** A receiver that refused or did not answer is tried again after 2, 4, 8… s, at most this. */
 const MAX_RETRY_S = 300;
 
@@ -39,7 +37,6 @@ export class ReceiverDelivery implements OnApplicationBootstrap, OnModuleDestroy
     private readonly registry: BindRegistry,
     private readonly receipts: ReceiptsRepository,
     private readonly cursors: ReplyCursorsRepository,
-    private readonly db: SmppDatabase,
     private readonly phones: PhoneNumbers,
     private readonly config: SmppConfig,
     @Inject(serviceClientToken('inbox')) private readonly inbox: ServiceClient,
@@ -87,29 +84,27 @@ export class ReceiverDelivery implements OnApplicationBootstrap, OnModuleDestroy
       await this.cursors.start(clientId, since);
       this.cursorsStarted.add(clientId);
     }
-    await inTransaction(
-      this.db,
-      async (tx) => {
-        const cursor = await this.cursors.lock(tx, clientId);
-        if (!cursor) return;
-        const keptSince = new Date(Math.max(cursor.since.getTime(), Date.now() - this.config.keepS * 1000));
-        const query: MessagesAfterQuery = { clientId, afterId: cursor.afterId, receivedSince: keptSince.toISOString(), limit: REPLIES_PER_ROUND };
-        const replies = await this.inbox.send<InboxMessageView[]>(Patterns.inbox.messagesAfter, query);
-        for (const reply of replies) {
-          const session = this.registry.receiverOf(clientId);
-          if (!session) return;
-          const delivery = await this.replyDelivery(reply);
-          if ((await this.attempt('reply', () => session.deliver(delivery))) !== 'ok') {
-            const attempts = (retry?.attempts ?? 0) + 1;
-            this.replyRetries.set(clientId, { at: Date.now() + retryDelayS(attempts) * 1000, attempts });
-            return;
-          }
-          this.replyRetries.delete(clientId);
-          await this.cursors.advance(tx, clientId, reply.id);
+    const cursor = await this.cursors.lease(clientId, LEASE_S);
+    if (!cursor) return;
+    try {
+      const keptSince = new Date(Math.max(cursor.since.getTime(), Date.now() - this.config.keepS * 1000));
+      const query: MessagesAfterQuery = { clientId, afterId: cursor.afterId, receivedSince: keptSince.toISOString(), limit: REPLIES_PER_ROUND };
+      const replies = await this.inbox.send<InboxMessageView[]>(Patterns.inbox.messagesAfter, query);
+      for (const reply of replies) {
+        const session = this.registry.receiverOf(clientId);
+        if (!session) return;
+        const delivery = await this.replyDelivery(reply);
+        if ((await this.attempt('reply', () => session.deliver(delivery))) !== 'ok') {
+          const attempts = (retry?.attempts ?? 0) + 1;
+          this.replyRetries.set(clientId, { at: Date.now() + retryDelayS(attempts) * 1000, attempts });
+          return;
         }
-      },
-      LEASE_S * 1000 * 2,
-    );
+        this.replyRetries.delete(clientId);
+        await this.cursors.advance(clientId, reply.id);
+      }
+    } finally {
+      await this.cursors.release(clientId);
+    }
   }
 
   private async replyDelivery(reply: InboxMessageView): Promise<OutgoingDelivery> {

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { SmppDatabase } from '../database/smpp-database.js';
-import type { SmppTransaction } from '../database/smpp-transaction.js';
 
 export interface ReplyCursor {
   clientId: number;
@@ -18,14 +17,24 @@ export class ReplyCursorsRepository {
     await this.db.replyCursor.createMany({ data: [{ clientId, afterId: 0, since }], skipDuplicates: true });
   }
 
-  /** The cursor, locked for this transaction: one replica relays a client's replies at a time; another passes over it (null). */
-  async lock(tx: SmppTransaction, clientId: number): Promise<ReplyCursor | null> {
-    const rows = await tx.$queryRaw<ReplyCursor[]>`
-      SELECT client_id AS "clientId", after_id AS "afterId", since FROM "smpp"."reply_cursors" WHERE client_id = ${clientId} FOR UPDATE SKIP LOCKED`;
+  /**
+   * The cursor, leased for `leaseS`: one replica relays a client's replies at a time; another
+   * passes over it (null) until the lease is given back or runs out, as it does when its holder dies.
+   */
+  async lease(clientId: number, leaseS: number): Promise<ReplyCursor | null> {
+    const rows = await this.db.$queryRaw<ReplyCursor[]>`
+      UPDATE "smpp"."reply_cursors" SET leased_until = now() + ${leaseS}::int * interval '1 second'
+       WHERE client_id = ${clientId} AND (leased_until IS NULL OR leased_until < now())
+      RETURNING client_id AS "clientId", after_id AS "afterId", since`;
     return rows[0] ?? null;
   }
 
-  async advance(tx: SmppTransaction, clientId: number, afterId: number): Promise<void> {
-    await tx.$executeRaw`UPDATE "smpp"."reply_cursors" SET after_id = greatest(after_id, ${afterId}), updated_at = now() WHERE client_id = ${clientId}`;
+  /** Past the reply of id `afterId`: a receiver took it. */
+  async advance(clientId: number, afterId: number): Promise<void> {
+    await this.db.$executeRaw`UPDATE "smpp"."reply_cursors" SET after_id = greatest(after_id, ${afterId}), updated_at = now() WHERE client_id = ${clientId}`;
+  }
+
+  async release(clientId: number): Promise<void> {
+    await this.db.$executeRaw`UPDATE "smpp"."reply_cursors" SET leased_until = NULL WHERE client_id = ${clientId}`;
   }
 }

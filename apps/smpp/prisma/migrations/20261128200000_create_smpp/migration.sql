@@ -34,6 +34,7 @@ CREATE TABLE "smpp"."reply_cursors" (
     "client_id" INTEGER NOT NULL,
     "after_id" INTEGER NOT NULL,
     "since" TIMESTAMPTZ(3) NOT NULL,
+    "leased_until" TIMESTAMPTZ(3),
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "reply_cursors_pkey" PRIMARY KEY ("client_id")

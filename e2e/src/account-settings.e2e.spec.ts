@@ -4,6 +4,7 @@ import { eventually, startMailbox, type Mailbox } from '@smsq/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './support/browser.js';
+import { SmppTestClient } from './support/smpp-client.js';
 import { Stack } from './support/stack.js';
 import { registerPhone, workerApi } from './support/worker-api.js';
 
@@ -187,6 +188,34 @@ describe('account settings in the dashboard, in a real browser', () => {
     expect((await stack.http('GET', `/smsapi/tasks/${normalId}`, { headers: { 'x-api-key': apiKey } })).body).toMatchObject({ status: 'pending', priority: 'normal' });
     await page.goto(`${dashboardUrl}/tasks/${highId}`);
     expect(await page.getByTestId('task-priority').textContent()).toContain('High');
+    await context.close();
+  });
+
+  it('creates SMPP credentials on the Settings page, the password shown once, that bind until revoked there', async () => {
+    const { context, page } = await signUp();
+    const smppPort = await stack.startSmpp();
+    await page.goto(`${dashboardUrl}/settings#smpp`);
+    await page.getByRole('heading', { name: 'SMPP' }).waitFor();
+    const systemId = `acme${Date.now() % 100_000}`;
+    await page.getByLabel('System ID (optional)').fill(systemId);
+    await page.getByLabel('Source addresses (optional)').fill('ACME, +381641234567');
+    await page.getByRole('button', { name: 'Create SMPP credentials' }).click();
+    const password = (await page.getByTestId('new-smpp-password').textContent())!.trim();
+    expect(password).toMatch(/^[A-Za-z0-9]{8}$/);
+    const row = page.getByRole('row').filter({ hasText: systemId });
+    await expect.poll(() => row.textContent()).toContain('ACME, +381641234567');
+    await snap(page, 'settings-smpp');
+
+    const bound = await SmppTestClient.bound(smppPort, systemId, password);
+    const submit = (sourceAddr: string) => bound.request('submit_sm', { source_addr: sourceAddr, dest_addr_ton: 1, destination_addr: '381641234567', short_message: 'from the dashboard credentials' });
+    // Bound: a sender outside the source addresses is refused (ESME_RINVSRCADR); ACME reaches create-task's rules, and this client has no phone yet (smsq's 0x403).
+    expect((await submit('OTHER')).command_status).toBe(0x0a);
+    expect((await submit('ACME')).command_status).toBe(0x0403);
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await expect.poll(() => row.textContent()).toContain('Revoked');
+    await bound.closed;
+    await stack.kill('smpp');
     await context.close();
   });
 

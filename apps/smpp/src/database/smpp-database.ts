@@ -1,8 +1,6 @@
 import type { OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { createPgAdapter, PoolProgress } from '@smsq/persistence';
-import { Prisma, PrismaClient } from '../generated/prisma/client.js';
-
-export { Prisma };
+import { PrismaClient } from '../generated/prisma/client.js';
 
 /** The smpp schema's Prisma client, one connection pool per process. */
 export class SmppDatabase extends PrismaClient implements OnModuleInit, OnModuleDestroy {

@@ -4,25 +4,16 @@
 // finds one, and where it may (root, apt) installs Debian's package; where neither can be, a
 // full Chromium or Chrome on the PATH does. It never skips the browser tests and never downloads a
 // browser from elsewhere.
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { aptInstall } from './apt.mjs';
+import { executable, pathDirs } from './programs.mjs';
 
 const HEADLESS_SHELLS = ['chromium-headless-shell', 'chrome-headless-shell'];
 const FULL_BROWSERS = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'chrome'];
 
-function executable(path) {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The first of `names` on the PATH, undefined when there is none. */
 function onPath(names) {
-  const dirs = (process.env.PATH ?? '').split(delimiter).filter(Boolean);
+  const dirs = pathDirs();
   for (const name of names) for (const dir of dirs) if (executable(join(dir, name))) return join(dir, name);
   return undefined;
 }

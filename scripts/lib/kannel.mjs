@@ -2,10 +2,10 @@
 // bearerbox and smsbox (Debian's or Ubuntu's `kannel` package). `npm test` finds both, and on a
 // machine without them installs the package when it may (root, apt); it never skips those tests.
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { connect } from 'node:net';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { aptInstall } from './apt.mjs';
+import { executable, pathDirs } from './programs.mjs';
 
 const BOXES = ['bearerbox', 'smsbox'];
 /** Where the package puts the boxes, often missing from a user's PATH. */
@@ -16,20 +16,11 @@ const HOW_TO_INSTALL =
   "The SMPP end-to-end tests run a real Kannel against smsq: install your system's kannel package (Debian/Ubuntu: sudo apt-get install kannel, " +
   'then sudo systemctl disable --now kannel), or set KANNEL_BIN_DIR to a folder holding bearerbox and smsbox, then run the tests again.';
 
-function executable(path) {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const holdsBoxes = (dir) => BOXES.every((box) => executable(join(dir, box)));
 
 /** The first folder of the PATH (then of SBIN) holding both boxes, undefined when there is none. */
 function boxesDir() {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter).filter(Boolean), ...SBIN];
+  const dirs = [...pathDirs(), ...SBIN];
   return dirs.find(holdsBoxes);
 }
 

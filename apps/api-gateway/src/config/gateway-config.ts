@@ -1,4 +1,4 @@
-import { CommonConfig, isTimeZone, readCommonConfig, readIdempotencyRetentionS, readRetentionIntervalS, type EnvReader } from '@smsq/platform';
+import { CommonConfig, isTimeZone, readCommonConfig, readIdempotencyRetentionS, readRateLimitRps, readRetentionIntervalS, type EnvReader } from '@smsq/platform';
 
 export class GatewayConfig extends CommonConfig {
   /** GATEWAY_DATABASE_URL: the service's own database user, for when DATABASE_URL's user cannot create roles. */
@@ -34,7 +34,7 @@ export function readGatewayConfig(env: EnvReader): GatewayConfig {
     ...readCommonConfig(env),
     serviceDatabaseUrl: env.optionalUrl('GATEWAY_DATABASE_URL', ['postgres', 'postgresql']),
     port: env.port('PORT', 3000),
-    rateLimitRps: env.int('SMSQ_RATE_LIMIT_RPS', 50, { min: 0, max: 1_000_000 }),
+    rateLimitRps: readRateLimitRps(env),
     defaultTimezone: env.string('SMSQ_TIMEZONE', 'Europe/Belgrade'),
     defaultRegion: env.optionalString('SMSQ_DEFAULT_REGION')?.toUpperCase(),
     // Below the minute after which an idempotency record still in progress counts as abandoned.

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { CommonConfig, readCommonConfig, readRetentionIntervalS, readTaskRetentionDays, type EnvReader } from '@smsq/platform';
+import { CommonConfig, readCommonConfig, readRateLimitRps, readRetentionIntervalS, readTaskRetentionDays, type EnvReader } from '@smsq/platform';
 
 export class SmppConfig extends CommonConfig {
   /** SMPP_DATABASE_URL: the service's own database user, for when DATABASE_URL's user cannot create roles. */
@@ -46,7 +46,7 @@ export function readSmppConfig(env: EnvReader): SmppConfig {
     enquireS: env.int('SMSQ_SMPP_ENQUIRE_S', 30, { min: 1, max: 3_600 }),
     keepS: env.int('SMSQ_SMPP_KEEP_S', 3 * 86_400, { min: 60, max: 30 * 86_400 }),
     partWaitS: env.int('SMSQ_SMPP_PART_WAIT_S', 60, { min: 1, max: 3_600 }),
-    rateLimitRps: env.int('SMSQ_RATE_LIMIT_RPS', 50, { min: 0, max: 1_000_000 }),
+    rateLimitRps: readRateLimitRps(env),
     retentionIntervalS: readRetentionIntervalS(env),
     submissionRetentionDays: readTaskRetentionDays(env),
   });

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
+import type { EnvReader } from '../config/env-reader.js';
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterS: number };
 
@@ -57,4 +58,9 @@ export class TokenBuckets {
       return { allowed: true };
     }
   }
+}
+
+/** SMSQ_RATE_LIMIT_RPS: requests per second per API key, and submit_sm per SMPP credential; 0 turns the limit off. */
+export function readRateLimitRps(env: EnvReader): number {
+  return env.int('SMSQ_RATE_LIMIT_RPS', 50, { min: 0, max: 1_000_000 });
 }

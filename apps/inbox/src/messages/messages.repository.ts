@@ -63,14 +63,22 @@ export class MessagesRepository {
        LIMIT ${limit}`;
   }
 
-  /** The client's replies after id `afterId` stored at least SETTLED_S ago, oldest first, along (client_id, id). */
+  /**
+   * The client's replies after id `afterId`, oldest first, along (client_id, id), but only those no
+   * lower id can still join: stored by a transaction older than every one still running (the
+   * row's `xmin` before the snapshot's horizon, compared by age so that xid wraparound cannot
+   * confuse it), and at least SETTLED_S ago. A reply whose transaction commits late (Postgres slow,
+   * a long stall) is then read before anything stored after it, never passed over.
+   */
   storedAfter(db: InboxDatabase, clientId: number, afterId: number, receivedSince: Date | undefined, limit: number): Promise<StoredMessage[]> {
     const since = receivedSince ? Prisma.sql`AND received_at >= ${receivedSince}` : Prisma.empty;
     return db.$queryRaw<StoredMessage[]>`
-      SELECT id, client_id AS "clientId", phone_id AS "phoneId", sender, body, received_at AS "receivedAt", stored_at AS "storedAt"
-        FROM "inbox"."messages"
-       WHERE client_id = ${clientId} AND id > ${afterId} AND stored_at <= now() - ${SETTLED_S} * interval '1 second' ${since}
-       ORDER BY id
+      WITH horizon AS (SELECT (pg_snapshot_xmin(pg_current_snapshot())::text::bigint % 4294967296)::text::xid AS xmin)
+      SELECT m.id, m.client_id AS "clientId", m.phone_id AS "phoneId", m.sender, m.body, m.received_at AS "receivedAt", m.stored_at AS "storedAt"
+        FROM "inbox"."messages" m, horizon h
+       WHERE m.client_id = ${clientId} AND m.id > ${afterId} AND m.stored_at <= now() - ${SETTLED_S} * interval '1 second'
+         AND age(m.xmin) > age(h.xmin) ${since}
+       ORDER BY m.id
        LIMIT ${limit}`;
   }
 

@@ -273,6 +273,27 @@ describe(MessagesService.name, () => {
       expect(await sut.searchSenders({ clientId, text: '%', limit: 10 })).toEqual([]);
     });
   });
+
+  describe('after', () => {
+    it("reads a client's replies after a cursor in id order, and holds back those a reply still being stored could come before", async () => {
+      const clientId = nextId();
+      await sut.store({ messages: [inbound({ clientId, message: 'first' })] });
+      // A store that has begun and not committed: its reply takes the next id, but nobody sees it yet.
+      const stalled = await database.$transaction(async (tx) => {
+        const [row] = await tx.$queryRaw<Array<{ id: number }>>`
+          INSERT INTO "inbox"."messages" (client_id, sender, body, received_at, dedup_key) VALUES (${clientId}, '+38164123456', 'stalled', now(), ${`stalled-${clientId}`}) RETURNING id`;
+        await sut.store({ messages: [inbound({ clientId, message: 'later' })] });
+        await new Promise((resolve) => setTimeout(resolve, 2_200));
+        const whileStalled = await sut.after({ clientId, afterId: 0, limit: 10 });
+        return { id: row!.id, whileStalled };
+      });
+      // Only what was stored before the stalled store began: the later reply waits for it.
+      expect(stalled.whileStalled.map((reply) => reply.message)).toEqual(['first']);
+      const after = await sut.after({ clientId, afterId: 0, limit: 10 });
+      expect(after.map((reply) => reply.message)).toEqual(['first', 'stalled', 'later']);
+      expect(after[1]!.id).toBe(stalled.id);
+    }, 15_000);
+  });
 });
 
 function shuffled<T>(items: readonly T[]): T[] {

@@ -84,7 +84,7 @@ export class ReceiverDelivery implements OnApplicationBootstrap, OnModuleDestroy
       await this.cursors.start(clientId, since);
       this.cursorsStarted.add(clientId);
     }
-    const cursor = await this.cursors.lease(clientId, LEASE_S);
+    let cursor = await this.cursors.lease(clientId, LEASE_S);
     if (!cursor) return;
     try {
       const keptSince = new Date(Math.max(cursor.since.getTime(), Date.now() - this.config.keepS * 1000));
@@ -100,10 +100,13 @@ export class ReceiverDelivery implements OnApplicationBootstrap, OnModuleDestroy
           return;
         }
         this.replyRetries.delete(clientId);
-        await this.cursors.advance(clientId, reply.id);
+        // Each reply taken renews the lease; a lease lost meanwhile (a receiver slower than LEASE_S) ends the round.
+        const advanced = await this.cursors.advance(cursor, reply.id, LEASE_S);
+        if (!advanced) return;
+        cursor = advanced;
       }
     } finally {
-      await this.cursors.release(clientId);
+      await this.cursors.release(cursor);
     }
   }
 

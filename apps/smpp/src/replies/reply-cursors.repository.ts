@@ -5,6 +5,8 @@ export interface ReplyCursor {
   clientId: number;
   afterId: number;
   since: Date;
+  /** Names this lease: advancing and giving it back only work while it is still the cursor's. */
+  leasedUntil: Date;
 }
 
 /** How far each client's replies went out as deliver_sm. */
@@ -25,16 +27,24 @@ export class ReplyCursorsRepository {
     const rows = await this.db.$queryRaw<ReplyCursor[]>`
       UPDATE "smpp"."reply_cursors" SET leased_until = now() + ${leaseS}::int * interval '1 second'
        WHERE client_id = ${clientId} AND (leased_until IS NULL OR leased_until < now())
-      RETURNING client_id AS "clientId", after_id AS "afterId", since`;
+      RETURNING client_id AS "clientId", after_id AS "afterId", since, leased_until AS "leasedUntil"`;
     return rows[0] ?? null;
   }
 
-  /** Past the reply of id `afterId`: a receiver took it. */
-  async advance(clientId: number, afterId: number): Promise<void> {
-    await this.db.$executeRaw`UPDATE "smpp"."reply_cursors" SET after_id = greatest(after_id, ${afterId}), updated_at = now() WHERE client_id = ${clientId}`;
+  /**
+   * Past the reply of id `afterId` (a receiver took it), and the lease renewed for `leaseS`:
+   * the cursor as it now is, or null when the lease was lost (it ran out and another replica took it).
+   */
+  async advance(cursor: ReplyCursor, afterId: number, leaseS: number): Promise<ReplyCursor | null> {
+    const rows = await this.db.$queryRaw<ReplyCursor[]>`
+      UPDATE "smpp"."reply_cursors" SET after_id = greatest(after_id, ${afterId}), leased_until = now() + ${leaseS}::int * interval '1 second', updated_at = now()
+       WHERE client_id = ${cursor.clientId} AND leased_until = ${cursor.leasedUntil}
+      RETURNING client_id AS "clientId", after_id AS "afterId", since, leased_until AS "leasedUntil"`;
+    return rows[0] ?? null;
   }
 
-  async release(clientId: number): Promise<void> {
-    await this.db.$executeRaw`UPDATE "smpp"."reply_cursors" SET leased_until = NULL WHERE client_id = ${clientId}`;
+  /** Gives the lease back, unless it is no longer this one. */
+  async release(cursor: ReplyCursor): Promise<void> {
+    await this.db.$executeRaw`UPDATE "smpp"."reply_cursors" SET leased_until = NULL WHERE client_id = ${cursor.clientId} AND leased_until = ${cursor.leasedUntil}`;
   }
 }

@@ -33,7 +33,7 @@ const STATUS_OF_ERROR: Readonly<Record<string, number>> = {
   internal_error: CommandStatus.ESME_RSYSERR,
 };
 
-/** The status a refused submit is answered with: the error's own, or ESME_RSYSERR for anything unforeseen (nothing was queued or charged). */
+/** The status a refused submit is answered with: the error's own, or ESME_RSYSERR for anything unforeseen. */
 export function refusalStatusOf(error: unknown): number {
   const known = domainErrorFrom(error);
   return (known && STATUS_OF_ERROR[known.code]) ?? CommandStatus.ESME_RSYSERR;

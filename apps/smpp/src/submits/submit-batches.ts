@@ -1,9 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { MAX_TASKS_PER_REQUEST, Patterns, type CreatedTaskBody, type CreateTasksBody, type RefusedItemBody, type TasksSendCommand } from '@smsq/contracts';
+import { domainErrorFrom, MAX_TASKS_PER_REQUEST, Patterns, type CreatedTaskBody, type CreateTasksBody, type RefusedItemBody, type TasksSendCommand } from '@smsq/contracts';
 import { serviceClientToken, type ServiceClient } from '@smsq/platform';
+import { randomUUID } from 'node:crypto';
 
 /** Batches of one client under way to the gateway at once; the next gathers what arrives meanwhile. */
 const BATCHES_IN_FLIGHT = 4;
+/** How often a batch whose outcome is open is asked, and how long apart. */
+const ATTEMPTS = 3;
+const RETRY_AFTER_MS = 1_000;
 /** The most submits one batch carries. */
 const MAX_BATCH = Math.min(100, MAX_TASKS_PER_REQUEST);
 
@@ -31,7 +35,7 @@ export class SubmitBatches {
 
   constructor(@Inject(serviceClientToken('gateway')) private readonly gateway: ServiceClient) {}
 
-  /** The item's answer, or the error of its whole batch (the gateway away: nothing was queued for it). */
+  /** The item's answer, or the error of its whole batch (the gateway away all along: its outcome unknown). */
   send(clientId: number, receipts: boolean, body: Record<string, unknown>): Promise<CreatedTaskBody | RefusedItemBody> {
     const key = `${clientId}:${receipts}`;
     const queue = this.queues.get(key) ?? { waiting: [], inFlight: 0 };
@@ -54,17 +58,38 @@ export class SubmitBatches {
     }
   }
 
+  /**
+   * Under an Idempotency-Key of its own, so that a batch whose answer got lost (the gateway slow,
+   * the broker reconnecting) is asked again and answered as it was first answered, never queued
+   * twice: up to ATTEMPTS times, while the gateway is away or still at the first attempt.
+   */
   private async sendBatch(clientId: number, receipts: boolean, batch: Waiting[]): Promise<void> {
-    const command: TasksSendCommand = { clientId, tasks: batch.map((waiting) => waiting.body), ...(receipts ? { receipts } : {}) };
+    const command: TasksSendCommand = { clientId, tasks: batch.map((waiting) => waiting.body), idempotencyKey: randomUUID(), ...(receipts ? { receipts } : {}) };
+    let answer: CreateTasksBody;
     try {
-      const answer = await this.gateway.send<CreateTasksBody>(Patterns.gateway.tasksSend, command);
-      batch.forEach((waiting, index) => {
-        const result = answer.results[index];
-        if (result) waiting.resolve(result);
-        else waiting.reject(new Error('the gateway answered without this submit'));
-      });
+      answer = await this.askAgainWhileOpen(command);
     } catch (error) {
       for (const waiting of batch) waiting.reject(error);
+      return;
+    }
+    batch.forEach((waiting, index) => {
+      const result = answer.results[index];
+      if (result) waiting.resolve(result);
+      else waiting.reject(new Error('the gateway answered without this submit'));
+    });
+  }
+
+  private async askAgainWhileOpen(command: TasksSendCommand): Promise<CreateTasksBody> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.gateway.send<CreateTasksBody>(Patterns.gateway.tasksSend, command);
+      } catch (error) {
+        const code = domainErrorFrom(error)?.code;
+        // A refusal of the whole request is final; no answer (a time-out), `unavailable`, or the first attempt still under way (`conflict`) leave it open.
+        const open = code === undefined || code === 'unavailable' || code === 'conflict';
+        if (!open || attempt >= ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_MS));
+      }
     }
   }
 }

@@ -144,11 +144,11 @@ describe(SmppCredentialsService.name, () => {
   it(`allows at most ${MAX_SMPP_CREDENTIALS} live credentials a client; a revoked one makes room`, async () => {
     const made = await Promise.all(Array.from({ length: MAX_SMPP_CREDENTIALS + 2 }, () => sut.create(clientId, {}).catch((error: unknown) => error)));
 
-    expect(made.filter((result) => (result as { code?: string }).code === 'invalid_request')).toHaveLength(2);
+    expect(made.filter((result) => (result as { code?: string }).code === 'conflict')).toHaveLength(2);
     const first = made.find((result) => 'password' in (result as object)) as { id: number };
     await sut.revoke(clientId, first.id);
     await expect(sut.create(clientId, {})).resolves.toMatchObject({ clientId });
-    await expect(sut.create(clientId, {})).rejects.toMatchObject({ code: 'invalid_request', detail: expect.stringContaining(`at most ${MAX_SMPP_CREDENTIALS}`) });
+    await expect(sut.create(clientId, {})).rejects.toMatchObject({ code: 'conflict', detail: expect.stringContaining(`at most ${MAX_SMPP_CREDENTIALS}`) });
   });
 
   it('lists a client’s credentials oldest first, revoked ones included, never another client’s', async () => {

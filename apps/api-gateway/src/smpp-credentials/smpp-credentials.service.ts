@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import {
   ConflictError,
+  DomainError,
   InvalidRequestError,
   MAX_SMPP_CREDENTIALS,
   NotFoundError,
@@ -67,9 +68,9 @@ export class SmppCredentialsService {
       const result = await this.credentials.insert({ clientId, systemId: systemId ?? pickSystemId(clientId), passwordHash, sourceAddresses }, MAX_SMPP_CREDENTIALS);
       if ('inserted' in result) return { ...result.inserted, password };
       if (result.refused === 'no_client') throw new NotFoundError('client');
-      if (result.refused === 'too_many') throw new InvalidRequestError(`a client may have at most ${MAX_SMPP_CREDENTIALS} SMPP credentials that are not revoked; revoke one first`);
+      if (result.refused === 'too_many') throw new ConflictError(`a client may have at most ${MAX_SMPP_CREDENTIALS} SMPP credentials that are not revoked; revoke one first`);
       if (systemId !== undefined) throw new ConflictError(`the system_id "${systemId}" is taken; choose another, or leave it out and smsq picks one`);
-      if (attempt >= PICK_ATTEMPTS) throw new ConflictError('no free system_id was found; choose one');
+      if (attempt >= PICK_ATTEMPTS) throw new DomainError('internal_error', 'no free system_id was found; choose one');
     }
   }
 

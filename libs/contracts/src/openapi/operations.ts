@@ -375,7 +375,7 @@ export const OPERATIONS: Record<RouteKey, Operation> = {
     operationId: 'createSmppCredential',
     summary: 'Create SMPP credentials',
     description:
-      `A \`system_id\` of your choice (or one smsq picks, \`c<client id>\` and a random suffix) and a password of 8 letters and digits that smsq generates: shown in this answer only, stored only as a salted hash. With \`source_addresses\`, a bind with it may submit only from those senders. A \`system_id\` any credential has (a revoked one too): 409 \`conflict\`. At most ${MAX_SMPP_CREDENTIALS} credentials that are not revoked.`,
+      `A \`system_id\` of your choice (or one smsq picks, \`c<client id>\` and a random suffix) and a password of 8 letters and digits that smsq generates: shown in this answer only, stored only as a salted hash. With \`source_addresses\`, a bind with it may submit only from those senders. A \`system_id\` any credential has (a revoked one too): 409 \`conflict\`. At most ${MAX_SMPP_CREDENTIALS} credentials that are not revoked; one more is 409 \`conflict\` too.`,
     tags: ['SMPP'],
     security: CLIENT,
     requestBody: { required: false, content: json(ref('SmppCredentialRequest')) },

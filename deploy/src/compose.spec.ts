@@ -195,8 +195,9 @@ describe('SMPP in deploy/compose/docker-compose.yml', () => {
 
   it('publishes the port the smpp service listens on and the dashboard tells clients, SMSQ_SMPP_PORT from .env', () => {
     expect(env['SMSQ_SMPP_PORT']).toBe('2775');
-    expect(smppConfig()).toContain("env.port('SMSQ_SMPP_PORT', 2775)");
-    expect(readFileSync(join(repoRoot, 'apps/dashboard/src/config/dashboard-config.ts'), 'utf8')).toContain("env.port('SMSQ_SMPP_PORT', 2775)");
+    expect(readFileSync(join(repoRoot, 'libs/platform/src/config/common-config.ts'), 'utf8')).toContain("env.port('SMSQ_SMPP_PORT', 2775)");
+    expect(smppConfig()).toContain('smppPort: readSmppPort(env)');
+    expect(readFileSync(join(repoRoot, 'apps/dashboard/src/config/dashboard-config.ts'), 'utf8')).toContain('smppPort: readSmppPort(env)');
     // One container runs every service (`npm start`), the dashboard and smpp among them: one variable for both.
     const smsq = resolved.services['smsq']!;
     expect(environmentOf(smsq)['SMSQ_SMPP_PORT']).toBe('2775');

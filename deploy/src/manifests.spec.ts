@@ -43,6 +43,13 @@ function configuredPort(service: string, field: 'port' | 'httpPort' | 'smppPort'
   return [variable!, Number(fallback)];
 }
 
+/** The SMPP port's variable and default, as `readSmppPort` (libs/platform) reads it for the SMPP service and the dashboard alike. */
+function smppPortSetting(): [string, number] {
+  const source = readFileSync(join(repoRoot, 'libs/platform/src/config/common-config.ts'), 'utf8');
+  const [, variable, fallback] = /function readSmppPort[\s\S]*?env\.port\('(\w+)', (\d+)\)/.exec(source)!;
+  return [variable!, Number(fallback)];
+}
+
 /** kustomize folds long base64 values onto several lines; Kubernetes' decoder skips the line breaks, the schema's `byte` format does not. */
 function withoutLineBreaksInSecretData(object: RenderedObject): RenderedObject {
   if (object.kind !== 'Secret' || !object['data']) return object;
@@ -192,10 +199,12 @@ function configValue(objects: RenderedObject[], name: string): string | undefine
 describe.each(['overlays/bring-your-own', 'overlays/operators'])('SMPP in deploy/k8s/%s', (variant) => {
   it('takes binds on the SMPP port the smpp service and the dashboard read, inside the cluster and through a TCP load balancer', () => {
     const objects = rendered(variant);
-    const [variable, fallback] = configuredPort('smpp', 'smppPort');
+    const [variable, fallback] = smppPortSetting();
     expect(variable).toBe('SMSQ_SMPP_PORT');
     // One value for both: where the service listens and what the dashboard tells clients to bind to.
-    expect(readFileSync(join(repoRoot, 'apps/dashboard/src/config/dashboard-config.ts'), 'utf8')).toContain(`env.port('${variable}', ${fallback})`);
+    for (const configFile of ['apps/smpp/src/config/smpp-config.ts', 'apps/dashboard/src/config/dashboard-config.ts']) {
+      expect(readFileSync(join(repoRoot, configFile), 'utf8')).toContain('smppPort: readSmppPort(env)');
+    }
     expect(configValue(objects, variable)).toBe(String(fallback));
     for (const service of ['smpp', 'dashboard']) {
       expect(deploymentOf(objects, service).spec.template.spec.containers[0]!.envFrom!.map((source) => source.configMapRef?.name), service).toContainEqual(expect.stringMatching(/^smsq-config-/));

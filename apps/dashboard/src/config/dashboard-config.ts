@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import { CommonConfig, isHttpUrl, isLoopbackUrl, isTimeZone, readCommonConfig, readPasswordResetRetentionS, readRetentionIntervalS, type EnvReader } from '@smsq/platform';
+import { CommonConfig, isHttpUrl, isLoopbackUrl, isTimeZone, readCommonConfig, readPasswordResetRetentionS, readRetentionIntervalS, readSmppPort, type EnvReader } from '@smsq/platform';
 import { DEFAULT_WEB_DIR, DEFAULT_WORKER_FILE } from '../app-files.js';
 
 /** bcrypt's work factor unless DASHBOARD_PASSWORD_COST says otherwise. */
@@ -86,7 +86,7 @@ export function readDashboardConfig(env: EnvReader): DashboardConfig {
     sessionIdleS: env.int('DASHBOARD_SESSION_IDLE_S', 12 * 3600, { min: 60, max: 30 * 86_400 }),
     sessionMaxS: env.int('DASHBOARD_SESSION_MAX_S', 7 * 86_400, { min: 60, max: 90 * 86_400 }),
     passwordCost: env.int('DASHBOARD_PASSWORD_COST', DEFAULT_PASSWORD_COST, { min: 4, max: 15 }),
-    smppPort: env.port('SMSQ_SMPP_PORT', 2775),
+    smppPort: readSmppPort(env),
     retentionIntervalS: readRetentionIntervalS(env),
     passwordResetRetentionS: readPasswordResetRetentionS(env),
   });

@@ -54,7 +54,7 @@ export class BindRegistry {
 
   /** The earliest credential creation among the client's receiving binds: replies since then are owed. */
   credentialSince(clientId: number): Date | undefined {
-    const times = [...this.sessions].filter((session) => session.identity.clientId === clientId).map((session) => Date.parse(session.identity.createdAt));
+    const times = [...this.sessions].filter((session) => receives(session) && session.identity.clientId === clientId).map((session) => Date.parse(session.identity.createdAt));
     return times.length === 0 ? undefined : new Date(Math.min(...times));
   }
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { CommonConfig, readCommonConfig, readRateLimitRps, readRetentionIntervalS, readTaskRetentionDays, type EnvReader } from '@smsq/platform';
+import { CommonConfig, readCommonConfig, readRateLimitRps, readSmppPort, readRetentionIntervalS, readTaskRetentionDays, type EnvReader } from '@smsq/platform';
 
 export class SmppConfig extends CommonConfig {
   /** SMPP_DATABASE_URL: the service's own database user, for when DATABASE_URL's user cannot create roles. */
@@ -39,7 +39,7 @@ export function readSmppConfig(env: EnvReader): SmppConfig {
     ...readCommonConfig(env),
     serviceDatabaseUrl: env.optionalUrl('SMPP_DATABASE_URL', ['postgres', 'postgresql']),
     httpPort: env.port('SMPP_HTTP_PORT', 3014),
-    smppPort: env.port('SMSQ_SMPP_PORT', 2775),
+    smppPort: readSmppPort(env),
     tlsPort: env.port('SMSQ_SMPP_TLS_PORT', 3550),
     tls: certFile && keyFile ? { certFile, keyFile } : undefined,
     host: env.string('SMSQ_SMPP_HOST', '0.0.0.0'),

@@ -31,7 +31,6 @@ export { SequenceNumbers } from './sequence-numbers.js';
 export { SmppRefusal } from './smpp-refusal.js';
 export { formatSmppTime, InvalidSmppTime, parseSmppTime } from './smpp-time.js';
 export { DataCoding, decodeText, encodeText, gsmSeptetsOf, isSupportedDataCoding, UndecodableText, UnsupportedDataCoding, ucs2Of, type EncodedText, type SupportedDataCoding } from './text-coding.js';
-export { segmentText, type TextSegments } from './text-segments.js';
 export {
   cStringTlv,
   networkErrorCodeTlv,

@@ -1,7 +1,7 @@
 import type { SmppBindIdentity } from '@smsq/contracts';
 import type { QueryOutcome } from '../queries/task-queries.service.js';
 import type { SubmitOutcome, SubmitRequest } from '../submits/submit.service.js';
-import type { BindRegistry, BoundSession } from '../binds/bind-registry.js';
+import type { BindRegistry } from '../binds/bind-registry.js';
 import type { LongSubmits } from './long-submits.js';
 
 export type BindOutcome = { ok: true; identity: SmppBindIdentity } | { ok: false; status: number };
@@ -15,7 +15,7 @@ export interface SessionServices {
   readonly parts: LongSubmits;
   readonly registry: BindRegistry;
   /** A receiver bound: what is owed to its client goes out now rather than at the next round. */
-  receiverBound(session: BoundSession): void;
+  receiverBound(): void;
 }
 
 export interface SessionTimings {

@@ -77,6 +77,8 @@ export class SmppListener implements OnApplicationBootstrap, OnApplicationShutdo
       server.once('error', reject);
       server.listen(port, this.config.host, () => {
         server.off('error', reject);
+        // Past the start, a failed accept (out of file descriptors) is logged; the server keeps listening.
+        server.on('error', (error) => this.logger.error(`${what}: ${error.message}`));
         this.logger.log(`${what} on ${this.config.host}:${port}`);
         resolve();
       });

@@ -223,7 +223,7 @@ export class SmppSession implements BoundSession {
     this.state = 'bound';
     this.services.registry.add(this);
     this.logger.log(`${this.describe()} bound`);
-    if (this.bound.type !== 'transmitter') setImmediate(() => this.services.receiverBound(this));
+    if (this.bound.type !== 'transmitter') setImmediate(() => this.services.receiverBound());
     return { status: CommandStatus.ESME_ROK, fields: { systemId: SMSC_SYSTEM_ID }, tlvs: new Map([[TlvTag.scInterfaceVersion, uint8Tlv(SMPP_VERSION_34)]]) };
   }
 

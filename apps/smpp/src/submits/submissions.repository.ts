@@ -2,8 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { SmppDatabase } from '../database/smpp-database.js';
 import type { Submission } from '../generated/prisma/client.js';
 
-export type { Submission };
-
 /** What a submit_sm left for its task's receipts and queries. */
 @Injectable()
 export class SubmissionsRepository {

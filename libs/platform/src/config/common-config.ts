@@ -40,3 +40,8 @@ export function readCommonConfig(env: EnvReader): CommonConfig {
     stuckLimitS: env.int('SMSQ_STUCK_LIMIT_S', 60, { min: 10, max: 3_600 }),
   };
 }
+
+/** SMSQ_SMPP_PORT: where the SMPP service takes binds (the dashboard tells users the same port). */
+export function readSmppPort(env: EnvReader): number {
+  return env.port('SMSQ_SMPP_PORT', 2775);
+}

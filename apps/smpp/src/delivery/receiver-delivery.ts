@@ -15,6 +15,8 @@ const ROUND_MS = 250;
 const LEASE_S = 30;
 const RECEIPTS_PER_ROUND = 200;
 const REPLIES_PER_ROUND = 20;
+/** How soon a client whose replies were all relayed is asked about again. */
+const QUIET_REPLY_CHECK_MS = 1_000;
 /** A receiver that refused or did not answer is tried again after 2, 4, 8… s, at most this. */
 const MAX_RETRY_S = 300;
 
@@ -27,8 +29,8 @@ const MAX_RETRY_S = 300;
 export class ReceiverDelivery implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(ReceiverDelivery.name);
   private readonly job = new RepeatingJob('receiver delivery', ROUND_MS, () => this.deliverOnce(), this.logger);
-  /** A client whose receiver refused or missed a reply is tried again only from then on. */
-  private readonly replyRetries = new Map<number, { at: number; attempts: number }>();
+  /** A client's replies are asked about again only from then on: its receiver refused or missed one (`attempts` in a row), or none were waiting. */
+  private readonly replyChecksAfter = new Map<number, { at: number; attempts: number }>();
   /** Clients whose reply cursor exists already (made once, at the first receiver bind). */
   private readonly cursorsStarted = new Set<number>();
   private readonly gauge = new RepeatingJob('receipts gauge', 10_000, async () => receiptsWaiting.set(await this.receipts.waiting()), this.logger);
@@ -78,7 +80,7 @@ export class ReceiverDelivery implements OnApplicationBootstrap, OnModuleDestroy
   private async relayReplies(clientId: number): Promise<void> {
     const since = this.registry.credentialSince(clientId);
     if (!since) return;
-    const retry = this.replyRetries.get(clientId);
+    const retry = this.replyChecksAfter.get(clientId);
     if (retry && retry.at > Date.now()) return;
     if (!this.cursorsStarted.has(clientId)) {
       await this.cursors.start(clientId, since);
@@ -90,16 +92,18 @@ export class ReceiverDelivery implements OnApplicationBootstrap, OnModuleDestroy
       const keptSince = new Date(Math.max(cursor.since.getTime(), Date.now() - this.config.keepS * 1000));
       const query: MessagesAfterQuery = { clientId, afterId: cursor.afterId, receivedSince: keptSince.toISOString(), limit: REPLIES_PER_ROUND };
       const replies = await this.inbox.send<InboxMessageView[]>(Patterns.inbox.messagesAfter, query);
+      // Nothing new: inbox is asked again in a second, not every round.
+      if (replies.length === 0) this.replyChecksAfter.set(clientId, { at: Date.now() + QUIET_REPLY_CHECK_MS, attempts: 0 });
       for (const reply of replies) {
         const session = this.registry.receiverOf(clientId);
         if (!session) return;
         const delivery = await this.replyDelivery(reply);
         if ((await this.attempt('reply', () => session.deliver(delivery))) !== 'ok') {
           const attempts = (retry?.attempts ?? 0) + 1;
-          this.replyRetries.set(clientId, { at: Date.now() + retryDelayS(attempts) * 1000, attempts });
+          this.replyChecksAfter.set(clientId, { at: Date.now() + retryDelayS(attempts) * 1000, attempts });
           return;
         }
-        this.replyRetries.delete(clientId);
+        this.replyChecksAfter.delete(clientId);
         // Each reply taken renews the lease; a lease lost meanwhile (a receiver slower than LEASE_S) ends the round.
         const advanced = await this.cursors.advance(cursor, reply.id, LEASE_S);
         if (!advanced) return;

@@ -9,7 +9,7 @@ const FRESH_MS = 30_000;
 /** Which of a client's phones (own phones, or VIP gateways in Profile B) has which number. */
 @Injectable()
 export class PhoneNumbers {
-  private readonly byClient = new Map<number, { at: number; numbers: Map<string, number> }>();
+  private readonly byClient = new Map<number, { at: number; numbers: Promise<Map<string, number>> }>();
 
   constructor(
     @Inject(serviceClientToken('dispatch')) private readonly dispatch: ServiceClient,
@@ -29,9 +29,18 @@ export class PhoneNumbers {
     return undefined;
   }
 
-  private async numbersOf(clientId: number): Promise<Map<string, number>> {
+  /** One read at a time per client: the submits of a window that find the numbers stale share it. */
+  private numbersOf(clientId: number): Promise<Map<string, number>> {
     const cached = this.byClient.get(clientId);
     if (cached && Date.now() - cached.at < FRESH_MS) return cached.numbers;
+    const numbers = this.readNumbers(clientId);
+    this.byClient.set(clientId, { at: Date.now(), numbers });
+    // A failed read is not kept: the next submit asks again.
+    numbers.catch(() => this.byClient.get(clientId)?.numbers === numbers && this.byClient.delete(clientId));
+    return numbers;
+  }
+
+  private async readNumbers(clientId: number): Promise<Map<string, number>> {
     const query: PhoneListQuery = { clientId, kind: this.config.profile === 'A' ? 'own' : 'gateway' };
     const phones = await this.dispatch.send<PhoneDetails[]>(Patterns.dispatch.phoneList, query);
     const numbers = new Map<string, number>();
@@ -39,7 +48,6 @@ export class PhoneNumbers {
       const digits = phone.number === null ? undefined : digitsOf(phone.number);
       if (digits !== undefined && phone.active) numbers.set(digits, phone.id);
     }
-    this.byClient.set(clientId, { at: Date.now(), numbers });
     return numbers;
   }
 }

@@ -1,11 +1,10 @@
 import 'reflect-metadata';
 import { prepareSchema } from '@smsq/persistence';
 import { createHttpAdapter, createLogger, loadConfigOrExit, raiseBodyLimit, readBodiesAsJson, startService } from '@smsq/platform';
-import { CREATE_TASKS_BODY_LIMIT_BYTES, TASK_STATUSES_BODY_LIMIT_BYTES } from '@smsq/contracts';
+import { BODY_LIMIT_BYTES, CREATE_TASKS_BODY_LIMIT_BYTES, TASK_STATUSES_BODY_LIMIT_BYTES } from '@smsq/contracts';
 import { AppModule } from './app.module.js';
 import { readGatewayConfig } from './config/gateway-config.js';
 import { answerWrongMethodWith405 } from './http/method-not-allowed.js';
-import { BODY_LIMIT_BYTES } from './http/json-body.js';
 import { requireDocumentedRoutes } from './reference/documented-routes.js';
 
 const config = loadConfigOrExit(readGatewayConfig);

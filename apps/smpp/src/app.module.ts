@@ -1,11 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ObservabilityModule, RedisModule, ServiceClientsModule, TokenBuckets } from '@smsq/platform';
+import { taskIntakeProviders } from '@smsq/task-intake';
 import { Redis } from 'ioredis';
 import { BindAuthenticator } from './binds/bind-authenticator.js';
 import { BindRegistry } from './binds/bind-registry.js';
 import { CredentialWatch } from './binds/credential-watch.js';
 import { SmppConfig } from './config/smpp-config.js';
 import { DatabaseModule } from './database/database.module.js';
+import { SmppDatabase } from './database/smpp-database.js';
 import { ReceiverDelivery } from './delivery/receiver-delivery.js';
 import { TaskQueriesService } from './queries/task-queries.service.js';
 import { ReceiptsController } from './receipts/receipts.controller.js';
@@ -18,7 +20,6 @@ import { SmppListener } from './sessions/smpp-listener.js';
 import { PhoneNumbers } from './submits/phone-numbers.js';
 import { SUBMIT_BUCKETS, SubmitService } from './submits/submit.service.js';
 import { SubmissionsRepository } from './submits/submissions.repository.js';
-import { SubmitBatches } from './submits/submit-batches.js';
 
 @Module({})
 export class AppModule {
@@ -26,7 +27,7 @@ export class AppModule {
     return {
       module: AppModule,
       global: true,
-      imports: [ObservabilityModule.forService('smpp'), RedisModule.register(config), ServiceClientsModule.register(config, ['gateway', 'dispatch', 'inbox']), DatabaseModule, RetentionModule],
+      imports: [ObservabilityModule.forService('smpp'), RedisModule.register(config), ServiceClientsModule.register(config, ['gateway', 'dispatch', 'billing', 'inbox']), DatabaseModule, RetentionModule],
       controllers: [ReceiptsController],
       providers: [
         { provide: SmppConfig, useValue: config },
@@ -36,7 +37,7 @@ export class AppModule {
         BindAuthenticator,
         CredentialWatch,
         SubmitService,
-        SubmitBatches,
+        ...taskIntakeProviders({ settings: SmppConfig, database: SmppDatabase, schema: 'smpp' }),
         SubmissionsRepository,
         PhoneNumbers,
         TaskQueriesService,

@@ -1,7 +1,7 @@
-// The body rules of create-task (DESIGN.md §3) as the gateway applies them in Profile B without a
-// default region (apps/api-gateway/src/tasks/create-task-request.ts, recipient.ts,
-// time/local-datetime.ts), written again here because the bench may not import an app, and
-// independent on purpose: the baseline must not share smsq's code (one-process-server.ts says why).
+// The body rules of create-task (DESIGN.md §3) as smsq applies them in Profile B without a
+// default region (libs/task-intake/src/rules/create-task-request.ts, recipient.ts,
+// local-datetime.ts), written again here on purpose: the baseline must not share smsq's code
+// (one-process-server.ts says why).
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { DateTime } from 'luxon';
 

@@ -8,3 +8,4 @@ export { findSchemaDrift, type SchemaDriftOptions } from './schema-drift.js';
 export { prepareSchema, type PrepareSchemaOptions } from './prepare-schema.js';
 export { canManageRoles, ensureServiceRole, serviceRoleName } from './service-role.js';
 export { containsPattern } from './search-pattern.js';
+export { quoteIdentifier } from './quote-identifier.js';

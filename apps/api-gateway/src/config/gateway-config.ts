@@ -1,3 +1,4 @@
+import { readTaskIntakeSettings } from '@smsq/task-intake';
 import { CommonConfig, isTimeZone, readCommonConfig, readIdempotencyRetentionS, readRateLimitRps, readRetentionIntervalS, type EnvReader } from '@smsq/platform';
 
 export class GatewayConfig extends CommonConfig {
@@ -8,11 +9,9 @@ export class GatewayConfig extends CommonConfig {
   rateLimitRps!: number;
   /** The time zone of a client that has none of its own. */
   defaultTimezone!: string;
-  /** Profile B: the region a recipient without country code is read in; none means such a recipient is unusable. */
+  /** The task intake's: SMSQ_DEFAULT_REGION, SMSQ_CREATE_TIMEOUT_MS, SMSQ_CREATE_BATCHES_IN_FLIGHT. */
   defaultRegion: string | undefined;
-  /** How long create-task waits for dispatch before settling the outcome itself. */
   createTimeoutMs!: number;
-  /** How many batches of creates may be on their way to dispatch at once; more creates wait for the next batch. */
   createBatchesInFlight!: number;
   /** SMSQ_RETENTION_INTERVAL_S: how often the retention prunes run. */
   retentionIntervalS!: number;
@@ -36,10 +35,7 @@ export function readGatewayConfig(env: EnvReader): GatewayConfig {
     port: env.port('PORT', 3000),
     rateLimitRps: readRateLimitRps(env),
     defaultTimezone: env.string('SMSQ_TIMEZONE', 'Europe/Belgrade'),
-    defaultRegion: env.optionalString('SMSQ_DEFAULT_REGION')?.toUpperCase(),
-    // Below the minute after which an idempotency record still in progress counts as abandoned.
-    createTimeoutMs: env.int('SMSQ_CREATE_TIMEOUT_MS', 8_000, { min: 200, max: 30_000 }),
-    createBatchesInFlight: env.int('SMSQ_CREATE_BATCHES_IN_FLIGHT', 4, { min: 1, max: 64 }),
+    ...readTaskIntakeSettings(env),
     retentionIntervalS: readRetentionIntervalS(env),
     idempotencyReplayS: readIdempotencyRetentionS(env),
   });
@@ -49,9 +45,5 @@ export function readGatewayConfig(env: EnvReader): GatewayConfig {
     `SMSQ_RETENTION_IDEMPOTENCY_S must exceed the longest create (SMSQ_CREATE_TIMEOUT_MS + 2 × SMSQ_RPC_TIMEOUT_MS + 2 s = ${Math.ceil(idempotencyAbandonedAfterMs(config) / 1_000)} s), got ${config.idempotencyReplayS}`,
   );
   env.require(isTimeZone(config.defaultTimezone), `SMSQ_TIMEZONE must be an IANA time zone, got ${JSON.stringify(config.defaultTimezone)}`);
-  env.require(
-    config.defaultRegion === undefined || /^[A-Z]{2}$/.test(config.defaultRegion),
-    `SMSQ_DEFAULT_REGION must be a two-letter ISO country code, got ${JSON.stringify(config.defaultRegion)}`,
-  );
   return config;
 }

@@ -1,6 +1,6 @@
 import { DomainError } from '@smsq/contracts';
+import { UNPARSABLE_BODY } from '@smsq/platform';
 import { describe, expect, it } from 'vitest';
-import { UNPARSABLE_BODY } from '../http/json-body.js';
 import { parseClaimLimit, parseStatusReport, parseStatusReports, parseWait } from './worker-requests.js';
 
 function thrownBy(run: () => unknown): DomainError | undefined {

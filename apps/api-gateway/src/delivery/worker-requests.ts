@@ -11,7 +11,7 @@ import {
   type FailureReason,
   type ReportedStatus,
 } from '@smsq/contracts';
-import { jsonObjectOf } from '../http/json-body.js';
+import { jsonObjectOf } from '@smsq/platform';
 
 /** `?wait=N`: whole seconds, above 30 counts as 30; absent means answer at once. */
 export function parseWait(value: unknown): number {

@@ -2,7 +2,8 @@ import { ConflictError, UnavailableError } from '@smsq/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import type { GatewayConfig } from '../config/gateway-config.js';
 import type { IdempotencyRecordRow, IdempotencyRepository } from './idempotency.repository.js';
-import { attemptKeyOf, hashBody, IdempotencyService, UndecidedOutcomeError } from './idempotency.service.js';
+import { UndecidedOutcomeError } from '@smsq/task-intake';
+import { attemptKeyOf, hashBody, IdempotencyService } from './idempotency.service.js';
 
 /** The records table, in memory: one row per client and key. */
 class RecordsInMemory {

@@ -1,15 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ConflictError, DomainError, domainErrorFrom, UnavailableError } from '@smsq/contracts';
+import { ConflictError, DomainError, domainErrorFrom } from '@smsq/contracts';
 import { createHash, randomUUID } from 'node:crypto';
 import { GatewayConfig, idempotencyAbandonedAfterMs } from '../config/gateway-config.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
-
-/**
- * The work failed without learning whether it took effect (its answer never came). The record
- * stays in progress, marked undecided, so a repeat learns the outcome through `recover` instead
- * of doing the work a second time.
- */
-export class UndecidedOutcomeError extends UnavailableError {}
+import { UndecidedOutcomeError } from '@smsq/task-intake';
 
 /** Where the work of one request with an Idempotency-Key can be told apart from any other's. */
 export interface IdempotentWork<T> {

@@ -1,6 +1,6 @@
 import { DomainError } from '@smsq/contracts';
+import { UNPARSABLE_BODY } from '@smsq/platform';
 import { describe, expect, it } from 'vitest';
-import { UNPARSABLE_BODY } from '../http/json-body.js';
 import { parseInboundBody } from './inbound-request.js';
 
 const A = { profile: 'A' as const, defaultRegion: undefined };

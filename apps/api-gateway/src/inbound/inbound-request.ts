@@ -1,7 +1,7 @@
 import { DomainError, InvalidRequestError, MAX_MESSAGES_PER_SYNC, withoutSeparators } from '@smsq/contracts';
+import { jsonObjectOf } from '@smsq/platform';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import { jsonObjectOf } from '../http/json-body.js';
-import { normaliseRecipient, type RecipientRules } from '../tasks/recipient.js';
+import { normaliseRecipient, type RecipientRules } from '@smsq/task-intake';
 
 /** One reply as the phone or gateway sent it, before its owner and time zone are known. */
 export interface InboundItem {

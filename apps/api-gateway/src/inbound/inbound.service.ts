@@ -12,8 +12,8 @@ import { ServiceClient, serviceClientToken } from '@smsq/platform';
 import { ClientsRepository } from '../clients/clients.repository.js';
 import { GatewayConfig } from '../config/gateway-config.js';
 import type { WorkerTokenHolder } from '../identity/worker-tokens.repository.js';
-import { parseInstant } from '../time/local-datetime.js';
 import { parseInboundBody, type InboundItem } from './inbound-request.js';
+import { parseInstant } from '@smsq/task-intake';
 
 /**
  * Replies synced by a phone or gateway: each is given to its client (Profile A: the phone's owner;

@@ -16,10 +16,9 @@ import {
   type OptOutView,
   withoutSeparators,
 } from '@smsq/contracts';
-import { ServiceClient, serviceClientToken } from '@smsq/platform';
+import { jsonObjectOf, ServiceClient, serviceClientToken } from '@smsq/platform';
 import { GatewayConfig } from '../config/gateway-config.js';
-import { jsonObjectOf } from '../http/json-body.js';
-import { normaliseRecipient } from '../tasks/recipient.js';
+import { normaliseRecipient } from '@smsq/task-intake';
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1_000;

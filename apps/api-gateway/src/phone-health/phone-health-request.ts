@@ -1,5 +1,5 @@
 import { InvalidRequestError, PHONE_CONNECTION_PATTERN } from '@smsq/contracts';
-import { jsonObjectOf } from '../http/json-body.js';
+import { jsonObjectOf } from '@smsq/platform';
 
 /** What a phone reports of itself; a field it left out (or sent as null) is absent. */
 export interface PhoneHealthReport {

@@ -1,5 +1,5 @@
 import { InvalidRequestError, MAX_JITTER_S, MAX_SIM_LIMIT, MAX_SIMS, MIN_SIM_LIMIT } from '@smsq/contracts';
-import { jsonObjectOf } from '../http/json-body.js';
+import { jsonObjectOf } from '@smsq/platform';
 
 /** A SIM limit to set: a whole number, or null to remove it; absent leaves it as it is. `number` as given, read later as a recipient is. */
 export interface PhoneLimitsRequest {

@@ -1,5 +1,5 @@
 import { DomainError, InvalidRequestError } from '@smsq/contracts';
-import { normaliseRecipient, type RecipientRules } from '../tasks/recipient.js';
+import { normaliseRecipient, type RecipientRules } from '@smsq/task-intake';
 
 /**
  * A phone's own number as its owner typed it, read exactly as create-task reads a recipient (so

@@ -1,6 +1,5 @@
 import { InvalidRequestError } from '@smsq/contracts';
-import { isHttpUrl } from '@smsq/platform';
-import { jsonObjectOf } from '../http/json-body.js';
+import { isHttpUrl, jsonObjectOf } from '@smsq/platform';
 
 export interface RegisterPhoneRequest {
   name: string;

@@ -1,5 +1,5 @@
 import { CLOCK_TIME, InvalidRequestError, MAX_SEND_WINDOWS, MAX_STICKY_DAYS, ROUTING_MODES, WEEKDAYS, type RoutingMode, type SendWindow, type Weekday } from '@smsq/contracts';
-import { jsonObjectOf } from '../http/json-body.js';
+import { jsonObjectOf } from '@smsq/platform';
 
 /** What PATCH /smsapi/sending-rules changes; a field left out stays as it is. An empty `sendWindows` removes the windows. */
 export interface SendingRulesRequest {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UNPARSABLE_BODY } from '../http/json-body.js';
+import { UNPARSABLE_BODY } from '@smsq/platform';
 import { parseSmppCredentialRequest } from './smpp-credential-request.js';
 
 describe(parseSmppCredentialRequest.name, () => {

@@ -1,5 +1,5 @@
 import { InvalidRequestError, MAX_SMPP_SOURCE_ADDRESSES, SMPP_SOURCE_ADDRESS, SMPP_SYSTEM_ID } from '@smsq/contracts';
-import { jsonObjectOf } from '../http/json-body.js';
+import { jsonObjectOf } from '@smsq/platform';
 
 /** What a new credential asks for; the password is always smsq's. */
 export interface SmppCredentialRequest {

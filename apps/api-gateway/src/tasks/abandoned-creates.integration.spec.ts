@@ -6,8 +6,7 @@ import { createTestDatabase, type TestDatabase } from '@smsq/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readGatewayConfig } from '../config/gateway-config.js';
 import { GatewayDatabase } from '../database/gateway-database.js';
-import { AbandonedCreatesRelay } from './abandoned-creates.relay.js';
-import { AbandonedCreatesRepository } from './abandoned-creates.repository.js';
+import { AbandonedCreates, AbandonedCreatesRelay } from '@smsq/task-intake';
 
 const MIGRATIONS = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
 
@@ -26,14 +25,14 @@ function dispatchStandIn(asked: string[], options: { ms: number; failFrom?: numb
 describe(`${AbandonedCreatesRelay.name} of two gateways on one database`, () => {
   let database: TestDatabase;
   let dbs: GatewayDatabase[];
-  let repositories: AbandonedCreatesRepository[];
+  let repositories: AbandonedCreates[];
 
   beforeAll(async () => {
     database = await createTestDatabase('gateway_abandoned', [{ schema: 'gateway', migrationsDir: MIGRATIONS }]);
     const config = loadConfig(readGatewayConfig, { DATABASE_URL: database.url });
     dbs = [new GatewayDatabase(config, new Readiness()), new GatewayDatabase(config, new Readiness())];
     for (const db of dbs) await db.onModuleInit();
-    repositories = dbs.map((db) => new AbandonedCreatesRepository(db));
+    repositories = dbs.map((db) => new AbandonedCreates(db, 'gateway'));
   });
 
   afterAll(async () => {

@@ -4,11 +4,9 @@ import { describe, expect, it, vi } from 'vitest';
 import type { GatewayConfig } from '../config/gateway-config.js';
 import type { IdempotencyRepository } from '../idempotency/idempotency.repository.js';
 import { IdempotencyService } from '../idempotency/idempotency.service.js';
-import type { AbandonedCreatesRepository } from './abandoned-creates.repository.js';
 import { ClientTasksService } from './client-tasks.service.js';
-import { CreateBatcher } from './create-batcher.js';
-import { TaskCreator } from './task-creator.js';
 import type { TemplatesRepository } from '../templates/templates.repository.js';
+import { type AbandonedCreates, CreateBatcher, TaskCreator } from '@smsq/task-intake';
 
 const OWNER = { keyId: 1, clientId: 7, timezone: 'Europe/Belgrade' };
 const SMS = { recipient: '+381641234567', message: 'hello' };
@@ -33,7 +31,7 @@ function setUp(createError: DomainError, whole = false) {
   const config = { profile: 'A', createTimeoutMs: 8_000, rpcTimeoutMs: 5_000, createBatchesInFlight: 2, idempotencyReplayS: 86_400 } as GatewayConfig;
   const idempotency = new IdempotencyService({} as IdempotencyRepository, config);
   const batcher = new CreateBatcher(config, dispatch as unknown as ServiceClient);
-  const abandoned = { record: vi.fn() } as unknown as AbandonedCreatesRepository;
+  const abandoned = { record: vi.fn() } as unknown as AbandonedCreates;
   const creator = new TaskCreator(config, abandoned, batcher, dispatch as unknown as ServiceClient, billing as unknown as ServiceClient);
   const sut = new ClientTasksService(config, idempotency, creator, dispatch as unknown as ServiceClient, NO_TEMPLATES);
   return { sut, dispatch };
@@ -126,7 +124,7 @@ describe(ClientTasksService.name, () => {
         removeIfCreatedAt: async (_clientId: number, key: string) => records.delete(key),
       } as unknown as IdempotencyRepository;
       const idempotency = new IdempotencyService(repository, config);
-      const abandoned = { record: vi.fn(async () => undefined) } as unknown as AbandonedCreatesRepository;
+      const abandoned = { record: vi.fn(async () => undefined) } as unknown as AbandonedCreates;
       const creator = new TaskCreator(config, abandoned, new CreateBatcher(config, dispatch as unknown as ServiceClient), dispatch as unknown as ServiceClient, billing as unknown as ServiceClient);
       const sut = new ClientTasksService(config, idempotency, creator, dispatch as unknown as ServiceClient, NO_TEMPLATES);
       return { sut, dispatch, created, records, abandoned, settling };

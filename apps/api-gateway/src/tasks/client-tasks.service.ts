@@ -23,12 +23,10 @@ import { GatewayConfig } from '../config/gateway-config.js';
 import type { ApiKeyOwner } from '../identity/api-keys.repository.js';
 import { IdempotencyService, itemKeyOf } from '../idempotency/idempotency.service.js';
 import { storedIdFromPath } from '../identity/stored-id.js';
-import { parseCreateTaskRequest, parseIdempotencyKey, refuseLapsedExpiry, type RequestContext } from './create-task-request.js';
-import { parseCreateTasksRequest, type CreateTasksItem } from './create-tasks-request.js';
 import { cursorAfter, parseTaskListRequest } from './task-list-request.js';
-import { TaskCreator, type QueueOptions } from './task-creator.js';
-import { templateIdOf } from '../templates/template-message.js';
 import { TemplatesRepository } from '../templates/templates.repository.js';
+import { type CreateTasksItem, parseCreateTaskRequest, parseCreateTasksRequest, refuseLapsedExpiry, type RequestContext, TaskCreator, templateIdOf } from '@smsq/task-intake';
+import { parseIdempotencyKey } from '../idempotency/idempotency-key.js';
 
 /** Whose tasks these are: an API key's client, or a client signed in to the dashboard. */
 export type TaskOwner = Pick<ApiKeyOwner, 'clientId' | 'timezone'>;
@@ -60,7 +58,7 @@ export class ClientTasksService {
    * the same batches), and answered in place; an item refused costs nothing. An Idempotency-Key
    * covers the whole request.
    */
-  async createMany(owner: TaskOwner, body: unknown, idempotencyHeader: string | string[] | undefined, options: QueueOptions = {}): Promise<CreateTasksBody> {
+  async createMany(owner: TaskOwner, body: unknown, idempotencyHeader: string | string[] | undefined): Promise<CreateTasksBody> {
     const items = parseCreateTasksRequest(body, await this.requestContext(owner, tasksOf(body)));
     const idempotencyKey = parseIdempotencyKey(idempotencyHeader);
     return this.idempotency.run(
@@ -68,7 +66,7 @@ export class ClientTasksService {
       idempotencyKey,
       body,
       {
-        run: (attemptKey) => this.queueAll(owner.clientId, items, attemptKey, options),
+        run: (attemptKey) => this.queueAll(owner.clientId, items, attemptKey),
         recover: (attemptKey) => this.recoverAll(owner.clientId, items, attemptKey),
         refresh: (answer, attemptKey) => this.recoverUnavailable(owner.clientId, answer, attemptKey),
       },
@@ -127,9 +125,9 @@ export class ClientTasksService {
    * was recorded as abandoned, and the relay makes "not queued" true. The other items' answers
    * stand, so the client resends only that one.
    */
-  private async queueAll(clientId: number, items: CreateTasksItem[], attemptKey: string, options: QueueOptions): Promise<CreateTasksBody> {
+  private async queueAll(clientId: number, items: CreateTasksItem[], attemptKey: string): Promise<CreateTasksBody> {
     const outcomes = await Promise.allSettled(
-      items.map((item, index) => (item.ok ? this.creator.queue(clientId, item.request, itemKeyOf(attemptKey, index), options) : Promise.reject(item.error))),
+      items.map((item, index) => (item.ok ? this.creator.queue(clientId, item.request, itemKeyOf(attemptKey, index)) : Promise.reject(item.error))),
     );
     return { results: outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : refusedItem(outcome.reason))) };
   }

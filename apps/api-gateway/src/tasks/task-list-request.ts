@@ -1,6 +1,6 @@
 import { DomainError, InvalidRequestError, TASK_PAGE_DEFAULT_LIMIT, TASK_PAGE_MAX_LIMIT, TASK_STATUSES, type TaskStatus, type TaskView } from '@smsq/contracts';
 import { isStoredId } from '../identity/stored-id.js';
-import { parseInstant } from '../time/local-datetime.js';
+import { parseInstant } from '@smsq/task-intake';
 
 export interface TaskListRequest {
   status?: TaskStatus;

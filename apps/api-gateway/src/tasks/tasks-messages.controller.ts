@@ -4,7 +4,7 @@ import { NotFoundError, Patterns, TasksCheckQuery, TasksSendCommand, type Create
 import { ClientsRepository } from '../clients/clients.repository.js';
 import { ClientTasksService, type TaskOwner } from './client-tasks.service.js';
 
-/** create-tasks for the dashboard and the SMPP service: a client sends through the same rules and credits as the public API. */
+/** create-tasks for the dashboard: a signed-in client sends through the same rules and credits as the public API. */
 @Controller()
 export class TasksMessagesController {
   constructor(
@@ -14,7 +14,7 @@ export class TasksMessagesController {
 
   @MessagePattern(Patterns.gateway.tasksSend)
   async send(@Payload() command: TasksSendCommand): Promise<CreateTasksBody> {
-    return this.tasks.createMany(await this.ownerOf(command.clientId), { tasks: command.tasks }, command.idempotencyKey, { receipts: command.receipts === true });
+    return this.tasks.createMany(await this.ownerOf(command.clientId), { tasks: command.tasks }, command.idempotencyKey);
   }
 
   @MessagePattern(Patterns.gateway.tasksCheck)

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { jsonObjectOf } from '@smsq/platform';
 import { ConflictError, DomainError, InvalidRequestError, MAX_TEMPLATES, MESSAGE_MAX_CODE_POINTS, NotFoundError, TEMPLATE_NAME_MAX_LENGTH, type Ok, type TemplateView } from '@smsq/contracts';
-import { jsonObjectOf } from '../http/json-body.js';
 import { isNameTaken, TemplatesRepository } from './templates.repository.js';
 
 /** A template as the public API shows it. */

@@ -13,8 +13,7 @@ import {
   type WebhookEventType,
   type WebhookRotateCommand,
 } from '@smsq/contracts';
-import { ServiceClient, serviceClientToken } from '@smsq/platform';
-import { jsonObjectOf } from '../http/json-body.js';
+import { jsonObjectOf, ServiceClient, serviceClientToken } from '@smsq/platform';
 import { storedIdFromPath } from '../identity/stored-id.js';
 
 /** An endpoint as the public API shows it. */

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readTaskIntakeSettings } from '@smsq/task-intake';
 import { CommonConfig, readCommonConfig, readRateLimitRps, readSmppPort, readRetentionIntervalS, readTaskRetentionDays, type EnvReader } from '@smsq/platform';
 
 export class SmppConfig extends CommonConfig {
@@ -20,6 +21,10 @@ export class SmppConfig extends CommonConfig {
   keepS!: number;
   /** SMSQ_SMPP_PART_WAIT_S: the parts of a long message must all arrive within this long; otherwise the message is refused. */
   partWaitS!: number;
+  /** The task intake's, as the API reads them: SMSQ_DEFAULT_REGION, SMSQ_CREATE_TIMEOUT_MS, SMSQ_CREATE_BATCHES_IN_FLIGHT. */
+  defaultRegion: string | undefined;
+  createTimeoutMs!: number;
+  createBatchesInFlight!: number;
   /** SMSQ_RATE_LIMIT_RPS: submits per second per credential, as per API key; 0 turns it off. */
   rateLimitRps!: number;
   /** SMSQ_RETENTION_INTERVAL_S */
@@ -37,6 +42,7 @@ export function readSmppConfig(env: EnvReader): SmppConfig {
   }
   return Object.assign(new SmppConfig(), {
     ...readCommonConfig(env),
+    ...readTaskIntakeSettings(env),
     serviceDatabaseUrl: env.optionalUrl('SMPP_DATABASE_URL', ['postgres', 'postgresql']),
     httpPort: env.port('SMPP_HTTP_PORT', 3014),
     smppPort: readSmppPort(env),

@@ -1,12 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { CreatedTaskBody, RefusedItemBody, SmppBindIdentity } from '@smsq/contracts';
+import { domainErrorFrom, type SmppBindIdentity } from '@smsq/contracts';
 import { TokenBuckets } from '@smsq/platform';
+import { parseCreateTaskRequest, TaskCreator, type CreateTaskRequest } from '@smsq/task-intake';
 import { DateTime } from 'luxon';
+import { randomUUID } from 'node:crypto';
+import { SmppConfig } from '../config/smpp-config.js';
 import { CommandStatus } from '../protocol/index.js';
 import { PhoneNumbers } from './phone-numbers.js';
 import { refusalStatusOf } from './refusal-status.js';
 import { SubmissionsRepository } from './submissions.repository.js';
-import { SubmitBatches } from './submit-batches.js';
 import { wantsReceipts } from '../receipts/receipt-wishes.js';
 
 /** A whole message as a bind submitted it (its parts joined), read from the submit_sm. */
@@ -29,17 +31,19 @@ export type SubmitOutcome = { ok: true; taskId: number } | { ok: false; status: 
 export const SUBMIT_BUCKETS = Symbol('SUBMIT_BUCKETS');
 
 /**
- * submit_sm is create-task: the request goes to the gateway's create-tasks for the bind's client
- * (the dashboard's path, in batches: SubmitBatches), so credits, opt-outs, routing and every body rule are the API's own.
- * Here only what SMPP adds: the credential's source addresses and rate, the sender's number
- * pinning a phone, SMPP's times and priority as create-task's fields.
+ * submit_sm is create-task: its fields become a create-task body, read by the API's own rules
+ * and queued by the API's own creator (@smsq/task-intake, straight to dispatch in the batches the
+ * API's creates ride), so credits, opt-outs, routing and every body rule are the API's. Here only
+ * what SMPP adds: the credential's source addresses and rate, the sender's number pinning a
+ * phone, SMPP's times and priority as create-task's fields.
  */
 @Injectable()
 export class SubmitService {
   private readonly logger = new Logger(SubmitService.name);
 
   constructor(
-    private readonly batches: SubmitBatches,
+    private readonly config: SmppConfig,
+    private readonly creator: TaskCreator,
     @Inject(SUBMIT_BUCKETS) private readonly buckets: TokenBuckets,
     private readonly phones: PhoneNumbers,
     private readonly submissions: SubmissionsRepository,
@@ -52,25 +56,21 @@ export class SubmitService {
     }
     const decision = await this.buckets.take(`smpp:${identity.credentialId}`);
     if (!decision.allowed) return { ok: false, status: CommandStatus.ESME_RTHROTTLED, detail: `more than the credential's submits per second; retry in ${decision.retryAfterS} s` };
-    let body: Record<string, unknown>;
-    try {
-      body = await this.createTaskBody(request);
-    } catch (error) {
-      return { ok: false, status: error instanceof SmppTimeError ? error.status : CommandStatus.ESME_RSYSERR, detail: (error as Error).message };
-    }
     const receipts = wantsReceipts(request.registeredDelivery);
-    let result: CreatedTaskBody | RefusedItemBody;
+    let taskId: number;
     try {
-      result = await this.batches.send(identity.clientId, receipts, body);
+      const created = await this.creator.queue(identity.clientId, await this.createTaskRequest(request), randomUUID(), { receipts });
+      taskId = created.id;
     } catch (error) {
-      return { ok: false, status: refusalStatusOf(error), detail: (error as Error).message };
+      if (error instanceof SmppTimeError) return { ok: false, status: error.status, detail: error.message };
+      const known = domainErrorFrom(error);
+      return { ok: false, status: refusalStatusOf(error), detail: known ? `${known.code}: ${known.detail}` : (error as Error).message };
     }
-    if (!result.ok) return { ok: false, status: refusalStatusOf(result), detail: `${result.error}: ${result.detail}` };
     if (receipts) {
       // The receipt's addresses and text come from here; without this row it still goes out, with less said.
       await this.submissions
         .record({
-          taskId: result.id,
+          taskId,
           clientId: identity.clientId,
           credentialId: identity.credentialId,
           sourceAddr: request.sourceAddr,
@@ -78,12 +78,13 @@ export class SubmitService {
           registeredDelivery: request.registeredDelivery,
           textHead: [...request.text].slice(0, 20).join(''),
         })
-        .catch((error: Error) => this.logger.warn(`submission of task ${result.id} not recorded: ${error.message}`));
+        .catch((error: Error) => this.logger.warn(`submission of task ${taskId} not recorded: ${error.message}`));
     }
-    return { ok: true, taskId: result.id };
+    return { ok: true, taskId };
   }
 
-  private async createTaskBody(request: SubmitRequest): Promise<Record<string, unknown>> {
+  /** The submit as a create-task body, read by create-task's rules in the client's time zone. */
+  private async createTaskRequest(request: SubmitRequest): Promise<CreateTaskRequest> {
     const recipient = request.internationalDestination && /^\d+$/.test(request.destinationAddr) ? `+${request.destinationAddr}` : request.destinationAddr;
     const body: Record<string, unknown> = { recipient, message: request.text };
     const phoneId = await this.phones.phoneOf(request.identity.clientId, request.sourceAddr);
@@ -100,7 +101,8 @@ export class SubmitService {
     }
     // GSM's priority_flag: 0 is a normal message, 1–3 a priority one.
     if (request.priorityFlag > 0) body['priority'] = 'high';
-    return body;
+    const { profile, defaultRegion } = this.config;
+    return parseCreateTaskRequest(body, { profile, defaultRegion, timeZone: request.identity.timezone, now, templates: new Map() });
   }
 }
 

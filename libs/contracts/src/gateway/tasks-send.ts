@@ -1,4 +1,4 @@
-import { IsArray, IsBoolean, IsOptional, IsString, Length } from 'class-validator';
+import { IsArray, IsOptional, IsString, Length } from 'class-validator';
 import { IsEntityId } from '../validation.js';
 
 /** The most items create-tasks takes in one request. */
@@ -17,8 +17,6 @@ export class TasksSendCommand {
   @IsArray() tasks!: unknown[];
   /** Covers the whole request, as the Idempotency-Key header does. */
   @IsOptional() @IsString() @Length(1, 255) idempotencyKey?: string;
-  /** The SMPP service's submits that asked for delivery receipts: each task's end is relayed to it (`SmppTaskEndedCommand`). */
-  @IsOptional() @IsBoolean() receipts?: boolean;
 }
 
 /** The same items read by create-task's rules without queuing anything, for a preview: answered `TasksChecked`. */

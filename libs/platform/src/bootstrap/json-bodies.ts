@@ -1,4 +1,4 @@
-import { DomainError } from '@smsq/contracts';
+import { DomainError, InvalidRequestError } from '@smsq/contracts';
 import { errorCodes, type FastifyInstance } from 'fastify';
 
 /** Marks a body that arrived but was not JSON, for apps that refuse it after their credential check. */
@@ -48,4 +48,11 @@ export function raiseBodyLimit(fastify: FastifyInstance, urls: readonly string[]
   fastify.addHook('onRoute', (route) => {
     if (urls.includes(route.url)) route.bodyLimit = bodyLimit;
   });
+}
+
+/** A body as a JSON object: not JSON (`UNPARSABLE_BODY`) is `invalid_json`, any other shape `invalid_request` naming what was `expected`. */
+export function jsonObjectOf(body: unknown, expected: string): Record<string, unknown> {
+  if (body === UNPARSABLE_BODY) throw new DomainError('invalid_json', 'the body is not valid JSON');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new InvalidRequestError(`the body must be ${expected}`);
+  return body as Record<string, unknown>;
 }

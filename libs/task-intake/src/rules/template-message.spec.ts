@@ -1,6 +1,6 @@
 import { placeholdersIn, type DomainError } from '@smsq/contracts';
 import { describe, expect, it } from 'vitest';
-import { parseCreateTaskRequest } from '../tasks/create-task-request.js';
+import { parseCreateTaskRequest } from './create-task-request.js';
 import { messageFromTemplate } from './template-message.js';
 
 const TEMPLATES = new Map([[7, { id: 7, name: 'appointment', body: 'Hi {first_name}, see you {day} at {time}. {first_name}, reply STOP to opt out.' }]]);

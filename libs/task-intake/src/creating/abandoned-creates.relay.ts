@@ -1,17 +1,17 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { Patterns, type TaskSettleCommand, type TaskSettlement } from '@smsq/contracts';
 import { RepeatingJob, ServiceClient, serviceClientToken } from '@smsq/platform';
-import { AbandonedCreatesRepository } from './abandoned-creates.repository.js';
+import { AbandonedCreates } from './abandoned-creates.js';
 
 const INTERVAL_MS = 2_000;
 const BATCH = 50;
-/** Far beyond a batch's settling; a gateway that dies holding keys delays them this long at most. */
+/** Far beyond a batch's settling; an instance that dies holding keys delays them this long at most. */
 const LEASE_MS = 60_000;
 
 /**
- * Makes a 503 answer true after the fact: when the gateway could not learn whether a task was
- * stored, it told the client "not queued" and noted the key; once dispatch answers again, a task
- * that was stored but never touched is failed and refunded there.
+ * Makes an "unavailable" answer true after the fact: when a service could not learn whether a task
+ * was stored, it told the client "not queued" and noted the key; once dispatch answers again, a
+ * task that was stored but never touched is failed and refunded there.
  */
 @Injectable()
 export class AbandonedCreatesRelay implements OnApplicationBootstrap, OnModuleDestroy {
@@ -19,7 +19,7 @@ export class AbandonedCreatesRelay implements OnApplicationBootstrap, OnModuleDe
   private readonly job = new RepeatingJob('abandoned creates relay', INTERVAL_MS, () => this.relay(), this.logger);
 
   constructor(
-    private readonly abandoned: AbandonedCreatesRepository,
+    private readonly abandoned: AbandonedCreates,
     @Inject(serviceClientToken('dispatch')) private readonly dispatch: ServiceClient,
   ) {}
 
@@ -42,7 +42,7 @@ export class AbandonedCreatesRelay implements OnApplicationBootstrap, OnModuleDe
         const command: TaskSettleCommand = { taskKey, abandon: true };
         const settlement = await this.dispatch.send<TaskSettlement>(Patterns.dispatch.taskSettle, command);
         if (settlement.outcome === 'created') {
-          this.logger.error(`task ${settlement.task.id} (${taskKey}) was under way before it could be abandoned; the client was answered 503`);
+          this.logger.error(`task ${settlement.task.id} (${taskKey}) was under way before it could be abandoned; the client was answered unavailable`);
         }
         await this.abandoned.forget(taskKey);
         settled++;

@@ -1,7 +1,7 @@
 import { DomainError } from '@smsq/contracts';
 import { describe, expect, it } from 'vitest';
-import { UNPARSABLE_BODY } from '../http/json-body.js';
-import { parseCreateTaskRequest, parseIdempotencyKey, refuseLapsedExpiry } from './create-task-request.js';
+import { UNPARSABLE_BODY } from '@smsq/platform';
+import { parseCreateTaskRequest, refuseLapsedExpiry } from './create-task-request.js';
 
 const CONTEXT = { profile: 'A' as const, defaultRegion: undefined, timeZone: 'Europe/Belgrade', now: new Date('2026-11-22T10:00:00Z'), templates: new Map() };
 
@@ -116,14 +116,5 @@ describe(parseCreateTaskRequest.name, () => {
   it('takes a phone_id only as a JSON integer; digits in a string are not a number', () => {
     expect(parseCreateTaskRequest({ recipient: '+381641234567', message: 'x', phone_id: 12 }, CONTEXT).requestedPhoneId).toBe(12);
     expect(parseCreateTaskRequest({ recipient: '+381641234567', message: 'x', phone_id: '12' }, CONTEXT).requestedPhoneId).toBeUndefined();
-  });
-});
-
-describe(parseIdempotencyKey.name, () => {
-  it('takes 1 to 255 characters', () => {
-    expect(parseIdempotencyKey(undefined)).toBeUndefined();
-    expect(parseIdempotencyKey('k'.repeat(255))).toHaveLength(255);
-    expect(() => parseIdempotencyKey('k'.repeat(256))).toThrow('Idempotency-Key');
-    expect(() => parseIdempotencyKey('')).toThrow('Idempotency-Key');
   });
 });

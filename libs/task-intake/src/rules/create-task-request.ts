@@ -1,8 +1,8 @@
-import { DomainError, IDEMPOTENCY_KEY_MAX_LENGTH, InvalidRequestError, MAX_TTL_S, MESSAGE_MAX_CODE_POINTS, TASK_PRIORITIES, type TaskPriority } from '@smsq/contracts';
-import { jsonObjectOf } from '../http/json-body.js';
-import { messageFromTemplate, type TemplatesByIds } from '../templates/template-message.js';
+import { DomainError, InvalidRequestError, MAX_TTL_S, MESSAGE_MAX_CODE_POINTS, TASK_PRIORITIES, type TaskPriority } from '@smsq/contracts';
+import { jsonObjectOf } from '@smsq/platform';
+import { messageFromTemplate, type TemplatesByIds } from './template-message.js';
 import { normaliseRecipient, type RecipientRules } from './recipient.js';
-import { parseInstant, parseSchedule, type Schedule } from '../time/local-datetime.js';
+import { parseInstant, parseSchedule, type Schedule } from './local-datetime.js';
 
 const MAX_PHONE_ID = 2_147_483_647;
 
@@ -98,14 +98,4 @@ function checkMessage(message: string): string {
 /** Only a JSON integer names a phone; any other form is ignored, as if omitted (DESIGN.md §3). */
 function usablePhoneId(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= MAX_PHONE_ID ? value : undefined;
-}
-
-/** The Idempotency-Key header, if any; more than 255 characters is a bad request. */
-export function parseIdempotencyKey(header: string | string[] | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  const key = Array.isArray(header) ? undefined : header.trim();
-  if (key === undefined || key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
-    throw new InvalidRequestError(`Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`);
-  }
-  return key;
 }

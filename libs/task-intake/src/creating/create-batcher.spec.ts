@@ -1,7 +1,7 @@
 import { DomainError, Patterns, UnavailableError, type TaskCreateBatchCommand, type TaskCreated } from '@smsq/contracts';
 import type { ServiceClient } from '@smsq/platform';
 import { describe, expect, it } from 'vitest';
-import type { GatewayConfig } from '../config/gateway-config.js';
+import type { TaskIntakeSettings } from './task-intake-settings.js';
 import { CreateBatcher } from './create-batcher.js';
 
 const command = (message: string) => ({
@@ -38,7 +38,7 @@ function standInDispatch() {
   return { batches, client: client as unknown as ServiceClient };
 }
 
-const config = { createBatchesInFlight: 1 } as GatewayConfig;
+const config = { createBatchesInFlight: 1 } as TaskIntakeSettings;
 const messageOf = (created: TaskCreated) => (created.task as unknown as { message: string }).message;
 
 describe(CreateBatcher.name, () => {
@@ -80,7 +80,7 @@ describe(CreateBatcher.name, () => {
 
   it('keeps as many batches on their way as configured', async () => {
     const dispatch = standInDispatch();
-    const sut = new CreateBatcher({ createBatchesInFlight: 2 } as GatewayConfig, dispatch.client);
+    const sut = new CreateBatcher({ createBatchesInFlight: 2 } as TaskIntakeSettings, dispatch.client);
 
     for (const message of ['a', 'b', 'c', 'd']) void sut.create(command(message));
 

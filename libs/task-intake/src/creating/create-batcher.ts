@@ -12,11 +12,11 @@ import {
 } from '@smsq/contracts';
 import { metricsRegistry, ServiceClient, serviceClientToken } from '@smsq/platform';
 import { Gauge, Histogram } from 'prom-client';
-import { GatewayConfig } from '../config/gateway-config.js';
+import { TaskIntakeSettings } from './task-intake-settings.js';
 
 const waitingCreates = new Gauge({
   name: 'smsq_task_creates_waiting',
-  help: 'Create-task requests gathered in the gateway for the next batch to dispatch',
+  help: 'Creates (create-task, create-tasks items, submit_sm) gathered for the next batch to dispatch',
   registers: [metricsRegistry],
 });
 
@@ -27,7 +27,7 @@ const batchSizes = new Histogram({
   registers: [metricsRegistry],
 });
 
-/** Room for dispatch to answer before the gateway stops waiting; work past the deadline is refused. */
+/** Room for dispatch to answer before its caller stops waiting; work past the deadline is refused. */
 export const DEADLINE_MARGIN_MS = 1_000;
 
 interface Waiting {
@@ -49,7 +49,7 @@ export class CreateBatcher {
   private inFlight = 0;
 
   constructor(
-    private readonly config: GatewayConfig,
+    private readonly config: TaskIntakeSettings,
     @Inject(serviceClientToken('dispatch')) private readonly dispatch: ServiceClient,
   ) {}
 

@@ -13,12 +13,12 @@ import {
   type TaskSettlement,
 } from '@smsq/contracts';
 import { ServiceClient, serviceClientToken } from '@smsq/platform';
-import { GatewayConfig } from '../config/gateway-config.js';
-import { UndecidedOutcomeError } from '../idempotency/idempotency.service.js';
-import { AbandonedCreatesRepository } from './abandoned-creates.repository.js';
+import { refuseLapsedExpiry, type CreateTaskRequest } from '../rules/create-task-request.js';
+import { AbandonedCreates } from './abandoned-creates.js';
 import { CreateBatcher, DEADLINE_MARGIN_MS } from './create-batcher.js';
-import { refuseLapsedExpiry, type CreateTaskRequest } from './create-task-request.js';
-import { createdTaskBody } from './task-answers.js';
+import { createdTaskBody } from './created-task-body.js';
+import { TaskIntakeSettings } from './task-intake-settings.js';
+import { UndecidedOutcomeError } from './undecided-outcome.error.js';
 
 /** What a create asks beyond its body: the SMPP service's `receipts`, to hear of the task's end. */
 export interface QueueOptions {
@@ -35,8 +35,8 @@ export class TaskCreator {
   private readonly logger = new Logger(TaskCreator.name);
 
   constructor(
-    private readonly config: GatewayConfig,
-    private readonly abandoned: AbandonedCreatesRepository,
+    private readonly config: TaskIntakeSettings,
+    private readonly abandoned: AbandonedCreates,
     private readonly batcher: CreateBatcher,
     @Inject(serviceClientToken('dispatch')) private readonly dispatch: ServiceClient,
     @Inject(serviceClientToken('billing')) private readonly billing: ServiceClient,
@@ -69,7 +69,7 @@ export class TaskCreator {
   }
 
   /**
-   * A create whose outcome nobody learnt (its gateway died, or answered 503 without knowing):
+   * A create whose outcome nobody learnt (the instance running it died, or answered unavailable without knowing):
    * settled as abandoned, so a stored task no worker touched yet is failed and refunded
    * (undefined: the repeat may queue afresh), while one already under way is the answer.
    */
@@ -95,7 +95,7 @@ export class TaskCreator {
         const account = await this.billing.send<AccountView>(Patterns.billing.accountShow, { clientId });
         return { task: settlement.task, creditsRemaining: account.creditsRemaining };
       } catch {
-        // Without the balance the 201 cannot be given; the 503 is made true by abandoning the untouched task.
+        // Without the balance the created answer cannot be given; "unavailable" is made true by abandoning the untouched task.
         await this.recordAbandoned(taskKey, clientId);
         throw new UndecidedOutcomeError('the billing service did not answer; retry later');
       }

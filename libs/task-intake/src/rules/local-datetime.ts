@@ -31,8 +31,8 @@ const CLOCKS = new Map<string, Intl.DateTimeFormat>();
 
 /**
  * `at` as the zone's `YYYY-MM-DD HH:MM:SS`, what Luxon's `toFormat` gives, by a formatter kept per
- * zone: most creates name no time, and Luxon spends about a tenth of a lone create's time in the
- * gateway working out the zone's offset first (docs/performance.md, "Optimisation 14").
+ * zone: most creates name no time, and Luxon spends about a tenth of a lone create's time
+ * working out the zone's offset first (docs/performance.md, "Optimisation 14").
  */
 export function localNow(at: Date, timeZone: string): string {
   let clock = CLOCKS.get(timeZone);

@@ -1,5 +1,5 @@
 import { DomainError, InvalidRequestError, MAX_TASKS_PER_REQUEST } from '@smsq/contracts';
-import { jsonObjectOf } from '../http/json-body.js';
+import { jsonObjectOf } from '@smsq/platform';
 import { parseCreateTaskRequest, type CreateTaskRequest, type RequestContext } from './create-task-request.js';
 
 /** One item of create-tasks: the create it asks for, or why create-task would refuse that body. */

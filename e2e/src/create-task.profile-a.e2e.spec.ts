@@ -42,6 +42,7 @@ describe('POST /smsapi/create-task, Profile A', () => {
         scheduled_at: created.body.scheduled_at,
         recipient: '+381641234567',
         message: SMS.message,
+        encrypted: false,
         attempts: 0,
         sent_at: null,
         delivered_at: null,

@@ -68,7 +68,7 @@ describe('delivery reports, segments and phone health, Profile A', () => {
       expect(reported).toMatchObject({ status: 200, body: { ok: true, id, status: 'sent' } });
       const read = await taskOf(stack, client.apiKey, id);
       expect(read.status).toBe(200);
-      expect(Object.keys(read.body)).toEqual(['id', 'status', 'phone_id', 'first_phone_id', 'client_id', 'scheduled_at', 'recipient', 'message', 'attempts', 'sent_at', 'delivered_at', 'failed_at', 'error', 'expires_at', 'segments', 'priority', 'rerouted_because']);
+      expect(Object.keys(read.body)).toEqual(['id', 'status', 'phone_id', 'first_phone_id', 'client_id', 'scheduled_at', 'recipient', 'message', 'encrypted', 'attempts', 'sent_at', 'delivered_at', 'failed_at', 'error', 'expires_at', 'segments', 'priority', 'rerouted_because']);
       expect(read.body).toMatchObject({ status: 'sent', message: LONG_GSM, attempts: 1, failed_at: null, error: null, segments: 3 });
       expect(read.body.sent_at).toMatch(ISO_INSTANT);
       expect(read.body.delivered_at).toMatch(ISO_INSTANT);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMSGATE_LOGIN, smsgateSimEnv, smsgateWorkerEnv } from './support/smsgate-phone.js';
+import { smsgateSim, smsgateSimEnv, smsgateWorkerEnv } from './support/smsgate-phone.js';
 import { Stack, WORKER_FILE } from './support/stack.js';
 
 /**
@@ -39,15 +39,7 @@ describe.concurrent.each(['A', 'B'] as const)('real phones: the worker drives SM
     simUrl = await stack.startGatewaySim(smsgateSimEnv(env));
   }
 
-  async function sim<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-    const response = await fetch(`${simUrl}${path}`, {
-      method,
-      headers: { authorization: `Basic ${Buffer.from(`${SMSGATE_LOGIN.user}:${SMSGATE_LOGIN.password}`).toString('base64')}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return { status: response.status, body: (text === '' ? undefined : JSON.parse(text)) as T };
-  }
+  const sim = <T>(method: string, path: string, body?: unknown) => smsgateSim<T>(simUrl, method, path, body);
 
   /** How the worker names a task's SMS on the phone: its id and scheduled time. */
   function messageKeyOf(task: { id: number; scheduled_at: string }): string {

@@ -159,6 +159,6 @@ describe('status webhooks, end to end', () => {
     await eventually(() => expect(ofReply()).toHaveLength(1), { timeoutMs: 15_000, intervalMs: 100 });
     const [received] = ofReply();
     expect(verified(secret, received!.signature, received!.body)).toBe(true);
-    expect(received!.event.data).toEqual({ id: expect.any(Number), from: reply.from, message: reply.message, received_at: expect.any(String), phone_id: client.phoneId, in_reply_to_task_id: asked.body.id });
+    expect(received!.event.data).toEqual({ id: expect.any(Number), from: reply.from, message: reply.message, encrypted: false, received_at: expect.any(String), phone_id: client.phoneId, in_reply_to_task_id: asked.body.id });
   });
 });

@@ -61,8 +61,8 @@ describe(AppModule.name, () => {
     expect(again).toEqual({ stored: 0, duplicates: 2 });
     expect(page).toEqual({
       items: [
-        { id: expect.any(Number), clientId: 11, phoneId: 4, from: '+38164123456', message: 'And tomorrow?', receivedAt: '2026-11-22T10:05:00.000Z', storedAt: expect.any(String) },
-        { id: expect.any(Number), clientId: 11, phoneId: 4, from: '+38164123456', message: 'Yes please', receivedAt: '2026-11-22T10:00:00.000Z', storedAt: expect.any(String) },
+        { id: expect.any(Number), clientId: 11, phoneId: 4, from: '+38164123456', message: 'And tomorrow?', encrypted: false, receivedAt: '2026-11-22T10:05:00.000Z', storedAt: expect.any(String) },
+        { id: expect.any(Number), clientId: 11, phoneId: 4, from: '+38164123456', message: 'Yes please', encrypted: false, receivedAt: '2026-11-22T10:00:00.000Z', storedAt: expect.any(String) },
       ],
       total: 2,
       page: 1,

@@ -33,3 +33,14 @@ export async function smsgateWorkerEnv(stateDir: string, overrides: Record<strin
     ...overrides,
   };
 }
+
+/** A request to the stand-in at `simUrl` with its Local Server login: its API (`/message`, `/inbox`) or its test controls (`/sim/…`). */
+export async function smsgateSim<T>(simUrl: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${simUrl}${path}`, {
+    method,
+    headers: { authorization: `Basic ${Buffer.from(`${SMSGATE_LOGIN.user}:${SMSGATE_LOGIN.password}`).toString('base64')}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text === '' ? undefined : JSON.parse(text)) as T };
+}

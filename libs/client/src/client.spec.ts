@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSmsqClient, type SendingRules, type SendingRulesRequest, type TaskPriority } from './index.js';
+import { createSmsqClient, decrypt, encrypt, isSealedMessage, PassphraseKeyring, type SendingRules, type SendingRulesRequest, type TaskPriority } from './index.js';
 
 /** A fetch that records the request and answers `status` with `body`. */
 function answering(status: number, body: unknown, headers: Record<string, string> = {}) {
@@ -148,5 +148,26 @@ describe('createSmsqClient', () => {
     expect(error).toEqual({ error: 'rate_limited', detail: 'slow down' });
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toBe('3');
+  });
+});
+
+describe('encrypt and decrypt', () => {
+  it('seal a message for create-task that opens back with the same passphrase, and only with it', async () => {
+    const sealed = await encrypt('correct horse battery staple', 'Your code is 1234');
+
+    expect(isSealedMessage(sealed)).toBe(true);
+    expect(sealed).not.toContain('1234');
+    expect(await decrypt('correct horse battery staple', sealed)).toBe('Your code is 1234');
+    const other = new PassphraseKeyring('another passphrase');
+    await expect(decrypt(other, sealed)).rejects.toMatchObject({ problem: 'cannot_decrypt' });
+  });
+
+  it('derive the key of a passphrase once for many messages', async () => {
+    const keyring = new PassphraseKeyring('one key for many');
+    const first = await encrypt(keyring, 'first');
+    const sealed = await Promise.all(['a', 'b', 'c'].map((text) => encrypt(keyring, text)));
+
+    expect(new Set([first, ...sealed].map((text) => text.split('$')[3])).size).toBe(1);
+    expect(await Promise.all(sealed.map((text) => decrypt(keyring, text)))).toEqual(['a', 'b', 'c']);
   });
 });

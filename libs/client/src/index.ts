@@ -1,7 +1,9 @@
+import { PassphraseKeyring } from '@smsq/message-crypto';
 import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
 import type { components, paths } from './generated/smsq-api.js';
 
 export type { components, operations, paths, webhooks } from './generated/smsq-api.js';
+export { isSealedMessage, PassphraseKeyring, SealedMessageError, type SealedMessageProblem } from '@smsq/message-crypto';
 
 type Schemas = components['schemas'];
 export type ErrorBody = Schemas['Error'];
@@ -68,4 +70,33 @@ export function createSmsqClient(options: SmsqClientOptions): SmsqClient {
       ...(headers as Record<string, string> | undefined),
     },
   });
+}
+
+/** One keyring per passphrase given as text, so its key is derived once, not once per message. */
+const keyrings = new Map<string, PassphraseKeyring>();
+
+function keyringOf(passphrase: string | PassphraseKeyring): PassphraseKeyring {
+  if (passphrase instanceof PassphraseKeyring) return passphrase;
+  let keyring = keyrings.get(passphrase);
+  if (!keyring) {
+    keyring = new PassphraseKeyring(passphrase);
+    keyrings.set(passphrase, keyring);
+  }
+  return keyring;
+}
+
+/**
+ * Seals a message end to end (docs/encryption.md), for create-task with `encrypted: true`: only a
+ * worker holding the same passphrase can read it. The first call derives the key (a moment, on
+ * purpose); later ones take well under a millisecond.
+ *
+ *     await smsq.POST('/smsapi/create-task', { body: { recipient, message: await encrypt(passphrase, 'Your code is 1234'), encrypted: true } });
+ */
+export function encrypt(passphrase: string | PassphraseKeyring, text: string): Promise<string> {
+  return keyringOf(passphrase).seal(text);
+}
+
+/** The text of a sealed message (a task's `message` when `encrypted`, a reply's); throws SealedMessageError when it cannot be opened. */
+export function decrypt(passphrase: string | PassphraseKeyring, sealed: string): Promise<string> {
+  return keyringOf(passphrase).open(sealed);
 }

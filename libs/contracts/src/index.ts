@@ -12,6 +12,7 @@ export * from './batch.js';
 export * from './inbox/index.js';
 export * from './due-signal.js';
 export * from './sms-segments.js';
+export * from './sealed-messages.js';
 export * from './dashboard/admin-create.js';
 export * from './openapi/index.js';
 export * from './phone-number.js';

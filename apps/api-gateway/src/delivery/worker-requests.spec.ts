@@ -79,11 +79,29 @@ describe(parseStatusReport.name, () => {
   it.each([
     [{ id: 4, status: 'failed', retry: true, reason: 'spam' }, 'reason must be "carrier_volume"'],
     [{ id: 4, status: 'failed', retry: true, reason: 7 }, 'reason must be "carrier_volume"'],
-    [{ id: 4, status: 'failed', reason: 'carrier_volume' }, 'reason is allowed only with status "failed" and retry true'],
-    [{ id: 4, status: 'failed', retry: false, reason: 'carrier_volume' }, 'reason is allowed only with status "failed" and retry true'],
-    [{ id: 4, status: 'sent', reason: 'carrier_volume' }, 'reason is allowed only with status "failed" and retry true'],
-    [{ id: 4, status: 'delivered', reason: 'carrier_volume' }, 'reason is allowed only with status "failed" and retry true'],
+    [{ id: 4, status: 'failed', reason: 'carrier_volume' }, 'reason "carrier_volume" is allowed only with status "failed" and retry true'],
+    [{ id: 4, status: 'failed', retry: false, reason: 'carrier_volume' }, 'reason "carrier_volume" is allowed only with status "failed" and retry true'],
+    [{ id: 4, status: 'sent', reason: 'carrier_volume' }, 'reason "carrier_volume" is allowed only with status "failed" and retry true'],
+    [{ id: 4, status: 'delivered', reason: 'carrier_volume' }, 'reason "carrier_volume" is allowed only with status "failed" and retry true'],
   ])('refuses the reason of %j with invalid_request: %s', (body, detail) => {
+    expect(thrownBy(() => parseStatusReport(body))?.toBody()).toEqual({ error: 'invalid_request', detail: expect.stringContaining(detail) });
+  });
+
+  it("reads cannot_decrypt on a failure that is not retried, and an encrypted message's parts on its sending", () => {
+    expect(parseStatusReport({ id: 4, status: 'failed', error: 'cannot decrypt: no passphrase', reason: 'cannot_decrypt' })).toMatchObject({ status: 'failed', reason: 'cannot_decrypt' });
+    expect(parseStatusReport({ id: 4, status: 'sent', segments: 3 })).toMatchObject({ status: 'sent', segments: 3 });
+    expect(parseStatusReport({ id: 4, status: 'delivered', segments: 1 })).toMatchObject({ segments: 1 });
+    expect(parseStatusReport({ id: 4, status: 'sent', segments: null })).not.toHaveProperty('segments');
+  });
+
+  it.each([
+    [{ id: 4, status: 'failed', retry: true, reason: 'cannot_decrypt' }, 'reason "cannot_decrypt" is allowed only with status "failed" and without retry'],
+    [{ id: 4, status: 'sent', reason: 'cannot_decrypt' }, 'reason "cannot_decrypt" is allowed only with status "failed" and without retry'],
+    [{ id: 4, status: 'failed', segments: 2 }, 'segments is allowed only with status "sent" or "delivered"'],
+    [{ id: 4, status: 'sent', segments: 0 }, 'segments must be a whole number from 1 to 49'],
+    [{ id: 4, status: 'sent', segments: 2.5 }, 'segments must be a whole number from 1 to 49'],
+    [{ id: 4, status: 'sent', segments: 50 }, 'segments must be a whole number from 1 to 49'],
+  ])('refuses %j with invalid_request: %s', (body, detail) => {
     expect(thrownBy(() => parseStatusReport(body))?.toBody()).toEqual({ error: 'invalid_request', detail: expect.stringContaining(detail) });
   });
 
@@ -214,8 +232,8 @@ describe(parseStatusReports.name, () => {
     });
 
     expect(reports[0]).toEqual({ id: 4, status: 'failed', error: undefined, retry: true, reason: 'carrier_volume' });
-    expect((reports[1] as DomainError).detail).toContain('reason is allowed only with status "failed" and retry true');
-    expect((reports[2] as DomainError).detail).toContain('reason is allowed only with status "failed" and retry true');
+    expect((reports[1] as DomainError).detail).toContain('reason "carrier_volume" is allowed only with status "failed" and retry true');
+    expect((reports[2] as DomainError).detail).toContain('reason "carrier_volume" is allowed only with status "failed" and retry true');
   });
 
   it('takes 100 reports', () => {

@@ -2,6 +2,7 @@ import {
   BATCH_REPORTED_STATUSES,
   DomainError,
   FAILURE_REASONS,
+  MAX_REPORTED_PARTS,
   InvalidRequestError,
   MAX_CLAIM_BATCH,
   MAX_REPORT_BATCH,
@@ -29,10 +30,13 @@ export interface StatusReport {
   /** With `failed` only: the phone's own word that nothing was sent, so the task may go out again. Absent when not given. */
   retry?: boolean;
   /**
-   * With `failed` and `retry: true` only: why nothing was sent, where the phone knows
-   * (`carrier_volume`: the carrier or Android refused for volume; dispatch pauses the phone). Absent when not given.
+   * With `failed` only: why nothing was sent, where the phone knows: `carrier_volume` (with `retry:
+   * true`: the carrier or Android refused for volume; dispatch pauses the phone), or `cannot_decrypt`
+   * (never retried: the worker could not open the sealed message). Absent when not given.
    */
   reason?: FailureReason;
+  /** With `sent` or `delivered`: a sealed message's parts, as its worker counted the plaintext. */
+  segments?: number;
 }
 
 /**
@@ -104,7 +108,7 @@ function reportItemOf(item: unknown): StatusReportItem | DomainError {
  * runs where task-status checks its `next`.
  */
 function reportOf<Status extends BatchReportedStatus>(
-  { id, status, error, retry, reason }: Record<string, unknown>,
+  { id, status, error, retry, reason, segments }: Record<string, unknown>,
   statuses: readonly Status[],
   checkNext: () => void = () => undefined,
 ): Omit<StatusReportItem, 'status'> & { status: Status } {
@@ -118,16 +122,41 @@ function reportOf<Status extends BatchReportedStatus>(
   // Only a failure can be retried: a sent or delivered SMS has left the phone.
   if (retry !== undefined && status !== 'failed') throw new InvalidRequestError(`retry is allowed only with status "failed", not "${status}"`);
   const why = reasonOf(reason, status, retry);
+  const parts = partsOf(segments, status);
   const text = typeof error === 'string' ? error.replace(/\u0000/g, '').slice(0, 1000) : undefined;
-  return { id, status: status as Status, error: text === '' ? undefined : text, ...(retry === undefined ? {} : { retry }), ...(why === undefined ? {} : { reason: why }) };
+  return {
+    id,
+    status: status as Status,
+    error: text === '' ? undefined : text,
+    ...(retry === undefined ? {} : { retry }),
+    ...(why === undefined ? {} : { reason: why }),
+    ...(parts === undefined ? {} : { segments: parts }),
+  };
 }
 
-/** A carrier's refusal means nothing was sent, so a reason goes only with a failure that may be retried. */
+/** A sealed message's parts, told by the worker that sent it: with a report of its sending only. */
+function partsOf(segments: unknown, status: string): number | undefined {
+  if (segments === undefined || segments === null) return undefined;
+  if (typeof segments !== 'number' || !Number.isInteger(segments) || segments < 1 || segments > MAX_REPORTED_PARTS) {
+    throw new InvalidRequestError(`segments must be a whole number from 1 to ${MAX_REPORTED_PARTS}`);
+  }
+  if (status !== 'sent' && status !== 'delivered') throw new InvalidRequestError(`segments is allowed only with status "sent" or "delivered", not "${status}"`);
+  return segments;
+}
+
+/**
+ * A reason goes only with a failure: a carrier's refusal with one that may be retried (nothing was
+ * sent), a message the worker could not decrypt with one that may not (no worker with the same passphrase would do better).
+ */
 function reasonOf(reason: unknown, status: string, retry: unknown): FailureReason | undefined {
   if (reason === undefined || reason === null) return undefined;
   if (typeof reason !== 'string' || !(FAILURE_REASONS as readonly string[]).includes(reason)) {
     throw new InvalidRequestError(`reason must be ${FAILURE_REASONS.map((name) => `"${name}"`).join(' or ')}`);
   }
-  if (status !== 'failed' || retry !== true) throw new InvalidRequestError('reason is allowed only with status "failed" and retry true: nothing was sent');
+  if (reason === 'cannot_decrypt') {
+    if (status !== 'failed' || retry === true) throw new InvalidRequestError('reason "cannot_decrypt" is allowed only with status "failed" and without retry');
+  } else if (status !== 'failed' || retry !== true) {
+    throw new InvalidRequestError(`reason "${reason}" is allowed only with status "failed" and retry true: nothing was sent`);
+  }
   return reason as FailureReason;
 }

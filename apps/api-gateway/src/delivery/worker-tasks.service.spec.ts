@@ -17,7 +17,7 @@ const TASK: ClaimedTask = {
   perMinute: 12,
   jitter: null,
   sim: null,
-  parts: 1,
+  parts: 1,  encrypted: false,
 };
 
 function setUp(reported: TaskReported, claim: TaskClaim = { claimed: false, nextDueAt: null }) {

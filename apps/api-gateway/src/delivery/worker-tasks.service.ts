@@ -109,6 +109,7 @@ export class WorkerTasksService {
       error: report.error,
       ...(report.retry === undefined ? {} : { retry: report.retry }),
       ...(report.reason === undefined ? {} : { reason: report.reason }),
+      ...(report.segments === undefined ? {} : { segments: report.segments }),
       // A report is contact from the phone the token is bound to (it keeps the phone online).
       ...(holder.phoneId === null ? {} : { phoneId: holder.phoneId }),
     };
@@ -140,6 +141,7 @@ export class WorkerTasksService {
         ...(report.error === undefined ? {} : { error: report.error }),
         ...(report.retry === undefined ? {} : { retry: report.retry }),
         ...(report.reason === undefined ? {} : { reason: report.reason }),
+        ...(report.segments === undefined ? {} : { segments: report.segments }),
       })),
     };
     const answered = valid.length === 0 ? [] : (await this.dispatch.send<BatchAnswer<TaskReported>>(Patterns.dispatch.taskReportBatch, command)).results;
@@ -173,7 +175,8 @@ export class WorkerTasksService {
 /**
  * The pending-tasks answer of DESIGN.md §3, plus, only where the phone's owner set them, `per_minute`,
  * `jitter` and `sim`, and with a pace `parts` (the SMS parts the message costs, what the pace
- * counts; absent: 1): a task whose client and phone set none of them answers exactly §3's fields.
+ * counts; absent: 1), and `encrypted` for a sealed message: a task whose client and phone set none
+ * of them answers exactly §3's fields.
  */
 export function claimedTaskBody(task: ClaimedTask) {
   return {
@@ -190,6 +193,7 @@ export function claimedTaskBody(task: ClaimedTask) {
     ...(task.perMinute === null ? {} : { per_minute: task.perMinute }),
     ...(task.jitter === null ? {} : { jitter: task.jitter }),
     ...(task.sim === null ? {} : { sim: task.sim }),
+    ...(task.encrypted ? { encrypted: true } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import { DomainError } from '@smsq/contracts';
 import { UNPARSABLE_BODY } from '@smsq/platform';
+import { SEALED_MESSAGE_TEST_VECTORS } from '@smsq/message-crypto';
 import { describe, expect, it } from 'vitest';
 import { parseInboundBody } from './inbound-request.js';
 
@@ -21,7 +22,7 @@ function codeOf(body: unknown): string | undefined {
 
 describe(parseInboundBody.name, () => {
   it('takes a batch or a single message, normalising numbers and keeping sender ids', () => {
-    expect(parseInboundBody({ from: '+381 64 123 4567', message: 'hi' }, A)).toEqual([{ from: '+381641234567', message: 'hi', receivedAt: undefined, externalId: undefined }]);
+    expect(parseInboundBody({ from: '+381 64 123 4567', message: 'hi' }, A)).toEqual([{ from: '+381641234567', message: 'hi', encrypted: false, keyword: undefined, receivedAt: undefined, externalId: undefined }]);
     const messages = [
       { from: 'VODAFONE', message: 'Your balance', received_at: '2026-11-22 10:00:00', external_id: 'sms-1' },
       { from: '00381641234567', message: '' },
@@ -40,6 +41,18 @@ describe(parseInboundBody.name, () => {
     expect(sendersOf(A, 'Bank', 'VODAFONE', '1234', '0111234567')).toEqual(['Bank', 'VODAFONE', '1234', '0111234567']);
     expect(sendersOf({ profile: 'B', defaultRegion: undefined }, '0645509401', '88000')).toEqual(['0645509401', '88000']);
     expect(sendersOf({ profile: 'B', defaultRegion: 'RS' }, '88000')).toEqual(['88000']);
+  });
+
+  it("takes a reply the worker sealed as given, with the keyword it read, and refuses one that is not sealed", () => {
+    const sealed = SEALED_MESSAGE_TEST_VECTORS[0]!.sealed;
+    expect(parseInboundBody({ from: '+381641234567', message: sealed, encrypted: true, keyword: 'opt_out' }, A)).toEqual([
+      { from: '+381641234567', message: sealed, encrypted: true, keyword: 'opt_out', receivedAt: undefined, externalId: undefined },
+    ]);
+    expect(parseInboundBody({ from: '+381641234567', message: sealed, encrypted: true }, A)[0]!.keyword).toBeUndefined();
+    expect(() => parseInboundBody({ from: '+381641234567', message: 'STOP', encrypted: true }, A)).toThrow(/messages\[0\]\.encrypted is true, but its message is not a sealed message/);
+    expect(() => parseInboundBody({ from: '+381641234567', message: 'STOP', keyword: 'opt_out' }, A)).toThrow(/keyword goes only with encrypted/);
+    expect(() => parseInboundBody({ from: '+381641234567', message: sealed, encrypted: true, keyword: 'stop' }, A)).toThrow(/keyword must be "opt_out" or "opt_in"/);
+    expect(() => parseInboundBody({ from: '+381641234567', message: sealed, encrypted: 'yes' }, A)).toThrow(/encrypted must be true or false/);
   });
 
   it.each([

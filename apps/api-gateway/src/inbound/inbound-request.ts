@@ -1,4 +1,5 @@
-import { DomainError, InvalidRequestError, MAX_MESSAGES_PER_SYNC, withoutSeparators } from '@smsq/contracts';
+import { parseSealedMessage, SealedMessageError } from '@smsq/message-crypto';
+import { DomainError, InvalidRequestError, MAX_MESSAGES_PER_SYNC, MAX_SEALED_REPLY_LENGTH, REPLY_KEYWORDS, REPLY_MAX_CODE_POINTS, withoutSeparators, type ReplyKeyword } from '@smsq/contracts';
 import { jsonObjectOf } from '@smsq/platform';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { normaliseRecipient, type RecipientRules } from '@smsq/task-intake';
@@ -7,6 +8,10 @@ import { normaliseRecipient, type RecipientRules } from '@smsq/task-intake';
 export interface InboundItem {
   from: string;
   message: string;
+  /** Sealed by the worker (docs/encryption.md): `message` is the ciphertext. */
+  encrypted: boolean;
+  /** A sealed reply's keyword as the worker read its plaintext; undefined when none. */
+  keyword: ReplyKeyword | undefined;
   /** As sent: a local datetime or an ISO 8601 instant; absent means "now". */
   receivedAt: string | undefined;
   externalId: string | undefined;
@@ -27,12 +32,16 @@ export function parseInboundBody(body: unknown, rules: RecipientRules): InboundI
 function parseItem(item: unknown, index: number, rules: RecipientRules): InboundItem {
   const where = `messages[${index}]`;
   if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new InvalidRequestError(`${where} must be an object`);
-  const { from, message, received_at: receivedAt, external_id: externalId } = item as Record<string, unknown>;
+  const { from, message, received_at: receivedAt, external_id: externalId, encrypted, keyword } = item as Record<string, unknown>;
   if (typeof from !== 'string' || from.trim() === '') throw new InvalidRequestError(`${where}.from must be the sender's number`);
   if (typeof message !== 'string') throw new InvalidRequestError(`${where}.message must be a string`);
-  if (message.includes('\u0000') || !message.isWellFormed() || [...message].length > 4000) {
-    throw new InvalidRequestError(`${where}.message must be text of at most 4000 characters`);
+  if (encrypted !== undefined && encrypted !== null && typeof encrypted !== 'boolean') throw new InvalidRequestError(`${where}.encrypted must be true or false`);
+  const sealed = encrypted === true;
+  if (sealed) checkSealedReply(message, where);
+  else if (message.includes('\u0000') || !message.isWellFormed() || [...message].length > REPLY_MAX_CODE_POINTS) {
+    throw new InvalidRequestError(`${where}.message must be text of at most ${REPLY_MAX_CODE_POINTS} characters`);
   }
+  const replyKeyword = keywordOf(keyword, sealed, where);
   if (receivedAt !== undefined && receivedAt !== null && typeof receivedAt !== 'string') throw new InvalidRequestError(`${where}.received_at must be a string`);
   if (externalId !== undefined && externalId !== null && (typeof externalId !== 'string' || externalId.length === 0 || externalId.length > 200)) {
     throw new InvalidRequestError(`${where}.external_id must be a string of 1 to 200 characters`);
@@ -40,6 +49,8 @@ function parseItem(item: unknown, index: number, rules: RecipientRules): Inbound
   return {
     from: normaliseSender(from, where, rules),
     message,
+    encrypted: sealed,
+    keyword: replyKeyword,
     receivedAt: typeof receivedAt === 'string' && receivedAt !== '' ? receivedAt : undefined,
     externalId: typeof externalId === 'string' ? externalId : undefined,
   };
@@ -67,4 +78,25 @@ function normaliseSender(from: string, where: string, rules: RecipientRules): st
   if (parsed?.isPossible()) return parsed.number;
   if (/^\+?\d{2,20}$/.test(compact)) return compact;
   throw new InvalidRequestError(`${where}.from is not a phone number`);
+}
+
+/** A sealed reply is stored as given: only its form is checked, since smsq cannot read it. */
+function checkSealedReply(message: string, where: string): void {
+  if (message.length > MAX_SEALED_REPLY_LENGTH) throw new InvalidRequestError(`${where}.message is longer than a sealed reply of ${REPLY_MAX_CODE_POINTS} characters can be`);
+  try {
+    parseSealedMessage(message);
+  } catch (error) {
+    if (error instanceof SealedMessageError) throw new InvalidRequestError(`${where}.encrypted is true, but its message is not a sealed message: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The worker's reading of a sealed reply: `opt_out`, `opt_in`, or none; a readable reply's keywords are smsq's to find. */
+function keywordOf(keyword: unknown, sealed: boolean, where: string): ReplyKeyword | undefined {
+  if (keyword === undefined || keyword === null) return undefined;
+  if (!sealed) throw new InvalidRequestError(`${where}.keyword goes only with encrypted: smsq reads a readable reply's keywords itself`);
+  if (typeof keyword !== 'string' || !(REPLY_KEYWORDS as readonly string[]).includes(keyword)) {
+    throw new InvalidRequestError(`${where}.keyword must be ${REPLY_KEYWORDS.map((name) => `"${name}"`).join(' or ')}`);
+  }
+  return keyword as ReplyKeyword;
 }

@@ -4,6 +4,8 @@ import {
   type InboundMessage,
   type MessagesStoreCommand,
   type MessagesStored,
+  type OptOutSettingsQuery,
+  type OptOutSettingsView,
   type PhoneView,
   type ReplyOwner,
   type ReplyOwnerQuery,
@@ -28,6 +30,18 @@ export class InboundService {
     @Inject(serviceClientToken('inbox')) private readonly inbox: ServiceClient,
   ) {}
 
+  /**
+   * The own opt-out and opt-in words of the client whose phone the token is bound to, for a worker
+   * that seals replies and so must find their keywords itself; none for a token of no client's phone.
+   */
+  async replyKeywords(holder: WorkerTokenHolder): Promise<{ opt_out_words: string[]; opt_in_words: string[] }> {
+    const phone = holder.phoneId === null ? undefined : await this.dispatch.send<PhoneView>(Patterns.dispatch.phoneGet, { phoneId: holder.phoneId });
+    if (!phone?.clientId) return { opt_out_words: [], opt_in_words: [] };
+    const query: OptOutSettingsQuery = { clientId: phone.clientId };
+    const settings = await this.dispatch.send<OptOutSettingsView>(Patterns.dispatch.optOutSettingsGet, query);
+    return { opt_out_words: settings.optOutWords, opt_in_words: settings.optInWords };
+  }
+
   async receive(holder: WorkerTokenHolder, body: unknown): Promise<{ ok: true; stored: number; duplicates: number }> {
     const items = parseInboundBody(body, this.config);
     const owners = await this.ownersBySender(holder, items);
@@ -41,6 +55,7 @@ export class InboundService {
         phoneId: owner.phoneId ?? undefined,
         from: item.from,
         message: item.message,
+        ...(item.encrypted ? { encrypted: true, ...(item.keyword ? { keyword: item.keyword } : {}) } : {}),
         receivedAt: (item.receivedAt === undefined ? new Date() : parseInstant(item.receivedAt, zone, 'invalid_request')).toISOString(),
         externalId: item.externalId,
       });

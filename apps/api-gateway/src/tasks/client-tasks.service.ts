@@ -88,7 +88,7 @@ export class ClientTasksService {
         } catch (error) {
           return refusedItem(error);
         }
-        return { ok: true, recipient: item.request.recipient, message: item.request.message, scheduled_at: item.request.schedule.local, segments: countSegments(item.request.message) };
+        return { ok: true, recipient: item.request.recipient, message: item.request.message, scheduled_at: item.request.schedule.local, segments: item.request.encrypted ? null : countSegments(item.request.message) };
       }),
     };
   }

@@ -56,6 +56,7 @@ function taskViewFor(taskKey: string): TaskView {
     error: null,
     expiresAt: null,
     segments: 1,
+    encrypted: false,
     priority: 'normal',
     reroutedBecause: null,
     createdAt: new Date().toISOString(),

@@ -114,10 +114,10 @@ export class ClaimsRepository {
          WHERE t.id = granted.id AND p.id = t.phone_id
         RETURNING t.id, t.recipient, t.message, t.phone_id AS "phoneId", t.client_id AS "clientId",
                   ${LOCAL_SCHEDULE} AS "scheduledAt", p.url AS "gatewayUrl", t.attempts AS "attempt",
-                  t.claim_expires_at AS "claimExpiresAt", p.per_minute AS "perMinute", p.jitter, t.sim, t.parts::int AS parts,
+                  t.claim_expires_at AS "claimExpiresAt", p.per_minute AS "perMinute", p.jitter, t.sim, t.parts::int AS parts, t.encrypted,
                   t.high_priority, t.scheduled_at AS due
       )
-      SELECT id, recipient, message, "phoneId", "clientId", "scheduledAt", "gatewayUrl", attempt, "claimExpiresAt", "perMinute", jitter, sim, parts
+      SELECT id, recipient, message, "phoneId", "clientId", "scheduledAt", "gatewayUrl", attempt, "claimExpiresAt", "perMinute", jitter, sim, parts, encrypted
         FROM claimed ORDER BY high_priority DESC, due, id`;
     return rows.map((row) => ({ ...row, claimExpiresAt: row.claimExpiresAt.toISOString() }));
   }

@@ -131,6 +131,7 @@ describe(`${TaskClaimsService.name} on Postgres`, () => {
         jitter: null,
         sim: null,
         parts: 1,
+        encrypted: false,
       });
       const expiresIn = Date.parse(claimed.claimExpiresAt) - before;
       expect(expiresIn).toBeGreaterThan((CLAIM_TIMEOUT_S - 5) * 1_000);

@@ -49,6 +49,37 @@ describe(`${TaskReportsService.name} on Postgres`, () => {
     expect(await outboxRows()).toEqual([]);
   });
 
+  it("records an encrypted message's parts as its worker counted them, and the phone's count for today takes the difference", async () => {
+    await dispatch.db.phone.update({ where: { id: phoneId }, data: { dailyLimit: 100 } });
+    await insertTask(dispatch.db, { phoneId, encrypted: true });
+    const claim = await dispatch.claims.claim({ tokenId: HOLDER, phoneId });
+    if (!claim.claimed) throw new Error('nothing to claim');
+    expect(claim.task).toMatchObject({ encrypted: true, parts: 1 });
+    expect((await dispatch.db.phone.findUniqueOrThrow({ where: { id: phoneId } })).daySends).toBe(1);
+
+    await dispatch.reports.reportMany({ tokenId: HOLDER, reports: [{ id: claim.task.id, status: 'sent', segments: 3 }] });
+
+    expect(await stored(claim.task.id)).toMatchObject({ status: 'sent', parts: 3, partsKnown: true });
+    expect((await dispatch.db.phone.findUniqueOrThrow({ where: { id: phoneId } })).daySends).toBe(3);
+    // Told again (a repeated report), or of a readable message, parts change no more.
+    await dispatch.reports.report({ tokenId: HOLDER, id: claim.task.id, status: 'sent', segments: 5 });
+    expect(await stored(claim.task.id)).toMatchObject({ parts: 3 });
+  });
+
+  it('fails a task the worker could not decrypt for good, with its refund, whatever attempts are left', async () => {
+    await insertTask(dispatch.db, { phoneId, encrypted: true });
+    const claim = await dispatch.claims.claim({ tokenId: HOLDER, phoneId });
+    if (!claim.claimed) throw new Error('nothing to claim');
+    const { taskKey } = await stored(claim.task.id);
+
+    await expect(
+      dispatch.reports.report({ tokenId: HOLDER, id: claim.task.id, status: 'failed', reason: 'cannot_decrypt', error: 'cannot decrypt: the passphrase is wrong' }),
+    ).resolves.toEqual({ id: claim.task.id, status: 'failed' });
+
+    expect(await stored(claim.task.id)).toMatchObject({ status: 'failed', error: 'cannot decrypt: the passphrase is wrong', partsKnown: false });
+    expect(await outboxRows()).toEqual([expect.objectContaining({ pattern: Patterns.billing.refund, payload: { taskKey, reason: 'task_failed' } })]);
+  });
+
   it('fails a task with the worker’s error and owes its refund in the same transaction', async () => {
     const task = await claimedBy(HOLDER);
     const { taskKey } = await stored(task.id);

@@ -27,6 +27,25 @@ export class TaskReportsRepository {
   }
 
   /**
+   * The parts of sealed messages as their workers counted the plaintext, recorded before their
+   * `sent` applies: only on a task of the token's whose parts are still unknown. The phone's count
+   * for today, which the claim took as 1 part, takes the difference.
+   */
+  async recordReportedParts(reports: ReadonlyArray<{ id: number; segments: number }>, tokenId: number): Promise<void> {
+    if (reports.length === 0) return;
+    await this.db.sql.$executeRaw`
+      WITH reported AS (
+        UPDATE "dispatch"."tasks" t SET parts = r.parts, parts_known = true
+          FROM unnest(${reports.map((report) => report.id)}::int[], ${reports.map((report) => report.segments)}::smallint[]) AS r(id, parts)
+         WHERE t.id = r.id AND t.encrypted AND NOT t.parts_known AND t.claimed_by_token_id = ${tokenId}
+        RETURNING t.phone_id, r.parts - 1 AS more
+      )
+      UPDATE "dispatch"."phones" p SET day_sends = p.day_sends + m.more
+        FROM (SELECT phone_id, sum(more)::int AS more FROM reported GROUP BY phone_id) AS m
+       WHERE p.id = m.phone_id AND p.daily_limit IS NOT NULL AND p.day_of = ${this.conditions.localToday('p')}`;
+  }
+
+  /**
    * The usual report, `sent` by the token holding the task, as one statement instead of a
    * transaction of four, for every task of `ids` at once: the same condition `decideReport`
    * applies (its holder, still claimed or pending again after its lease), re-checked by Postgres

@@ -83,6 +83,7 @@ export class TaskReportsService {
    */
   async reportMany(command: TaskReportBatchCommand): Promise<BatchAnswer<TaskReported>> {
     if (command.phoneId !== undefined) await this.recordContact(command.phoneId);
+    await this.recordReportedParts(command);
     const together = await this.appliedTogether(command);
     const results: ItemOutcome<TaskReported>[] = [];
     for (const report of command.reports) {
@@ -92,6 +93,15 @@ export class TaskReportsService {
       else results.push(await this.outcomeOf(this.applyOne(command.tokenId, { ...report, status }, together.tried.has(report.id))));
     }
     return { results };
+  }
+
+  /** The parts the worker counted of its sealed messages, before their `sent` is applied; a failure here leaves them counted as 1. */
+  private async recordReportedParts(command: TaskReportBatchCommand): Promise<void> {
+    if (!isStoredId(command.tokenId)) return;
+    const counted = command.reports.flatMap((report) =>
+      (report.status === 'sent' || report.status === 'delivered') && report.segments !== undefined && isStoredId(report.id) ? [{ id: report.id, segments: report.segments }] : [],
+    );
+    await this.reports.recordReportedParts(counted, command.tokenId).catch((error: Error) => this.logger.warn(`reported parts not recorded: ${error.message}`));
   }
 
   /**

@@ -11,6 +11,7 @@ export function conversationViewOf(row: Conversation): ConversationView {
     number: row.number,
     lastAt: row.lastAt.toISOString(),
     lastText: row.lastText,
+    lastEncrypted: row.lastEncrypted,
     lastDirection: row.lastDirection === 'in' ? 'in' : 'out',
     replyPhoneId: row.replyPhoneId,
     replyAt: row.replyAt?.toISOString() ?? null,
@@ -30,26 +31,28 @@ export class ConversationsRepository {
    * back from the insert and can go out right behind it. Of a batch's tasks to one number, the
    * last given is the thread's last text.
    */
-  async touchOutgoing(tx: DbTransaction, tasks: readonly Pick<Task, 'clientId' | 'recipient' | 'message'>[]): Promise<void> {
+  async touchOutgoing(tx: DbTransaction, tasks: readonly Pick<Task, 'clientId' | 'recipient' | 'message' | 'encrypted'>[]): Promise<void> {
     if (tasks.length === 0) return;
     await tx.$executeRaw`
-      INSERT INTO "dispatch"."conversations" AS c (client_id, number, last_at, last_text, last_direction)
-      SELECT DISTINCT ON (t.client_id, t.number) t.client_id, t.number, now(), left(t.text, ${CONVERSATION_PREVIEW_LENGTH}), 'out'
-        FROM unnest(${tasks.map((task) => task.clientId)}::int[], ${tasks.map((task) => task.recipient)}::text[], ${tasks.map((task) => task.message)}::text[])
-             WITH ORDINALITY AS t(client_id, number, text, position)
+      INSERT INTO "dispatch"."conversations" AS c (client_id, number, last_at, last_text, last_encrypted, last_direction)
+      SELECT DISTINCT ON (t.client_id, t.number) t.client_id, t.number, now(), ${previewOf('t.text', 't.encrypted')}, t.encrypted, 'out'
+        FROM unnest(${tasks.map((task) => task.clientId)}::int[], ${tasks.map((task) => task.recipient)}::text[], ${tasks.map((task) => task.message)}::text[],
+                    ${tasks.map((task) => task.encrypted)}::boolean[])
+             WITH ORDINALITY AS t(client_id, number, text, encrypted, position)
        ORDER BY t.client_id, t.number, t.position DESC
-      ON CONFLICT (client_id, number) DO UPDATE SET last_at = EXCLUDED.last_at, last_text = EXCLUDED.last_text, last_direction = 'out'
+      ON CONFLICT (client_id, number) DO UPDATE SET last_at = EXCLUDED.last_at, last_text = EXCLUDED.last_text, last_encrypted = EXCLUDED.last_encrypted, last_direction = 'out'
        WHERE c.last_at <= EXCLUDED.last_at`;
   }
 
   /** A reply's thread (relayed at least once: a repeat changes nothing). */
-  async touchIncoming(clientId: number, number: string, text: string, at: Date, phoneId: number | null): Promise<void> {
+  async touchIncoming(clientId: number, number: string, text: string, encrypted: boolean, at: Date, phoneId: number | null): Promise<void> {
     await this.db.sql.$executeRaw`
-      INSERT INTO "dispatch"."conversations" AS c (client_id, number, last_at, last_text, last_direction, reply_phone_id, reply_at)
-      VALUES (${clientId}, ${number}, ${at}, left(${text}, ${CONVERSATION_PREVIEW_LENGTH}), 'in', ${phoneId}, ${at})
+      INSERT INTO "dispatch"."conversations" AS c (client_id, number, last_at, last_text, last_encrypted, last_direction, reply_phone_id, reply_at)
+      VALUES (${clientId}, ${number}, ${at}, left(${encrypted ? '' : text}, ${CONVERSATION_PREVIEW_LENGTH}), ${encrypted}, 'in', ${phoneId}, ${at})
       ON CONFLICT (client_id, number) DO UPDATE SET
         last_at = GREATEST(c.last_at, EXCLUDED.last_at),
         last_text = CASE WHEN c.last_at <= EXCLUDED.last_at THEN EXCLUDED.last_text ELSE c.last_text END,
+        last_encrypted = CASE WHEN c.last_at <= EXCLUDED.last_at THEN EXCLUDED.last_encrypted ELSE c.last_encrypted END,
         last_direction = CASE WHEN c.last_at <= EXCLUDED.last_at THEN 'in' ELSE c.last_direction END,
         reply_phone_id = CASE WHEN c.reply_at IS NULL OR c.reply_at <= EXCLUDED.reply_at THEN EXCLUDED.reply_phone_id ELSE c.reply_phone_id END,
         reply_at = GREATEST(c.reply_at, EXCLUDED.reply_at)`;
@@ -62,7 +65,7 @@ export class ConversationsRepository {
     const containing = search ? Prisma.sql`AND number LIKE ${`%${search}%`}` : Prisma.empty;
     const among = numbers ? Prisma.sql`AND number = ANY (${[...numbers]}::text[])` : Prisma.empty;
     const rows = await this.db.sql.$queryRaw<Conversation[]>`
-      SELECT client_id AS "clientId", number, last_at AS "lastAt", last_text AS "lastText", last_direction AS "lastDirection",
+      SELECT client_id AS "clientId", number, last_at AS "lastAt", last_text AS "lastText", last_encrypted AS "lastEncrypted", last_direction AS "lastDirection",
              reply_phone_id AS "replyPhoneId", reply_at AS "replyAt", read_at AS "readAt"
         FROM "dispatch"."conversations"
        WHERE client_id = ${clientId} ${from} ${containing} ${among}
@@ -96,4 +99,9 @@ export class ConversationsRepository {
        LIMIT ${limit}`;
     return rows.map((row) => row.recipient);
   }
+}
+
+/** A thread's preview of a message: its first characters, or nothing of a sealed one, which only its ciphertext would fill. */
+function previewOf(text: string, encrypted: string): Prisma.Sql {
+  return Prisma.sql`CASE WHEN ${Prisma.raw(encrypted)} THEN '' ELSE left(${Prisma.raw(text)}, ${CONVERSATION_PREVIEW_LENGTH}) END`;
 }

@@ -51,6 +51,6 @@ export class ConversationsService {
 
   /** A reply inbox stored: its thread moves up, and remembers the phone it came through. */
   async replyReceived(command: ReplyReceivedCommand): Promise<void> {
-    await this.conversations.touchIncoming(command.clientId, command.from, command.message, new Date(command.receivedAt), command.phoneId ?? null);
+    await this.conversations.touchIncoming(command.clientId, command.from, command.message, command.encrypted === true, new Date(command.receivedAt), command.phoneId ?? null);
   }
 }

@@ -115,7 +115,8 @@ export class OptOutsService {
     const number = withoutSeparators(command.from);
     if (!E164.test(number)) return;
     const settings = await this.optOuts.settingsOf(command.clientId);
-    const intent = keywordIntent(command.message, settings);
+    // smsq cannot read a sealed reply: its worker read it, and said which keyword it is, if any.
+    const intent = command.encrypted ? (command.keyword ?? null) : keywordIntent(command.message, settings);
     if (intent === null) return;
     const cancelled = await inTransaction(this.db, async (tx) => {
       const outcome = await this.change(tx, command.clientId, number, intent === 'opt_out', new Date(command.receivedAt), 'reply', command.messageId);

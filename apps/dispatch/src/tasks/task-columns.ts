@@ -14,4 +14,4 @@ export const TASK_COLUMNS = Prisma.sql`t.id, t.task_key AS "taskKey", t.client_i
   t.scheduled_at AS "scheduledAt", ${LOCAL_SCHEDULE} AS "scheduledLocal", t.attempts, t.claimed_by_token_id AS "claimedByTokenId",
   t.claim_expires_at AS "claimExpiresAt", t.sent_at AS "sentAt", t.delivered_at AS "deliveredAt", t.failed_at AS "failedAt", t.error, t.expires_at AS "expiresAt",
   t.created_at AS "createdAt", t.first_phone_id AS "firstPhoneId", t.pinned, t.retry_after AS "retryAfter",
-  t.high_priority AS "highPriority", t.parts, t.sim, t.rerouted_because AS "reroutedBecause"`;
+  t.high_priority AS "highPriority", t.parts, t.sim, t.rerouted_because AS "reroutedBecause", t.encrypted, t.parts_known AS "partsKnown"`;

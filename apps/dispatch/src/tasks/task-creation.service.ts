@@ -232,7 +232,9 @@ export class TaskCreationService {
           sticky,
           highPriority: command.priority === 'high',
           receipts: command.receipts === true,
-          parts: countSegments(command.message),
+          // A sealed message's parts are unknown until its worker reports them: it counts 1 until then.
+          parts: command.encrypted ? 1 : countSegments(command.message),
+          encrypted: command.encrypted === true,
           recipient: command.recipient,
           message: command.message,
           scheduledAt: new Date(command.scheduledAt),

@@ -19,8 +19,15 @@ export function toTaskView(task: Task): TaskView {
     error: task.error,
     expiresAt: task.expiresAt?.toISOString() ?? null,
     createdAt: task.createdAt.toISOString(),
-    segments: countSegments(task.message),
+    segments: segmentsOf(task),
+    encrypted: task.encrypted,
     priority: task.highPriority ? 'high' : 'normal',
     reroutedBecause: task.reroutedBecause as RerouteReason | null,
   };
+}
+
+/** What the message costs the phone: counted from its text, or for a sealed one as its worker reported (null before). */
+function segmentsOf(task: Pick<Task, 'message' | 'encrypted' | 'parts' | 'partsKnown'>): number | null {
+  if (!task.encrypted) return countSegments(task.message);
+  return task.partsKnown ? task.parts : null;
 }

@@ -24,8 +24,10 @@ export interface NewTask {
   highPriority: boolean;
   /** Its end is relayed to the SMPP service, which owes its client a delivery receipt. */
   receipts: boolean;
-  /** SMS parts the message costs. */
+  /** SMS parts the message costs; 1 for a sealed message until its worker reports them. */
   parts: number;
+  /** The message is sealed end to end. */
+  encrypted: boolean;
   recipient: string;
   message: string;
   scheduledAt: Date;
@@ -101,16 +103,16 @@ export class TasksRepository {
          WHERE p.id = a.id
       )
       INSERT INTO "dispatch"."tasks" AS t (task_key, client_id, phone_id, recipient, message, status, scheduled_at, scheduled_local, expires_at, attempts, pinned,
-                                           high_priority, parts, sim, receipts)
+                                           high_priority, parts, sim, receipts, encrypted, parts_known)
       SELECT n.task_key, n.client_id, n.phone_id, n.recipient, n.message, 'pending', n.scheduled_at, n.scheduled_local, n.expires_at, 0, n.pinned,
-             n.high_priority, n.parts, n.sim, n.receipts
+             n.high_priority, n.parts, n.sim, n.receipts, n.encrypted, NOT n.encrypted
         FROM unnest(${tasks.map((task) => task.taskKey)}::uuid[], ${tasks.map((task) => task.clientId)}::int[], ${tasks.map((task) => task.phoneId)}::int[],
                     ${tasks.map((task) => task.recipient)}::text[], ${tasks.map((task) => task.message)}::text[],
                     ${tasks.map((task) => task.scheduledAt.toISOString())}::timestamptz[], ${tasks.map((task) => task.scheduledLocal)}::text[],
                     ${tasks.map((task) => task.expiresAt?.toISOString() ?? null)}::timestamptz[], ${tasks.map((task) => task.pinned)}::boolean[],
                     ${tasks.map((task) => task.highPriority)}::boolean[], ${tasks.map((task) => task.parts)}::smallint[], ${tasks.map((task) => task.sim)}::smallint[],
-                    ${tasks.map((task) => task.receipts)}::boolean[])
-          WITH ORDINALITY AS n(task_key, client_id, phone_id, recipient, message, scheduled_at, scheduled_local, expires_at, pinned, high_priority, parts, sim, receipts, position)
+                    ${tasks.map((task) => task.receipts)}::boolean[], ${tasks.map((task) => task.encrypted)}::boolean[])
+          WITH ORDINALITY AS n(task_key, client_id, phone_id, recipient, message, scheduled_at, scheduled_local, expires_at, pinned, high_priority, parts, sim, receipts, encrypted, position)
        ORDER BY n.position
       RETURNING ${TASK_COLUMNS}`;
     const byKey = new Map(rows.map((row) => [row.taskKey.toLowerCase(), row]));

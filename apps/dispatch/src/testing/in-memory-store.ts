@@ -48,8 +48,8 @@ export class InMemoryStore {
   }
 
   addTask(
-    task: Omit<Task, 'id' | 'status' | 'attempts' | 'claimedByTokenId' | 'claimExpiresAt' | 'sentAt' | 'deliveredAt' | 'failedAt' | 'error' | 'expiresAt' | 'createdAt' | 'firstPhoneId' | 'pinned' | 'retryAfter' | 'highPriority' | 'receipts' | 'parts' | 'sim' | 'reroutedBecause'> &
-      Partial<Pick<Task, 'expiresAt' | 'pinned' | 'highPriority' | 'parts' | 'sim'>>,
+    task: Omit<Task, 'id' | 'status' | 'attempts' | 'claimedByTokenId' | 'claimExpiresAt' | 'sentAt' | 'deliveredAt' | 'failedAt' | 'error' | 'expiresAt' | 'createdAt' | 'firstPhoneId' | 'pinned' | 'retryAfter' | 'highPriority' | 'receipts' | 'parts' | 'sim' | 'reroutedBecause' | 'encrypted' | 'partsKnown'> &
+      Partial<Pick<Task, 'expiresAt' | 'pinned' | 'highPriority' | 'parts' | 'sim' | 'encrypted'>>,
   ): Task {
     const row: Task = {
       id: this.nextTaskId++,
@@ -70,7 +70,9 @@ export class InMemoryStore {
       parts: 1,
       sim: null,
       reroutedBecause: null,
+      encrypted: false,
       ...task,
+      partsKnown: task.encrypted !== true,
       expiresAt: task.expiresAt ?? null,
     };
     this.tasks.push(row);

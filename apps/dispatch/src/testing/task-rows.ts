@@ -11,6 +11,8 @@ export interface TaskRow {
   createdAt?: Date;
   /** The client asked for this phone: failover leaves the task on it. */
   pinned?: boolean;
+  /** A sealed message: its parts unknown (counted 1) until its worker reports them. */
+  encrypted?: boolean;
 }
 
 /** A pending task stored directly, for specs about what happens to tasks after their create. */
@@ -27,6 +29,7 @@ export function insertTask(db: DispatchDatabase, row: TaskRow): Promise<Task> {
       scheduledAt,
       scheduledLocal: scheduledAt.toISOString().slice(0, 19).replace('T', ' '),
       pinned: row.pinned ?? false,
+      ...(row.encrypted ? { encrypted: true, partsKnown: false } : {}),
       ...(row.createdAt ? { createdAt: row.createdAt } : {}),
     },
   });

@@ -289,7 +289,7 @@ describe(`${WebhookDeliverer.name} on Postgres`, () => {
         id: reply.eventId,
         type: 'message.received',
         created_at: reply.storedAt,
-        data: { id: 17, from: '+381641112223', message: 'yes, thanks', received_at: reply.receivedAt, phone_id: phoneId, in_reply_to_task_id: latest.id },
+        data: { id: 17, from: '+381641112223', message: 'yes, thanks', encrypted: false, received_at: reply.receivedAt, phone_id: phoneId, in_reply_to_task_id: latest.id },
       },
     ]);
     await dispatch.webhooks.queueReplyEvent({ ...reply, eventId: '1c6b4f8e-9d2e-4f3a-8b7c-4d5e6f7a8b9c', from: '+381649999999' });

@@ -87,7 +87,7 @@ export class WebhooksService {
       id: command.eventId,
       type: 'message.received',
       created_at: command.storedAt,
-      data: { id: command.messageId, from: command.from, message: command.message, received_at: command.receivedAt, phone_id: command.phoneId ?? null, in_reply_to_task_id: taskId },
+      data: { id: command.messageId, from: command.from, message: command.message, encrypted: command.encrypted === true, received_at: command.receivedAt, phone_id: command.phoneId ?? null, in_reply_to_task_id: taskId },
     });
     await this.deliveries.queueFixed('message.received', [{ clientId: command.clientId, eventId: command.eventId, taskId, body }]);
     return { ok: true };

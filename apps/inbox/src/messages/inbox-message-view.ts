@@ -8,6 +8,7 @@ export function toInboxMessageView(row: StoredMessage): InboxMessageView {
     phoneId: row.phoneId,
     from: row.sender,
     message: row.body,
+    encrypted: row.encrypted,
     receivedAt: row.receivedAt.toISOString(),
     storedAt: row.storedAt.toISOString(),
   };

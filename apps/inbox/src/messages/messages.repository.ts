@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Patterns, type ReplyReceivedCommand } from '@smsq/contracts';
+import { Patterns, type ReplyKeyword, type ReplyReceivedCommand } from '@smsq/contracts';
 import { InboxDatabase, type InboxTransaction } from '../database/inbox-database.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { NewMessage } from './new-message.js';
@@ -8,7 +8,7 @@ import type { NewMessage } from './new-message.js';
 /** A store's transaction commits within this long, so by then no lower id can still appear. */
 const SETTLED_S = 2;
 
-export type StoredMessage = Pick<Prisma.MessageGetPayload<object>, 'id' | 'clientId' | 'phoneId' | 'sender' | 'body' | 'receivedAt' | 'storedAt'>;
+export type StoredMessage = Pick<Prisma.MessageGetPayload<object>, 'id' | 'clientId' | 'phoneId' | 'sender' | 'body' | 'encrypted' | 'receivedAt' | 'storedAt'>;
 
 export interface MessageFilter {
   /** undefined: every client's (an admin). */
@@ -29,7 +29,7 @@ export class MessagesRepository {
       const inserted = await tx.message.createManyAndReturn({
         data: rows,
         skipDuplicates: true,
-        select: { id: true, clientId: true, phoneId: true, sender: true, body: true, receivedAt: true, storedAt: true },
+        select: { id: true, clientId: true, phoneId: true, sender: true, body: true, encrypted: true, keyword: true, receivedAt: true, storedAt: true },
       });
       const events = inserted.flatMap((message) => (message.clientId === null ? [] : [{ pattern: Patterns.dispatch.webhookReplyReceived, payload: replyReceivedOf({ ...message, clientId: message.clientId }) }]));
       if (events.length > 0) await tx.outboxEvent.createMany({ data: events });
@@ -45,7 +45,7 @@ export class MessagesRepository {
   /** Newest first; the id breaks ties between replies received in the same millisecond. */
   async page(tx: InboxTransaction, filter: MessageFilter, offset: bigint, limit: number): Promise<StoredMessage[]> {
     return tx.$queryRaw<StoredMessage[]>`
-      SELECT id, client_id AS "clientId", phone_id AS "phoneId", sender, body, received_at AS "receivedAt", stored_at AS "storedAt"
+      SELECT id, client_id AS "clientId", phone_id AS "phoneId", sender, body, encrypted, received_at AS "receivedAt", stored_at AS "storedAt"
         FROM "inbox"."messages"
         ${whereOf(filter)}
        ORDER BY received_at DESC, id DESC
@@ -56,7 +56,7 @@ export class MessagesRepository {
   fromSender(db: InboxDatabase, clientId: number, from: string, before: Date | undefined, limit: number): Promise<StoredMessage[]> {
     const older = before ? Prisma.sql`AND received_at < ${before}` : Prisma.empty;
     return db.$queryRaw<StoredMessage[]>`
-      SELECT id, client_id AS "clientId", phone_id AS "phoneId", sender, body, received_at AS "receivedAt", stored_at AS "storedAt"
+      SELECT id, client_id AS "clientId", phone_id AS "phoneId", sender, body, encrypted, received_at AS "receivedAt", stored_at AS "storedAt"
         FROM "inbox"."messages"
        WHERE client_id = ${clientId} AND sender = ${from} ${older}
        ORDER BY received_at DESC, id DESC
@@ -74,7 +74,7 @@ export class MessagesRepository {
     const since = receivedSince ? Prisma.sql`AND received_at >= ${receivedSince}` : Prisma.empty;
     return db.$queryRaw<StoredMessage[]>`
       WITH horizon AS (SELECT (pg_snapshot_xmin(pg_current_snapshot())::text::bigint % 4294967296)::text::xid AS xmin)
-      SELECT m.id, m.client_id AS "clientId", m.phone_id AS "phoneId", m.sender, m.body, m.received_at AS "receivedAt", m.stored_at AS "storedAt"
+      SELECT m.id, m.client_id AS "clientId", m.phone_id AS "phoneId", m.sender, m.body, m.encrypted, m.received_at AS "receivedAt", m.stored_at AS "storedAt"
         FROM "inbox"."messages" m, horizon h
        WHERE m.client_id = ${clientId} AND m.id > ${afterId} AND m.stored_at <= now() - ${SETTLED_S} * interval '1 second'
          AND age(m.xmin) > age(h.xmin) ${since}
@@ -112,7 +112,7 @@ function whereOf(filter: MessageFilter): Prisma.Sql {
   return conditions.length === 0 ? Prisma.empty : Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}`;
 }
 
-function replyReceivedOf(message: StoredMessage & { clientId: number }): Prisma.InputJsonObject {
+function replyReceivedOf(message: StoredMessage & { clientId: number; keyword: string | null }): Prisma.InputJsonObject {
   const command: ReplyReceivedCommand = {
     eventId: randomUUID(),
     clientId: message.clientId,
@@ -120,6 +120,8 @@ function replyReceivedOf(message: StoredMessage & { clientId: number }): Prisma.
     messageId: message.id,
     from: message.sender,
     message: message.body,
+    ...(message.encrypted ? { encrypted: true } : {}),
+    ...(message.encrypted && message.keyword !== null ? { keyword: message.keyword as ReplyKeyword } : {}),
     receivedAt: message.receivedAt.toISOString(),
     storedAt: message.storedAt.toISOString(),
   };

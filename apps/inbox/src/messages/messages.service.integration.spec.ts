@@ -168,7 +168,7 @@ describe(MessagesService.name, () => {
 
       const { items } = await sut.list({ clientId, page: 1, pageSize: 10 });
 
-      expect(items).toEqual([{ id: expect.any(Number), clientId, phoneId, from: '+38164000001', message: 'hi', receivedAt: '2026-11-22T10:00:00.250Z', storedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/) }]);
+      expect(items).toEqual([{ id: expect.any(Number), clientId, phoneId, from: '+38164000001', message: 'hi', encrypted: false, receivedAt: '2026-11-22T10:00:00.250Z', storedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/) }]);
       expect(Date.parse(items[0]!.storedAt)).toBeGreaterThanOrEqual(before - 1_000);
     });
 

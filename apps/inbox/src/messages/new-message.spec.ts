@@ -11,10 +11,17 @@ describe(newMessageOf.name, () => {
       phoneId: 7,
       sender: '+38164123456',
       body: 'Yes',
+      encrypted: false,
+      keyword: null,
       receivedAt: new Date('2026-11-22T10:00:00.000Z'),
       externalId: null,
       dedupKey: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
+  });
+
+  it("keeps a sealed reply's keyword as its worker read it, and no keyword of a readable one", () => {
+    expect(newMessageOf({ ...reply, encrypted: true, keyword: 'opt_out' }, 'messages[0]')).toMatchObject({ encrypted: true, keyword: 'opt_out' });
+    expect(newMessageOf({ ...reply, keyword: 'opt_out' }, 'messages[0]')).toMatchObject({ encrypted: false, keyword: null });
   });
 
   it('stores an unknown owner as null', () => {

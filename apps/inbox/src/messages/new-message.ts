@@ -9,6 +9,8 @@ export interface NewMessage {
   phoneId: number | null;
   sender: string;
   body: string;
+  encrypted: boolean;
+  keyword: string | null;
   receivedAt: Date;
   externalId: string | null;
   dedupKey: string;
@@ -40,6 +42,8 @@ export function newMessageOf(message: InboundMessage, label: string): NewMessage
     phoneId: source.phoneId,
     sender: source.from,
     body: source.message,
+    encrypted: message.encrypted === true,
+    keyword: message.encrypted === true ? (message.keyword ?? null) : null,
     receivedAt,
     externalId: source.externalId,
     dedupKey: dedupKeyOf(source),

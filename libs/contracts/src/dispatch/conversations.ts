@@ -8,6 +8,8 @@ export interface ConversationView {
   number: string;
   lastAt: string;
   lastText: string;
+  /** The last message is sealed: `lastText` is not to be shown as text. */
+  lastEncrypted: boolean;
   lastDirection: 'out' | 'in';
   /** The phone the latest reply came through, and when; null before any reply. */
   replyPhoneId: number | null;

@@ -20,5 +20,6 @@ export * from './task-stats.js';
 export * from './webhooks.js';
 export * from './client-timezone.js';
 export * from './opt-outs.js';
+export * from './keywords.js';
 export * from './conversations.js';
 export * from './sending-rules.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keywordIntent, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS, ownKeyword, ownKeywordsConflict } from './opt-outs.js';
+import { keywordIntent, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS, ownKeyword, ownKeywordsConflict } from './keywords.js';
 
 const NONE = { optOutWords: [], optInWords: [] };
 

@@ -29,8 +29,10 @@ export interface ClaimedTask {
   jitter: number | null;
   /** The SIM to send from (1 or 2) where the phone has two and sticky chose one; null: the phone's default. */
   sim: number | null;
-  /** SMS parts the message costs, what the phone's limits count. */
+  /** SMS parts the message costs, what the phone's limits count; for an encrypted message 1 until its worker reports the real count. */
   parts: number;
+  /** The message is sealed: the worker opens it with the client's passphrase before sending, and reports its parts. */
+  encrypted: boolean;
 }
 
 /**

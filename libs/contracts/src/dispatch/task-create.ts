@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsBoolean, IsIn, IsISO8601, IsInt, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
 import { MAX_BATCH_ITEMS } from '../batch.js';
+import { MAX_SEALED_MESSAGE_LENGTH } from '../sealed-messages.js';
 import { LOCAL_DATETIME } from '../time.js';
 import { IsDeadline, IsEntityId, IsTaskKey } from '../validation.js';
 import { TASK_PRIORITIES, type TaskPriority, type TaskView } from './task-view.js';
@@ -15,8 +16,8 @@ export class TaskCreateCommand {
   @IsTaskKey() taskKey!: string;
   @IsEntityId() clientId!: number;
   @IsString() @Matches(/^\+[1-9]\d{5,15}$/) recipient!: string;
-  /** 1–1600 code points, so at most 3200 UTF-16 units. */
-  @IsString() @Length(1, 3200) message!: string;
+  /** 1–1600 code points, so at most 3200 UTF-16 units; sealed (`encrypted`), at most MAX_SEALED_MESSAGE_LENGTH characters. */
+  @IsString() @Length(1, MAX_SEALED_MESSAGE_LENGTH) message!: string;
   /** The phone_id the client asked for, when it was an integer; dispatch ignores it if unusable. */
   @IsOptional() @IsInt() requestedPhoneId?: number;
   @IsISO8601({ strict: true }) scheduledAt!: string;
@@ -28,6 +29,8 @@ export class TaskCreateCommand {
   @IsOptional() @IsIn(TASK_PRIORITIES) priority?: TaskPriority;
   /** Submitted over SMPP with a delivery receipt asked for: the task's end is relayed to the SMPP service. */
   @IsOptional() @IsBoolean() receipts?: boolean;
+  /** The message is sealed (docs/encryption.md): stored as given, its parts unknown until the worker reports them. */
+  @IsOptional() @IsBoolean() encrypted?: boolean;
 }
 
 /**

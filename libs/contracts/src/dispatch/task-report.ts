@@ -1,8 +1,9 @@
 // class-transformer's @Type reads decorator metadata through the Reflect API this polyfills.
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsBoolean, IsIn, IsInt, IsOptional, IsString, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { MAX_REPORT_BATCH } from '../gateway/public-limits.js';
+import { MAX_REPORTED_PARTS } from '../sms-segments.js';
 import { IsEntityId } from '../validation.js';
 
 /**
@@ -21,11 +22,13 @@ export type BatchReportedStatus = (typeof BATCH_REPORTED_STATUSES)[number];
 
 /**
  * Why a phone sent nothing, where it knows (additive to `failed` + `retry`): `carrier_volume`, the
- * carrier or Android refused for volume (SMS Gateway for Android's `RESULT_ERROR_LIMIT_EXCEEDED`).
- * The phone is then paused and its waiting tasks move to other phones.
+ * carrier or Android refused for volume (SMS Gateway for Android's `RESULT_ERROR_LIMIT_EXCEEDED`):
+ * the phone is then paused and its waiting tasks move to other phones. `cannot_decrypt`, an
+ * encrypted message its worker could not open (no passphrase, or another): failed for good, refunded once.
  */
-export const FAILURE_REASONS = ['carrier_volume'] as const;
+export const FAILURE_REASONS = ['carrier_volume', 'cannot_decrypt'] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
+
 
 /** The state a report leaves a task in: a delivered task is `sent`; a retried failure `pending` again. */
 export type ReportedOutcome = 'sent' | 'failed' | 'pending';
@@ -46,6 +49,8 @@ export class TaskReportCommand {
   @IsOptional() @IsBoolean() retry?: boolean;
   /** With `failed` only: why nothing was sent, where the phone knows. */
   @IsOptional() @IsIn(FAILURE_REASONS) reason?: FailureReason;
+  /** With `sent`, an encrypted message's parts as its worker counted the plaintext. */
+  @IsOptional() @IsInt() @Min(1) @Max(MAX_REPORTED_PARTS) segments?: number;
   /** The phone or gateway the reporting token is bound to, if any: a report is contact. */
   @IsOptional() @IsEntityId() phoneId?: number;
 }
@@ -62,6 +67,7 @@ export class TaskReportItem {
   @IsOptional() @IsString() @MaxLength(1000) error?: string;
   @IsOptional() @IsBoolean() retry?: boolean;
   @IsOptional() @IsIn(FAILURE_REASONS) reason?: FailureReason;
+  @IsOptional() @IsInt() @Min(1) @Max(MAX_REPORTED_PARTS) segments?: number;
 }
 
 /**

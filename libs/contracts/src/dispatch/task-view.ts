@@ -34,8 +34,10 @@ export interface TaskView {
   /** Not sent by then, the task ends failed with the error `expired`; null when it never expires. */
   expiresAt: string | null;
   createdAt: string;
-  /** How many SMS the message costs the phone (see `countSegments`). */
-  segments: number;
+  /** How many SMS the message costs the phone (see `countSegments`); null for an encrypted message its worker has not sent yet. */
+  segments: number | null;
+  /** The message is sealed end to end (docs/encryption.md): `message` is the ciphertext, readable only with the client's passphrase. */
+  encrypted: boolean;
   priority: TaskPriority;
   /** Why it last moved to another phone; null while it is on the phone it was first routed to. */
   reroutedBecause: RerouteReason | null;
@@ -58,6 +60,7 @@ export function taskBody(task: TaskView) {
     scheduled_at: task.scheduledAt,
     recipient: task.recipient,
     message: task.message,
+    encrypted: task.encrypted,
     attempts: task.attempts,
     sent_at: task.sentAt,
     delivered_at: task.deliveredAt,

@@ -1,4 +1,5 @@
-import { ArrayMaxSize, ArrayMinSize, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Length, Matches, Max, Min } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Length, Matches, Max, Min } from 'class-validator';
+import { REPLY_KEYWORDS, type ReplyKeyword } from '../sealed-messages.js';
 import { IsEntityId } from '../validation.js';
 
 /** What a client can be told about its tasks, as they happen (DESIGN §3, "Beyond the specification"). */
@@ -90,6 +91,9 @@ export class ReplyReceivedCommand {
   @IsInt() messageId!: number;
   @IsString() @Length(1, 64) from!: string;
   @IsString() message!: string;
+  /** Sealed by its worker: the keyword (if any) is the worker's `keyword`, as smsq cannot read the text. */
+  @IsOptional() @IsBoolean() encrypted?: boolean;
+  @IsOptional() @IsIn(REPLY_KEYWORDS) keyword?: ReplyKeyword;
   @IsISO8601({ strict: true }) receivedAt!: string;
   @IsISO8601({ strict: true }) storedAt!: string;
 }

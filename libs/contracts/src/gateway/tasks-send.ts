@@ -56,7 +56,8 @@ export interface CheckedItemBody {
   message: string;
   /** The client's local `YYYY-MM-DD HH:MM:SS` it becomes due. */
   scheduled_at: string;
-  segments: number;
+  /** null for an encrypted message: smsq cannot count what it cannot read. */
+  segments: number | null;
 }
 
 export interface TasksChecked {

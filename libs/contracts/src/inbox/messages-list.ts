@@ -29,6 +29,8 @@ export interface InboxMessageView {
   phoneId: number | null;
   from: string;
   message: string;
+  /** Sealed by its worker: `message` is the ciphertext. */
+  encrypted: boolean;
   receivedAt: string;
   storedAt: string;
 }

@@ -61,7 +61,7 @@ describe('the OpenAPI document', () => {
     };
     const task: TaskView = {
       id: 42, clientId: 7, phoneId: 4, firstPhoneId: 3, recipient: '+381641234567', message: 'hi', status: 'pending', scheduledAt: '2026-05-01 09:30:00', attempts: 1,
-      sentAt: null, deliveredAt: null, failedAt: null, error: null, expiresAt: null, createdAt: '2026-05-01T07:00:00.000Z', segments: 1, priority: 'normal', reroutedBecause: 'phone_paused',
+      sentAt: null, deliveredAt: null, failedAt: null, error: null, expiresAt: null, createdAt: '2026-05-01T07:00:00.000Z', segments: 1, encrypted: false, priority: 'normal', reroutedBecause: 'phone_paused',
     };
     const validPhone = ajv.compile({ $ref: 'openapi.json#/components/schemas/Phone' });
     const validTask = ajv.compile({ $ref: 'openapi.json#/components/schemas/Task' });
@@ -78,6 +78,7 @@ describe('the OpenAPI document', () => {
     expect(validPhone({ ...phoneBody(phone), state: 'asleep' })).toBe(false);
     expect(validTask(JSON.parse(JSON.stringify(taskBody(task)))), ajv.errorsText(validTask.errors)).toBe(true);
     expect(validTask(JSON.parse(JSON.stringify(taskBody({ ...task, priority: 'high' }))))).toBe(true);
+    expect(validTask(JSON.parse(JSON.stringify(taskBody({ ...task, encrypted: true, segments: null })))), ajv.errorsText(validTask.errors)).toBe(true);
     expect(validPhoneEvent({ id: '8f14e45f-ceea-467f-a0e6-1b2c3d4e5f60', type: 'phone.silent', created_at: '2026-05-01T07:02:00.000Z', data: phoneBody(phone) }), ajv.errorsText(validPhoneEvent.errors)).toBe(true);
     expect(validPhoneEvent({ id: '8f14e45f-ceea-467f-a0e6-1b2c3d4e5f60', type: 'phone.paused', created_at: '2026-05-01T07:02:00.000Z', data: phoneBody(phone) }), ajv.errorsText(validPhoneEvent.errors)).toBe(true);
     expect(Object.keys((document as any).webhooks)).toEqual(expect.arrayContaining(['task.rerouted', 'phone.silent', 'phone.online', 'phone.paused', 'phone.resumed']));

@@ -1,6 +1,6 @@
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 import { TASK_STATUSES } from '../dispatch/task-view.js';
-import { OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from '../dispatch/opt-outs.js';
+import { OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from '../dispatch/keywords.js';
 import { MAX_WEBHOOK_ENDPOINTS } from '../dispatch/webhooks.js';
 import { MAX_SMPP_CREDENTIALS } from '../gateway/smpp-credentials.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, MAX_CLAIM_BATCH, MAX_REPORT_BATCH, MAX_WAIT_S, TASK_PAGE_DEFAULT_LIMIT, TASK_PAGE_MAX_LIMIT } from '../gateway/public-limits.js';
@@ -71,7 +71,7 @@ const SENDING_RULES_EXAMPLE = {
 };
 const TASK_EXAMPLE = {
   id: 42, status: 'sent', phone_id: 1, first_phone_id: 1, client_id: 7, scheduled_at: '2026-05-01 09:30:00', recipient: '+381641234567', message: 'Your code is 1234',
-  attempts: 1, sent_at: '2026-05-01T07:30:04.000Z', delivered_at: null, failed_at: null, error: null, expires_at: null, segments: 1, priority: 'high', rerouted_because: null,
+  attempts: 1, sent_at: '2026-05-01T07:30:04.000Z', delivered_at: null, failed_at: null, error: null, expires_at: null, segments: 1, encrypted: false, priority: 'high', rerouted_because: null,
 };
 
 /** Every route of the public API, keyed as the gateway registers it; the gateway refuses to start when the two differ. */
@@ -270,6 +270,15 @@ export const OPERATIONS: Record<RouteKey, Operation> = {
     security: WORKER,
     requestBody: body(ref('InboundRequest')),
     responses: { '201': success('Stored.', ref('InboundResult'), { ok: true, stored: 2, duplicates: 0 }), ...errors('invalid_request', 'invalid_json', 'unauthorized'), ...ANY_ERROR },
+  },
+  'GET /smsapi/reply-keywords': {
+    operationId: 'getReplyKeywords',
+    summary: "The client's own reply keywords, for a worker that encrypts replies",
+    description:
+      "A worker that seals the replies it posts (docs/encryption.md) must tell smsq which are opt-out or opt-in keywords, as smsq cannot read them: these are the client's own words, beside the standard ones. Empty for a token of no client's phone.",
+    tags: ['Delivery'],
+    security: WORKER,
+    responses: { '200': success('The words.', ref('ReplyKeywords'), { opt_out_words: ['ODJAVA'], opt_in_words: [] }), ...errors('unauthorized'), ...ANY_ERROR },
   },
   'POST /smsapi/phone-health': {
     operationId: 'reportPhoneHealth',

@@ -1,7 +1,10 @@
 import { ERROR_STATUS } from '../errors.js';
 import { REROUTE_REASONS, TASK_PRIORITIES, TASK_STATUSES } from '../dispatch/task-view.js';
 import { BATCH_REPORTED_STATUSES, FAILURE_REASONS, REPORTED_STATUSES } from '../dispatch/task-report.js';
-import { MAX_OPT_OUTS_PER_REQUEST, MAX_OWN_KEYWORDS, OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS, OPT_OUT_SOURCES } from '../dispatch/opt-outs.js';
+import { MAX_REPORTED_PARTS } from '../sms-segments.js';
+import { MAX_SEALED_MESSAGE_LENGTH, MAX_SEALED_REPLY_LENGTH, REPLY_KEYWORDS, REPLY_MAX_CODE_POINTS } from '../sealed-messages.js';
+import { OPT_IN_KEYWORDS, OPT_OUT_KEYWORDS } from '../dispatch/keywords.js';
+import { MAX_OPT_OUTS_PER_REQUEST, MAX_OWN_KEYWORDS, OPT_OUT_SOURCES } from '../dispatch/opt-outs.js';
 import { WEBHOOK_EVENT_TYPES } from '../dispatch/webhooks.js';
 import { MAX_JITTER_S, MAX_SIM_LIMIT, MAX_SIMS, PAUSE_REASONS, PHONE_STATES } from '../dispatch/phone-view.js';
 import { CLOCK_TIME, DEFAULT_STICKY_DAYS, MAX_SEND_WINDOWS, MAX_STICKY_DAYS, ROUTING_MODES, WEEKDAYS } from '../dispatch/sending-rules.js';
@@ -66,6 +69,7 @@ const CLAIMED_TASK_FIELDS = {
   per_minute: whole("The pace the phone's owner set for it, SMS parts per minute: send no faster, so the carrier does not throttle the SIM for sending too fast. Absent when none is set (the worker keeps its own).", { minimum: 1, maximum: MAX_SIM_LIMIT }),
   jitter: whole("Before sending it, also wait a random 0 to this many seconds on top of `per_minute`'s pace, so the phone's sends are not evenly spaced (carriers flag machine-regular sending as spam). Absent when none is set.", { minimum: 0, maximum: MAX_JITTER_S }),
   sim: whole(`The SIM to send it from (1 to ${MAX_SIMS}): \`sticky\` routing keeps its recipient on one SIM, so replies come back to the number it knows. Absent: the phone's default SIM.`, { minimum: 1, maximum: MAX_SIMS }),
+  encrypted: constant(true, "`message` is sealed with the client's passphrase (docs/encryption.md): open it and send the plaintext, report its parts in `segments`; one you cannot open is reported `failed` with `reason: \"cannot_decrypt\"`. Absent: plain text."),
 };
 const SILENT_AFTER =
   'A phone is `online` while its last contact (its registration or pairing, a poll, a report or a health report) is within `SMSQ_PHONE_SILENT_S` seconds (default 120; it must exceed the 30 s long-poll cap), `silent` after that, and `disabled` while disabled, whatever its contact.';
@@ -109,7 +113,15 @@ export const SCHEMAS = {
   CreateTaskRequest: request(
     {
       recipient: text('A phone number; normalised to E.164. Profile A reads a local number starting `06` as `+3816…`; Profile B reads a number without a country code in `SMSQ_DEFAULT_REGION` when set.', { examples: ['+381641234567'] }),
-      message: text(`1 to ${MESSAGE_MAX_CODE_POINTS} Unicode code points; not only white space.`, { minLength: 1, maxLength: MESSAGE_MAX_CODE_POINTS }),
+      message: text(`1 to ${MESSAGE_MAX_CODE_POINTS} Unicode code points; not only white space. With \`encrypted\`, the sealed text (\`$smsq$1$…\`, at most ${MAX_SEALED_MESSAGE_LENGTH} characters).`, {
+        minLength: 1,
+        maxLength: MAX_SEALED_MESSAGE_LENGTH,
+      }),
+      encrypted: {
+        type: 'boolean',
+        description:
+          "`true`: `message` is sealed end to end with your passphrase (docs/encryption.md), so smsq stores and serves it as given and only your worker reads it; the recipient stays readable, as routing and opt-outs need it. A message not in the sealed format is 400 `invalid_message`; not with `template_id`. Its `segments` are known once the worker sent it.",
+      },
       phone_id: whole('Profile A: one of your active phones; Profile B: a gateway of your VIP pool. Anything else is ignored, as if it were left out.'),
       scheduled_at: text(`${LOCAL_TIME_REQUEST} A time in the past is due at once; left out, now.`),
       ttl: whole('Seconds from when the task is due; not sent by then, it ends `failed` with error `expired`, refunded once. Not with `expires_at`.', { minimum: 1, maximum: MAX_TTL_S }),
@@ -159,14 +171,19 @@ export const SCHEMAS = {
     client_id: whole('Your client.', ENTITY_ID),
     scheduled_at: LOCAL_TIME_ANSWER,
     recipient: text('E.164.'),
-    message: text('The text.'),
+    message: text('The text; with `encrypted`, the sealed text as you gave it.'),
+    encrypted: { type: 'boolean', description: 'The message is sealed end to end: smsq cannot read it.' },
     attempts: whole('Claims so far.', { minimum: 0 }),
     sent_at: orNull(INSTANT),
     delivered_at: orNull({ ...INSTANT, description: "When the phone reported the carrier's delivery report." }),
     failed_at: orNull(INSTANT),
     error: orNull(text('Why it failed: the worker\'s reason, `expired` or `cancelled`.')),
     expires_at: orNull({ ...INSTANT, description: 'Not sent by then, it ends failed (`expired`); null: never.' }),
-    segments: whole('SMS parts the message costs the phone: GSM-7 160/153 (extension characters count two), UCS-2 70/67. What the phone\'s limits count.', { minimum: 1 }),
+    segments: orNull(
+      whole('SMS parts the message costs the phone: GSM-7 160/153 (extension characters count two), UCS-2 70/67. What the phone\'s limits count. null: an encrypted message its worker has not sent yet.', {
+        minimum: 1,
+      }),
+    ),
     priority: { type: 'string', enum: [...TASK_PRIORITIES], description: '`high` ignores your send windows and is claimed before `normal` tasks.' },
     rerouted_because: orNull({
       type: 'string',
@@ -188,7 +205,7 @@ export const SCHEMAS = {
     ['name'],
   ),
   RegisteredPhone: answer({ ok: constant(true), phone_id: whole('The phone.', ENTITY_ID), worker_token: text('Shown once: the phone claims and reports with it (`X-Worker-Token`).') }),
-  ClaimedTask: answer(CLAIMED_TASK_FIELDS, { optional: ['parts', 'per_minute', 'jitter', 'sim'], description: 'One due task, claimed for this token.' }),
+  ClaimedTask: answer(CLAIMED_TASK_FIELDS, { optional: ['parts', 'per_minute', 'jitter', 'sim', 'encrypted'], description: 'One due task, claimed for this token.' }),
   NothingDue: { type: 'object', maxProperties: 0, additionalProperties: false, description: 'Nothing is due now (`{}`).' },
   TaskStatusRequest: request(
     {
@@ -205,8 +222,9 @@ export const SCHEMAS = {
         type: 'string',
         enum: [...FAILURE_REASONS],
         description:
-          'With `failed` and `retry: true` only (otherwise 400): why nothing was sent, where the phone knows. `carrier_volume`: the carrier or Android refused for volume (SMS Gateway for Android\'s `RESULT_ERROR_LIMIT_EXCEEDED`, its Termux equivalent, an HTTP gateway\'s explicit word). smsq then pauses the phone (1 minute, then 5, 15 and 60 on repeats within a day; `phone.paused`) and moves its waiting tasks you did not pin to other usable phones; the task goes back to the queue as any retry does, never sent or charged twice.',
+          'With `failed` only (otherwise 400): why nothing was sent, where the phone knows. `carrier_volume`, with `retry: true`: the carrier or Android refused for volume (SMS Gateway for Android\'s `RESULT_ERROR_LIMIT_EXCEEDED`, its Termux equivalent, an HTTP gateway\'s explicit word). smsq then pauses the phone (1 minute, then 5, 15 and 60 on repeats within a day; `phone.paused`) and moves its waiting tasks you did not pin to other usable phones; the task goes back to the queue as any retry does, never sent or charged twice. `cannot_decrypt`, without `retry`: the task is `encrypted` and the worker could not open it (no passphrase, or another); it fails for good, refunded once.',
       },
+      segments: whole('With `sent` or `delivered` of an `encrypted` task only: the parts of the plaintext the phone sent, what its limits count.', { minimum: 1, maximum: MAX_REPORTED_PARTS }),
     },
     ['id', 'status'],
   ),
@@ -233,7 +251,8 @@ export const SCHEMAS = {
       },
       error: orNull(text('Why it failed; kept to 1000 characters. Not with `released`.')),
       retry: { type: 'boolean', description: 'With `failed` only, as in task-status.' },
-      reason: { type: 'string', enum: [...FAILURE_REASONS], description: 'With `failed` and `retry: true` only, as in task-status: `carrier_volume` pauses the phone.' },
+      reason: { type: 'string', enum: [...FAILURE_REASONS], description: 'With `failed` only, as in task-status: `carrier_volume` (with `retry: true`) pauses the phone; `cannot_decrypt` fails an encrypted task for good.' },
+      segments: whole('With `sent` or `delivered` of an `encrypted` task only, as in task-status.', { minimum: 1, maximum: MAX_REPORTED_PARTS }),
     },
     ['id', 'status'],
     'One task-status body, without `next` (a report carrying `next` is refused in its place), or `{"id", "status": "released"}`.',
@@ -273,7 +292,13 @@ export const SCHEMAS = {
   InboundMessage: request(
     {
       from: text("The sender's number, normalised to E.164 as create-task normalises a recipient (Profile A: `06…` is `+3816…`), or, when it is no such number, an alphanumeric sender id or short code as written."),
-      message: text('At most 4000 characters.', { maxLength: 4000 }),
+      message: text(`At most ${REPLY_MAX_CODE_POINTS} characters; with \`encrypted\`, the sealed text (at most ${MAX_SEALED_REPLY_LENGTH} characters).`, { maxLength: MAX_SEALED_REPLY_LENGTH }),
+      encrypted: { type: 'boolean', description: "`true`: the worker sealed the reply with the client's passphrase (docs/encryption.md); stored and shown as given." },
+      keyword: {
+        type: 'string',
+        enum: [...REPLY_KEYWORDS],
+        description: "With `encrypted` only: the reply's plaintext is one of the client's opt-out (`opt_out`) or opt-in (`opt_in`) words, as the worker read it; smsq cannot read it, so this is what changes the sender's opt-out state. Left out: no keyword.",
+      },
       received_at: text(`${LOCAL_TIME_REQUEST} Or an ISO 8601 instant with its offset. Left out: now.`),
       external_id: text("The phone's own id of the message: the same one synced twice is stored once.", { minLength: 1, maxLength: 200 }),
     },
@@ -283,6 +308,10 @@ export const SCHEMAS = {
     description: `Replies the phone received: \`{"messages": [...]}\` (1 to ${MAX_MESSAGES_PER_SYNC}) or one message on its own.`,
     anyOf: [request({ messages: { type: 'array', minItems: 1, maxItems: MAX_MESSAGES_PER_SYNC, items: ref('InboundMessage') } }, ['messages']), ref('InboundMessage')],
   },
+  ReplyKeywords: answer({
+    opt_out_words: { type: 'array', items: { type: 'string' }, description: "The client's own opt-out words (upper case), beside the standard ones." },
+    opt_in_words: { type: 'array', items: { type: 'string' }, description: "The client's own opt-in words (upper case), beside the standard ones." },
+  }),
   InboundResult: answer({ ok: constant(true), stored: whole('New replies stored.', { minimum: 0 }), duplicates: whole('Replies already stored before.', { minimum: 0 }) }),
   PhoneHealthRequest: {
     ...request(
@@ -389,7 +418,8 @@ export const SCHEMAS = {
   Reply: answer({
     id: whole('The reply.', ENTITY_ID),
     from: text('The sender.'),
-    message: text('The text.'),
+    message: text('The text; with `encrypted`, the sealed text the worker posted.'),
+    encrypted: { type: 'boolean', description: "The worker sealed the reply with the client's passphrase (docs/encryption.md)." },
     received_at: INSTANT,
     phone_id: orNull(whole('The phone or gateway that received it.')),
     in_reply_to_task_id: orNull(whole('The latest task sent to this number (from this phone when known) before the reply came; null when none went out.')),

@@ -57,6 +57,7 @@ export class TaskCreator {
       // Normal is dispatch's default: a create that asks for nothing new carries nothing new.
       ...(request.priority === 'normal' ? {} : { priority: request.priority }),
       ...(receipts ? { receipts } : {}),
+      ...(request.encrypted ? { encrypted: true } : {}),
       deadline: new Date(Date.now() + this.config.createTimeoutMs - DEADLINE_MARGIN_MS).toISOString(),
     };
     try {

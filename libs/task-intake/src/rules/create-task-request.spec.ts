@@ -1,6 +1,7 @@
 import { DomainError } from '@smsq/contracts';
 import { describe, expect, it } from 'vitest';
 import { UNPARSABLE_BODY } from '@smsq/platform';
+import { SEALED_MESSAGE_TEST_VECTORS } from '@smsq/message-crypto';
 import { parseCreateTaskRequest, refuseLapsedExpiry } from './create-task-request.js';
 
 const CONTEXT = { profile: 'A' as const, defaultRegion: undefined, timeZone: 'Europe/Belgrade', now: new Date('2026-11-22T10:00:00Z'), templates: new Map() };
@@ -24,6 +25,7 @@ describe(parseCreateTaskRequest.name, () => {
       schedule: { at: new Date('2026-12-01T08:30:00Z'), local: '2026-12-01 09:30:00' },
       expiresAt: undefined,
       priority: 'normal',
+      encrypted: false,
     });
   });
 
@@ -116,5 +118,31 @@ describe(parseCreateTaskRequest.name, () => {
   it('takes a phone_id only as a JSON integer; digits in a string are not a number', () => {
     expect(parseCreateTaskRequest({ recipient: '+381641234567', message: 'x', phone_id: 12 }, CONTEXT).requestedPhoneId).toBe(12);
     expect(parseCreateTaskRequest({ recipient: '+381641234567', message: 'x', phone_id: '12' }, CONTEXT).requestedPhoneId).toBeUndefined();
+  });
+
+  describe('encrypted', () => {
+    const sealed = SEALED_MESSAGE_TEST_VECTORS[0]!.sealed;
+
+    it('stores a sealed message exactly as given, and says it is sealed', () => {
+      const request = parseCreateTaskRequest({ recipient: '+381641234567', message: sealed, encrypted: true }, CONTEXT);
+      expect(request).toMatchObject({ message: sealed, encrypted: true });
+      expect(parseCreateTaskRequest({ recipient: '+381641234567', message: sealed }, CONTEXT).encrypted).toBe(false);
+    });
+
+    it('refuses a message that is not a sealed one, naming the problem', () => {
+      expect(() => parseCreateTaskRequest({ recipient: '+381641234567', message: 'hello', encrypted: true }, CONTEXT)).toThrow(/not a sealed message.*starts with \$smsq\$/);
+      expect(codeOf({ recipient: '+381641234567', message: sealed.slice(0, -3), encrypted: true })).toBe('invalid_message');
+      expect(codeOf({ recipient: '+381641234567', message: sealed.replace('$smsq$1$', '$smsq$9$'), encrypted: true })).toBe('invalid_message');
+    });
+
+    it('refuses a template, and anything but true or false', () => {
+      expect(() => parseCreateTaskRequest({ recipient: '+381641234567', template_id: 1, encrypted: true }, CONTEXT)).toThrow(/template_id cannot be used with encrypted/);
+      expect(codeOf({ recipient: '+381641234567', message: sealed, encrypted: 'yes' })).toBe('invalid_request');
+    });
+
+    it('refuses a sealed message longer than the longest message seals to', () => {
+      expect(sealed.length).toBeLessThan(1600);
+      expect(codeOf({ recipient: '+381641234567', message: `${sealed.slice(0, 70)}${'A'.repeat(9_000)}`, encrypted: true })).toBe('invalid_message');
+    });
   });
 });

@@ -1,4 +1,5 @@
-import { DomainError, InvalidRequestError, MAX_TTL_S, MESSAGE_MAX_CODE_POINTS, TASK_PRIORITIES, type TaskPriority } from '@smsq/contracts';
+import { parseSealedMessage, SealedMessageError } from '@smsq/message-crypto';
+import { DomainError, InvalidRequestError, MAX_SEALED_MESSAGE_LENGTH, MAX_TTL_S, MESSAGE_MAX_CODE_POINTS, TASK_PRIORITIES, type TaskPriority } from '@smsq/contracts';
 import { jsonObjectOf } from '@smsq/platform';
 import { messageFromTemplate, type TemplatesByIds } from './template-message.js';
 import { normaliseRecipient, type RecipientRules } from './recipient.js';
@@ -16,6 +17,8 @@ export interface CreateTaskRequest {
   expiresAt: Date | undefined;
   /** `high` ignores the client's send windows and is claimed before normal tasks; `normal` when not given. */
   priority: TaskPriority;
+  /** `message` is sealed end to end (docs/encryption.md): stored as given, opened only by the worker. */
+  encrypted: boolean;
 }
 
 export interface RequestContext extends RecipientRules {
@@ -31,11 +34,36 @@ export function parseCreateTaskRequest(body: unknown, context: RequestContext): 
   if (typeof fields['recipient'] !== 'string') throw new InvalidRequestError('recipient is required and must be a string');
   const fromTemplate = fields['template_id'] !== undefined;
   if (!fromTemplate && typeof fields['message'] !== 'string') throw new InvalidRequestError('message (or template_id) is required and must be a string');
+  const encrypted = parseEncrypted(fields['encrypted']);
+  if (encrypted && fromTemplate) {
+    throw new InvalidRequestError('template_id cannot be used with encrypted: smsq would have to read the text to fill the template; seal the finished text and send it as message');
+  }
   const recipient = normaliseRecipient(fields['recipient'], context);
-  const message = checkMessage(fromTemplate ? messageFromTemplate(fields, context.templates) : (fields['message'] as string));
+  const message = encrypted ? checkSealedMessage(fields['message'] as string) : checkMessage(fromTemplate ? messageFromTemplate(fields, context.templates) : (fields['message'] as string));
   const schedule = parseSchedule(fields['scheduled_at'], context.timeZone, context.now);
   const expiresAt = parseExpiry(fields, dueAt(schedule, context.now), context.timeZone);
-  return { recipient, message, requestedPhoneId: usablePhoneId(fields['phone_id']), schedule, expiresAt, priority: parsePriority(fields['priority']) };
+  return { recipient, message, requestedPhoneId: usablePhoneId(fields['phone_id']), schedule, expiresAt, priority: parsePriority(fields['priority']), encrypted };
+}
+
+/** `true` when the message is sealed; left out (or null, or false), a readable message. */
+function parseEncrypted(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value !== 'boolean') throw new InvalidRequestError('encrypted must be true or false');
+  return value;
+}
+
+/** A sealed message is stored exactly as given; only its form is checked, since smsq cannot read it. */
+function checkSealedMessage(message: string): string {
+  if (message.length > MAX_SEALED_MESSAGE_LENGTH) {
+    throw new DomainError('invalid_message', `the encrypted message is ${message.length} characters; a message of at most ${MESSAGE_MAX_CODE_POINTS} characters seals to at most ${MAX_SEALED_MESSAGE_LENGTH}`);
+  }
+  try {
+    parseSealedMessage(message);
+  } catch (error) {
+    if (error instanceof SealedMessageError) throw new DomainError('invalid_message', `encrypted is true, but the message is not a sealed message: ${error.message}`);
+    throw error;
+  }
+  return message;
 }
 
 /** `"normal"` or `"high"`; left out (or null), normal. */

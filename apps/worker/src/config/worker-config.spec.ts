@@ -1,7 +1,10 @@
 import { ConfigError, loadConfig } from '@smsq/platform/env';
-import { homedir } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writeStoredPassphrase } from '../encryption/stored-passphrase.js';
+import { lookUpPassphrase } from '../encryption/worker-passphrase.js';
 import type { PairedPhone } from '../pairing/paired-phone.js';
 import { DEFAULT_RETRY_TIMINGS, readWorkerConfig } from './worker-config.js';
 
@@ -24,6 +27,8 @@ describe(readWorkerConfig.name, () => {
       termuxTimeoutMs: 20_000,
       healthIntervalMs: 300_000,
       stopGraceMs: 10_000,
+      passphrase: undefined,
+      encryptReplies: false,
     });
   });
 
@@ -68,5 +73,49 @@ describe(readWorkerConfig.name, () => {
 
     expect(read).toThrow('WORKER_TOKEN must be printable ASCII without spaces');
     expect(read).not.toThrow('secret');
+  });
+
+  describe('the passphrase of encrypted messages', () => {
+    const read = (env: Record<string, string>, stateDir?: string) => loadConfig((reader) => readWorkerConfig(reader, undefined, lookUpPassphrase(env, stateDir)), { WORKER_TOKEN: 't', ...env });
+    const file = (content: string | Buffer): string => {
+      const path = join(mkdtempSync(join(tmpdir(), 'passphrase-')), 'passphrase.txt');
+      writeFileSync(path, content, { mode: 0o600 });
+      return path;
+    };
+
+    it('takes WORKER_PASSPHRASE exactly as given, spaces and all', () => {
+      expect(read({ WORKER_PASSPHRASE: ' Šifra za poruke 🔐 ' }).passphrase).toEqual({ text: ' Šifra za poruke 🔐 ', origin: 'WORKER_PASSPHRASE' });
+    });
+
+    it('reads WORKER_PASSPHRASE_FILE, dropping only its final line break', () => {
+      const path = file(' five random words here \n');
+
+      expect(read({ WORKER_PASSPHRASE_FILE: path }).passphrase).toEqual({ text: ' five random words here ', origin: 'WORKER_PASSPHRASE_FILE' });
+    });
+
+    it('takes the one pair stored in the state folder when the environment names none, and the environment\'s over it', () => {
+      const stateDir = mkdtempSync(join(tmpdir(), 'state-'));
+      const stored = writeStoredPassphrase(stateDir, 'stored words');
+
+      expect(read({}, stateDir).passphrase).toEqual({ text: 'stored words', origin: stored });
+      expect(read({ WORKER_PASSPHRASE: 'from the environment' }, stateDir).passphrase?.text).toBe('from the environment');
+    });
+
+    it('refuses a passphrase file that is missing, empty or not UTF-8, and both settings at once, naming them and never a passphrase', () => {
+      expect(() => read({ WORKER_PASSPHRASE_FILE: '/nonexistent/passphrase' })).toThrow('WORKER_PASSPHRASE_FILE: cannot read the passphrase from /nonexistent/passphrase: ENOENT');
+      expect(() => read({ WORKER_PASSPHRASE_FILE: file('\n') })).toThrow(/WORKER_PASSPHRASE_FILE: .* is empty; a passphrase cannot be empty/);
+      expect(() => read({ WORKER_PASSPHRASE_FILE: file(Buffer.from([0x70, 0xff, 0x71])) })).toThrow(/cannot read the passphrase from .*: it is not UTF-8 text/);
+      const both = (): unknown => read({ WORKER_PASSPHRASE: 'secret words', WORKER_PASSPHRASE_FILE: file('other words') });
+      expect(both).toThrow('set WORKER_PASSPHRASE or WORKER_PASSPHRASE_FILE, not both');
+      expect(both).not.toThrow('secret');
+    });
+
+    it('refuses to start with WORKER_ENCRYPT_REPLIES and no passphrase to seal replies with', () => {
+      expect(() => read({ WORKER_ENCRYPT_REPLIES: 'true' })).toThrow(
+        "WORKER_ENCRYPT_REPLIES=true needs the client's passphrase to seal replies with: set WORKER_PASSPHRASE or WORKER_PASSPHRASE_FILE, or pair with --passphrase",
+      );
+      expect(read({ WORKER_ENCRYPT_REPLIES: 'true', WORKER_PASSPHRASE: 'correct horse battery staple' }).encryptReplies).toBe(true);
+      expect(read({ WORKER_PASSPHRASE: 'correct horse battery staple' }).encryptReplies).toBe(false);
+    });
   });
 });

@@ -1,4 +1,5 @@
 import type { EnvReader } from '@smsq/platform/env';
+import { NO_PASSPHRASE, type PassphraseLookup, type WorkerPassphrase } from '../encryption/worker-passphrase.js';
 import { defaultStateDir, DRIVERS, type DriverName, type PairedPhone } from '../pairing/paired-phone.js';
 
 /** smsq's cap on one claim (`pending-tasks?limit=`, `task-statuses`' `next`): the worker ships with the server. */
@@ -87,12 +88,23 @@ export interface WorkerConfig {
   healthIntervalMs: number;
   /** After a stop, how long a phone may still take to settle the SMS in hand before it is left to the lease. */
   stopGraceMs: number;
+  /**
+   * The client's passphrase, which opens encrypted tasks (docs/encryption.md); never sent to smsq,
+   * never logged. Undefined: an encrypted task is reported failed, `cannot_decrypt`.
+   */
+  passphrase: WorkerPassphrase | undefined;
+  /** WORKER_ENCRYPT_REPLIES: replies are sealed with the passphrase before they go to smsq. */
+  encryptReplies: boolean;
 }
 
 /** Well under Android's limit of 30 SMS a minute per app, so the phone never asks its user for permission. */
 const PHONE_SENDS_PER_MINUTE = 12;
 
-export function readWorkerConfig(env: EnvReader, paired?: PairedPhone): WorkerConfig {
+/**
+ * The worker's settings. The passphrase comes looked up apart (`lookUpPassphrase`), as it is taken
+ * exactly as given and this reader trims; its problems are reported here with the rest.
+ */
+export function readWorkerConfig(env: EnvReader, paired?: PairedPhone, passphrase: PassphraseLookup = NO_PASSPHRASE): WorkerConfig {
   const token = env.optionalString('WORKER_TOKEN') ?? paired?.workerToken ?? '';
   env.require(token !== '', 'WORKER_TOKEN is required (or pair this worker first: smsq-worker pair \'<QR text>\')');
   // The value itself stays out of the message: it is a secret.
@@ -117,6 +129,12 @@ export function readWorkerConfig(env: EnvReader, paired?: PairedPhone): WorkerCo
           },
   };
   const simNumber = env.optionalString('WORKER_SIM') === undefined ? undefined : env.int('WORKER_SIM', 1, { min: 1, max: 8 });
+  for (const problem of passphrase.problems) env.require(false, problem);
+  const encryptReplies = env.bool('WORKER_ENCRYPT_REPLIES', false);
+  env.require(
+    !encryptReplies || passphrase.found !== undefined || passphrase.problems.length > 0,
+    'WORKER_ENCRYPT_REPLIES=true needs the client\'s passphrase to seal replies with: set WORKER_PASSPHRASE or WORKER_PASSPHRASE_FILE, or pair with --passphrase',
+  );
   return {
     baseUrl: env.url('SMSQ_BASE_URL', paired?.baseUrl ?? 'http://127.0.0.1:3000', ['http', 'https']).replace(/\/+$/, ''),
     token,
@@ -138,5 +156,7 @@ export function readWorkerConfig(env: EnvReader, paired?: PairedPhone): WorkerCo
     termuxTimeoutMs: env.int('WORKER_TERMUX_TIMEOUT_S', 20, { min: 1, max: 600 }) * 1000,
     healthIntervalMs: env.int('WORKER_HEALTH_INTERVAL_S', 300, { min: 0, max: 86_400 }) * 1000,
     stopGraceMs: env.int('WORKER_STOP_GRACE_S', 10, { min: 0, max: 600 }) * 1000,
+    passphrase: passphrase.found,
+    encryptReplies,
   };
 }

@@ -1,6 +1,7 @@
 import { reasonOf } from '../http/http-answers.js';
 import type { RetryTimings } from '../config/worker-config.js';
 import type { OutgoingSms, PhoneDriver } from '../drivers/phone-driver.js';
+import type { MessageOpener } from '../encryption/message-opener.js';
 import type { WorkerLog } from '../logging/worker-log.js';
 import type { ParsedPoll, PendingTask } from '../smsq/pending-task.js';
 import type { BatchPollAnswer, PollAnswer, SmsqClient, TaskStatusReport } from '../smsq/smsq-client.js';
@@ -15,6 +16,8 @@ export interface DeliveryWorkerOptions {
   concurrency: number;
   timings: RetryTimings;
   pacer: Pick<SendPacer, 'waitTurn'>;
+  /** Opens an encrypted task's message before the phone gets it (and counts its parts); passes a plain one through. */
+  opener: Pick<MessageOpener, 'textOf'>;
   /** The `limit` of each claim: 1 claims and reports one task at a time (DESIGN §3), more in batches. */
   sizer: Pick<ClaimSizer, 'limit' | 'claimed' | 'sendTook'>;
   /** After `stop()`, how long the phone may still take to settle an SMS in hand before it is left to the lease. */
@@ -48,7 +51,9 @@ interface Sent {
  * request. `stop()` ends polling at once (an idle long poll is aborted) while every task already
  * received is still delivered and reported, within the grace. When the carrier refuses a send for
  * volume (`carrier_volume`), that phone's other tasks in hand are given back unsent (`released`),
- * and the loops poll on: smsq gives the paused phone nothing until it resumes.
+ * and the loops poll on: smsq gives the paused phone nothing until it resumes. An encrypted task
+ * is opened first (`MessageOpener`): the phone gets its text, the pace and the report count the
+ * text's parts, and one that cannot be opened is reported failed (`cannot_decrypt`) unsent.
  */
 export class DeliveryWorker {
   private readonly stopping = new AbortController();
@@ -237,29 +242,41 @@ export class DeliveryWorker {
   }
 
   /**
-   * Paces one task and hands it to the phone: the report it owes smsq (and the SMS, when its
-   * delivery report is still to come); `untried` when it never reached the phone; undefined when
-   * its outcome is unknown and the lease returns it.
+   * Opens the task's message when it is encrypted, paces the task by its text's parts and hands it
+   * to the phone: the report it owes smsq (and the SMS, when its delivery report is still to come),
+   * a failure when its message cannot be sent (cannot be decrypted); `untried` when it never reached
+   * the phone; undefined when its outcome is unknown and the lease returns it.
    */
   private async send(task: PendingTask, loop: number): Promise<Sent | Untried | undefined> {
     try {
-      this.log.info('claimed', { loop, task: task.id, attempt: numberOrString(task.attempt), phone: numberOrString(task.phoneId), client: numberOrString(task.clientId), scheduled_at: numberOrString(task.scheduledAt), parts: task.parts === 1 ? undefined : task.parts, sim: task.sim ?? undefined });
+      this.log.info('claimed', { loop, task: task.id, encrypted: task.encrypted || undefined, attempt: numberOrString(task.attempt), phone: numberOrString(task.phoneId), client: numberOrString(task.clientId), scheduled_at: numberOrString(task.scheduledAt), parts: task.parts === 1 || task.encrypted ? undefined : task.parts, sim: task.sim ?? undefined });
+      // Opened before anything else: a message that cannot be sent is reported at once and never reaches the phone.
+      const text = await this.options.opener.textOf(task);
+      if (text.kind === 'unsendable') {
+        this.log.error('cannot send', { loop, task: task.id, encrypted: task.encrypted || undefined, error: text.error });
+        return { report: { id: task.id, status: 'failed', error: text.error, ...(text.reason === undefined ? {} : { reason: text.reason }) } };
+      }
+      // The parts of the text itself: smsq names 1 for a sealed one, which it cannot count.
+      if (task.encrypted) this.log.info('decrypted', { loop, task: task.id, parts: text.parts });
       const phone = phoneOf(task);
       if (this.volumeRefusals.isStale(phone, task.receivedAt)) return this.notSent(task, loop, 'phone-refused');
-      const turn = await this.options.pacer.waitTurn(phone, this.giveUp.signal, { perMinute: task.perMinute, parts: task.parts, jitterS: task.jitterS, deadline: task.claimDeadline });
+      const turn = await this.options.pacer.waitTurn(phone, this.giveUp.signal, { perMinute: task.perMinute, parts: text.parts, jitterS: task.jitterS, deadline: task.claimDeadline });
       if (turn === 'stopped') return this.notSent(task, loop, 'stopped');
       // A claim lapses at the task's expiry at the latest: past it, the SMS is no longer this worker's to send.
       if (turn === 'lapsed' || Date.now() >= task.claimDeadline) return this.notSent(task, loop, 'lapsed');
       // Another loop's send may have been refused for volume while this one waited its turn.
       if (this.volumeRefusals.isStale(phone, task.receivedAt)) return this.notSent(task, loop, 'phone-refused');
-      const sms: OutgoingSms = { taskId: task.id, messageKey: messageKeyOf(task), recipient: task.recipient, message: task.message, gatewayUrl: task.gatewayUrl, claimDeadline: task.claimDeadline, ...(task.sim === null ? {} : { sim: task.sim }) };
+      const sms: OutgoingSms = { taskId: task.id, messageKey: messageKeyOf(task), recipient: task.recipient, message: text.message, gatewayUrl: task.gatewayUrl, claimDeadline: task.claimDeadline, ...(task.sim === null ? {} : { sim: task.sim }) };
       const handedAt = Date.now();
       const outcome = await this.driver.send(sms, this.giveUp.signal);
       this.options.sizer.sendTook(Date.now() - handedAt);
       switch (outcome.status) {
-        case 'sent':
+        case 'sent': {
           this.log.info('sent', { loop, task: task.id, message_id: outcome.messageId, delivered: outcome.delivered || undefined });
-          return { report: { id: task.id, status: outcome.delivered ? 'delivered' : 'sent' }, ...(outcome.delivered ? {} : { sms }) };
+          // smsq learns an encrypted message's parts only from this report, and counts them against the phone's limits.
+          const segments = task.encrypted ? { segments: text.parts } : {};
+          return { report: { id: task.id, status: outcome.delivered ? 'delivered' : 'sent', ...segments }, ...(outcome.delivered ? {} : { sms }) };
+        }
         case 'failed': {
           this.log.warn('send failed', { loop, task: task.id, error: outcome.error, retry: outcome.retry, reason: outcome.reason });
           const reason = outcome.retry && outcome.reason ? { reason: outcome.reason } : {};

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { createSmsqClient, type components } from '@smsq/client';
 import { describeErrorBody, describeFetchFailure } from '../http/http-answers.js';
 import { isLoopbackUrl } from '@smsq/platform/env';
+import { writeStoredPassphrase } from '../encryption/stored-passphrase.js';
 import { parsePairingCode } from './pairing-code.js';
 import { readPairedPhone, writePairedPhone, type DriverName, type PairedPhone } from './paired-phone.js';
 
@@ -17,11 +18,15 @@ export interface PairRequest {
   gatewayUrl?: string;
   deviceId?: string;
   stateDir: string;
+  /** The client's passphrase for encrypted messages, kept beside the token for `run`; absent: one kept earlier stays. */
+  passphrase?: string;
 }
 
 export interface Paired {
   phone: PairedPhone;
   file: string;
+  /** Where the passphrase was kept, when one was given. */
+  passphraseFile?: string;
   warnings: string[];
 }
 
@@ -31,8 +36,9 @@ export class PairingError extends Error {}
 /**
  * `smsq-worker pair`: registers this phone with smsq (`POST /smsapi/register-phone` with the API key
  * and a `device_id` that stays the same across pairings) and keeps the worker token it answers in a
- * file only this user can read. Pairing again with the same state folder rotates the token: smsq
- * hands the same phone a fresh token and revokes the old one.
+ * file only this user can read, with the client's passphrase when one is given (it never goes to
+ * smsq). Pairing again with the same state folder rotates the token: smsq hands the same phone a
+ * fresh token and revokes the old one.
  */
 export async function pairPhone(request: PairRequest, timeoutMs = 15_000): Promise<Paired> {
   const code = request.code === undefined ? undefined : parseOrRefuse(request.code);
@@ -53,7 +59,8 @@ export async function pairPhone(request: PairRequest, timeoutMs = 15_000): Promi
   const name = request.name ?? earlier?.name ?? `${request.driver === 'smsgate' ? 'SMS Gateway' : request.driver === 'termux' ? 'Termux' : 'Gateway'} on ${hostname()}`;
   const registered = await registerPhone(baseUrl, apiKey, { name, device_id: deviceId, ...(gatewayUrl === null ? {} : { url: gatewayUrl }) }, timeoutMs);
   const phone: PairedPhone = { baseUrl, workerToken: registered.workerToken, phoneId: registered.phoneId, deviceId, name, driver: request.driver, gatewayUrl, pairedAt: new Date().toISOString() };
-  return { phone, file: writePairedPhone(request.stateDir, phone), warnings };
+  const file = writePairedPhone(request.stateDir, phone);
+  return { phone, file, ...(request.passphrase === undefined ? {} : { passphraseFile: writeStoredPassphrase(request.stateDir, request.passphrase) }), warnings };
 }
 
 function parseOrRefuse(code: string): ReturnType<typeof parsePairingCode> {

@@ -1,27 +1,33 @@
 import type { ReceivedSms, ReplySink } from '../drivers/phone-driver.js';
 import type { WorkerLog } from '../logging/worker-log.js';
 import type { SmsqClient } from '../smsq/smsq-client.js';
+import type { InboundReply, ReplySealer } from './reply-sealer.js';
 
 /**
  * Hands the phone's replies to `POST /smsapi/inbound`. When smsq cannot take them now (unreachable,
  * busy, the token refused) the sink rejects and the driver offers them again later; smsq stores
  * each `external_id` once, so offering twice is harmless. A batch smsq refuses as malformed would
- * be refused for ever, so it is logged and let go rather than blocking every later reply.
+ * be refused for ever, so it is logged and let go rather than blocking every later reply. With a
+ * `sealer` (WORKER_ENCRYPT_REPLIES), every reply is sealed before it leaves: one that cannot be is
+ * offered again later, never sent in the clear.
  */
 export class ReplyForwarder {
   constructor(
     private readonly smsq: Pick<SmsqClient, 'postInbound'>,
     private readonly log: WorkerLog,
+    private readonly sealer?: Pick<ReplySealer, 'seal'>,
   ) {}
 
   readonly sink: ReplySink = async (replies: ReceivedSms[]) => {
-    for (const batch of syncBatches(replies)) await this.sync(batch);
+    // Sealed before they are batched: a sealed reply is longer, and the batches must fit smsq's limits as sent.
+    const outgoing = this.sealer ? await this.sealer.seal(replies) : replies;
+    for (const batch of syncBatches(outgoing)) await this.sync(batch);
   };
 
-  private async sync(replies: ReceivedSms[]): Promise<void> {
+  private async sync(replies: InboundReply[]): Promise<void> {
     const answer = await this.smsq.postInbound(replies);
     if (answer.kind === 'accepted') {
-      this.log.info('replies synced', { count: replies.length });
+      this.log.info('replies synced', { count: replies.length, encrypted: this.sealer ? true : undefined });
       return;
     }
     const reason = answer.kind === 'refused' ? `smsq answered ${answer.status}: ${answer.reason}` : `smsq unreachable: ${answer.reason}`;
@@ -39,9 +45,9 @@ const MAX_REPLIES_PER_SYNC = 500;
 const MAX_SYNC_BYTES = 60 * 1024;
 
 /** Replies in batches smsq accepts whole: a batch it refused for its size would be refused for ever. */
-export function syncBatches(replies: ReceivedSms[]): ReceivedSms[][] {
-  const batches: ReceivedSms[][] = [];
-  let batch: ReceivedSms[] = [];
+export function syncBatches<Reply extends ReceivedSms>(replies: Reply[]): Reply[][] {
+  const batches: Reply[][] = [];
+  let batch: Reply[] = [];
   let bytes = 0;
   for (const reply of replies) {
     // The wire form (snake_case keys) is as long as this one, give or take a few bytes, plus a comma.

@@ -17,7 +17,7 @@ describe(parsePendingTask.name, () => {
 
     expect(parsed).toEqual({
       kind: 'task',
-      task: { id: 5, recipient: '+381641234567', message: 'hi', phoneId: 1, clientId: 2, scheduledAt: '2026-05-04 12:00:00', gatewayUrl: 'http://10.0.0.5:8080', attempt: 2, perMinute: null, jitterS: null, sim: null, parts: 1, receivedAt: NOW, claimDeadline: NOW + 300_000 },
+      task: { id: 5, recipient: '+381641234567', message: 'hi', phoneId: 1, clientId: 2, scheduledAt: '2026-05-04 12:00:00', gatewayUrl: 'http://10.0.0.5:8080', attempt: 2, perMinute: null, jitterS: null, sim: null, parts: 1, encrypted: false, receivedAt: NOW, claimDeadline: NOW + 300_000 },
     });
   });
 
@@ -30,6 +30,19 @@ describe(parsePendingTask.name, () => {
     ['20', null],
   ])('reads per_minute %j as the pace %j', (perMinute, pace) => {
     expect(parsePendingTask({ id: 5, recipient: '+1', message: 'hi', per_minute: perMinute }, NOW, null)).toMatchObject({ kind: 'task', task: { perMinute: pace } });
+  });
+
+  it.each([
+    [true, true],
+    [false, false],
+    [undefined, false],
+    [null, false],
+  ])('reads encrypted %j as %j', (encrypted, read) => {
+    expect(parsePendingTask({ id: 5, recipient: '+1', message: '$smsq$1$…', parts: 1, encrypted }, NOW, null)).toMatchObject({ kind: 'task', task: { encrypted: read } });
+  });
+
+  it.each(['true', 1, 'yes'])('holds a task whose encrypted flag is %j undeliverable rather than send it as plain text', (encrypted) => {
+    expect(parsePendingTask({ id: 5, recipient: '+1', message: '$smsq$1$…', encrypted }, NOW, null)).toMatchObject({ kind: 'undeliverable', id: 5, problem: 'the task encrypted flag is neither true nor false' });
   });
 
   it('reads the parts, jitter and SIM smsq names for the task', () => {

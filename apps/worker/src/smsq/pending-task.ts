@@ -20,8 +20,13 @@ export interface PendingTask {
   jitterS: number | null;
   /** `sim`: the SIM to send this task from (1-based), chosen by smsq; null: the worker's own (WORKER_SIM) or the phone's default. */
   sim: number | null;
-  /** `parts`: the SMS parts the message costs, what the pace counts; 1 from an smsq that predates it. */
+  /** `parts`: the SMS parts the message costs, what the pace counts; 1 from an smsq that predates it, and for an encrypted message (smsq cannot count it). */
   parts: number;
+  /**
+   * `encrypted`: `message` is a sealed message (docs/encryption.md) that the worker opens with the
+   * client's passphrase before the phone gets it; false when absent, from an smsq that predates it.
+   */
+  encrypted: boolean;
   /** Epoch ms, local clock, when the claim reached the worker. */
   receivedAt: number;
   /** Epoch ms, local clock, by which the report must have landed; after it the lease returns the task. */
@@ -57,6 +62,9 @@ export function parsePendingTask(body: unknown, receivedAt: number, serverDate: 
   if (typeof recipient !== 'string' || recipient === '') return { kind: 'undeliverable', id, claimDeadline, problem: 'the task has no recipient' };
   if (typeof message !== 'string') return { kind: 'undeliverable', id, claimDeadline, problem: 'the task has no message' };
   if (gatewayUrl !== null && typeof gatewayUrl !== 'string') return { kind: 'undeliverable', id, claimDeadline, problem: 'the task gateway_url is not a string' };
+  // Read as plain text, a sealed message would reach the recipient as ciphertext: anything but a clear flag is refused.
+  const encrypted = fields['encrypted'] ?? false;
+  if (typeof encrypted !== 'boolean') return { kind: 'undeliverable', id, claimDeadline, problem: 'the task encrypted flag is neither true nor false' };
 
   return {
     kind: 'task',
@@ -73,6 +81,7 @@ export function parsePendingTask(body: unknown, receivedAt: number, serverDate: 
       jitterS: jitterOf(fields['jitter']),
       sim: simOf(fields['sim']),
       parts: partsOf(fields['parts']),
+      encrypted,
       receivedAt,
       claimDeadline,
     },

@@ -1,7 +1,8 @@
 import { createSmsqClient, type SmsqClient as TypedClient } from '@smsq/client';
 import type { WorkerConfig } from '../config/worker-config.js';
-import type { FailureReason, PhoneHealth, ReceivedSms } from '../drivers/phone-driver.js';
+import type { FailureReason, PhoneHealth } from '../drivers/phone-driver.js';
 import { describeErrorBody, describeFetchFailure, retryAfterMs } from '../http/http-answers.js';
+import type { InboundReply } from '../replies/reply-sealer.js';
 import { parsePendingTask, parsePendingTasks, type ParsedPoll } from './pending-task.js';
 
 /** An HTTP answer that was not a success; `reason` is the error body in a few words. */
@@ -23,6 +24,13 @@ export type PollAnswer = ParsedPoll | Refusal | Unreachable | { kind: 'cancelled
 /** A batched claim's answer: the tasks claimed (none when nothing is due), or why there are none. */
 export type BatchPollAnswer = { kind: 'tasks'; items: ParsedPoll[] } | { kind: 'malformed'; problem: string } | Refusal | Unreachable | { kind: 'cancelled' };
 
+/**
+ * Why a task failed, where the worker knows: the phone's `FailureReason` (with `retry`), or
+ * `cannot_decrypt`, an encrypted message this worker could not open (never with `retry`: it never
+ * reached the phone and never will; smsq fails it for good and refunds it once).
+ */
+export type ReportReason = FailureReason | 'cannot_decrypt';
+
 export interface TaskStatusReport {
   id: number;
   /** `delivered`: sent, and the phone has the carrier's delivery report. */
@@ -30,8 +38,10 @@ export interface TaskStatusReport {
   error?: string;
   /** With `failed` only: the phone's own word that nothing was sent, so smsq may queue the task again. */
   retry?: true;
-  /** With `failed` and `retry` only: why nothing was sent (`carrier_volume`: smsq pauses the phone). */
-  reason?: FailureReason;
+  /** With `failed` only: `carrier_volume` with `retry` (smsq pauses the phone), `cannot_decrypt` without. */
+  reason?: ReportReason;
+  /** With the send's outcome of an encrypted task: the SMS parts of its text, which smsq cannot count (1–24). */
+  segments?: number;
 }
 
 /** A claimed task given back untried (task-statuses only): smsq undoes the claim, attempt and all, and the task is due again at once. */
@@ -48,6 +58,13 @@ export type BatchReport = TaskStatusReport | ReleaseReport;
  * back to the queue), `next` the task it claimed in the same request when asked to (`idle`: none due).
  */
 export type ReportAnswer = { kind: 'accepted'; taskStatus?: string; next?: ParsedPoll } | Refusal | Unreachable;
+
+/** The client's own words each way (`reply-keywords`), as smsq keeps them; possibly none. */
+export interface OwnReplyKeywords {
+  kind: 'words';
+  optOutWords: string[];
+  optInWords: string[];
+}
 
 /** One report's result inside a batch: what task-status would have answered for it alone. */
 export type ReportResult = { kind: 'accepted'; taskStatus?: string } | Refusal;
@@ -68,7 +85,7 @@ interface TypedAnswer<Body> {
 /** The report's `error` is kept short; the contract allows more, a log line does not need it. */
 const MAX_ERROR_LENGTH = 500;
 
-/** smsq's worker endpoints (DESIGN.md §3): long-poll `pending-tasks`, report `task-status`, sync `inbound`, `phone-health`. */
+/** smsq's worker endpoints (DESIGN.md §3): long-poll `pending-tasks`, report `task-status`, sync `inbound`, `phone-health`, read `reply-keywords`. */
 export class SmsqClient {
   private readonly api: TypedClient;
 
@@ -156,10 +173,33 @@ export class SmsqClient {
     return Array.isArray(tasks) ? { kind: 'accepted', results: parsed, next: tasks } : { kind: 'accepted', results: parsed };
   }
 
-  /** One attempt at storing replies; smsq keeps each `external_id` once, so offering them again is safe. */
-  async postInbound(replies: ReceivedSms[]): Promise<ReportAnswer> {
-    const messages = replies.map((reply) => ({ from: reply.from, message: reply.message, received_at: reply.receivedAt, external_id: reply.externalId }));
+  /**
+   * One attempt at storing replies; smsq keeps each `external_id` once, so offering them again is
+   * safe. A sealed reply says so (`encrypted`) and carries the keyword the worker found in its text.
+   */
+  async postInbound(replies: InboundReply[]): Promise<ReportAnswer> {
+    const messages = replies.map((reply) => ({
+      from: reply.from,
+      message: reply.message,
+      received_at: reply.receivedAt,
+      external_id: reply.externalId,
+      ...(reply.encrypted ? { encrypted: true as const } : {}),
+      ...(reply.keyword === undefined ? {} : { keyword: reply.keyword }),
+    }));
     return this.accepted(await this.attempt((signal) => this.api.POST('/smsapi/inbound', { body: { messages }, signal })));
+  }
+
+  /**
+   * The client's own reply keywords (`GET /smsapi/reply-keywords`), which a worker that seals
+   * replies needs to mark them, smsq being unable to read them.
+   */
+  async getReplyKeywords(): Promise<OwnReplyKeywords | Refusal | Unreachable> {
+    const answer = await this.attempt((signal) => this.api.GET('/smsapi/reply-keywords', { signal }));
+    if (answer.kind !== 'accepted') return answer;
+    const optOut: unknown = answer.body?.opt_out_words;
+    const optIn: unknown = answer.body?.opt_in_words;
+    if (!isListOfText(optOut) || !isListOfText(optIn)) return { kind: 'refused', status: 502, reason: 'the answer has no opt_out_words and opt_in_words lists of text' };
+    return { kind: 'words', optOutWords: optOut, optInWords: optIn };
   }
 
   async postPhoneHealth(health: PhoneHealth): Promise<ReportAnswer> {
@@ -183,16 +223,27 @@ export class SmsqClient {
   }
 }
 
-/** A report as smsq takes it: the error kept short, `retry` only with a failure and `reason` only with both (smsq refuses them on anything else). */
+/**
+ * A report as smsq takes it (it refuses any other combination): the error kept short, `retry` only
+ * with a failure, `carrier_volume` only with both, `cannot_decrypt` only with a failure that is not
+ * retried, `segments` only with a send's outcome.
+ */
 function reportBody(report: TaskStatusReport): TaskStatusReport {
-  const retried = report.retry === true && report.status === 'failed';
+  const failed = report.status === 'failed';
+  const retried = report.retry === true && failed;
+  const reasonFits = report.reason === 'carrier_volume' ? retried : report.reason === 'cannot_decrypt' && failed && !retried;
   return {
     id: report.id,
     status: report.status,
     ...(report.error === undefined ? {} : { error: report.error.slice(0, MAX_ERROR_LENGTH) }),
     ...(retried ? { retry: true as const } : {}),
-    ...(retried && report.reason !== undefined ? { reason: report.reason } : {}),
+    ...(reasonFits && report.reason !== undefined ? { reason: report.reason } : {}),
+    ...(!failed && report.segments !== undefined ? { segments: report.segments } : {}),
   };
+}
+
+function isListOfText(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
 function refusal(response: Response, body: unknown): Refusal {

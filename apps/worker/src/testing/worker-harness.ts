@@ -1,5 +1,7 @@
 import { loadConfig } from '@smsq/platform/env';
 import { readWorkerConfig, type RetryTimings, type WorkerConfig } from '../config/worker-config.js';
+import type { PhoneDriver } from '../drivers/phone-driver.js';
+import { lookUpPassphrase } from '../encryption/worker-passphrase.js';
 import { Worker } from '../worker.js';
 
 import type { WorkerLog } from '../logging/worker-log.js';
@@ -93,16 +95,21 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function harness(options: { env?: Record<string, string>; timings?: Partial<RetryTimings> } = {}): Promise<Harness> {
+/**
+ * A worker against a stand-in smsq and a stand-in generic gateway (or `driver`, a phone of the
+ * spec's own). `env` may hold WORKER_PASSPHRASE, taken as `run` takes it; never a state folder's.
+ */
+export async function harness(options: { env?: Record<string, string>; timings?: Partial<RetryTimings>; driver?: PhoneDriver } = {}): Promise<Harness> {
   const smsq = await StandInServer.start({ [POLL]: pollAnswers(), [REPORT]: () => ({ status: 200, body: { ok: true } }) });
   const gateway = await StandInServer.start({ [SEND]: () => ({ status: 200, body: { ok: true, message_id: 'msg-1' } }) });
+  // One task per claim, as DESIGN §3 claims and reports them, unless a spec asks for batches (delivery-worker-batches.spec.ts).
+  const env = { WORKER_TOKEN: TOKEN, SMSQ_BASE_URL: smsq.url, WORKER_WAIT_S: '1', WORKER_CLAIM_LIMIT: '1', ...options.env };
   const config: WorkerConfig = {
-    // One task per claim, as DESIGN §3 claims and reports them, unless a spec asks for batches (delivery-worker-batches.spec.ts).
-    ...loadConfig(readWorkerConfig, { WORKER_TOKEN: TOKEN, SMSQ_BASE_URL: smsq.url, WORKER_WAIT_S: '1', WORKER_CLAIM_LIMIT: '1', ...options.env }),
+    ...loadConfig((reader) => readWorkerConfig(reader, undefined, lookUpPassphrase(env)), env),
     timings: { ...FAST_TIMINGS, ...options.timings },
   };
   const { log, logger } = recordingLog();
-  const worker = new Worker(config, log, undefined, () => 0.5);
+  const worker = new Worker(config, log, options.driver, () => 0.5);
   const self: Harness = {
     smsq,
     gateway,

@@ -1,0 +1,54 @@
+import { SealedMessageError, type PassphraseKeyring } from '@smsq/message-crypto';
+import { reasonOf } from '../http/http-answers.js';
+import type { PendingTask } from '../smsq/pending-task.js';
+import { countSegments, MAX_REPORTED_PARTS } from '@smsq/contracts/segments';
+
+/** The most parts smsq takes in a report's `segments` (MAX_REPORTED_PARTS in @smsq/contracts): the worker ships with the server. */
+
+/**
+ * What the phone is to send for a task: its text and the SMS parts it costs; or why it cannot be
+ * sent, with `cannot_decrypt` when the message could not be opened.
+ */
+export type TaskText = { kind: 'text'; message: string; parts: number } | { kind: 'unsendable'; error: string; reason?: 'cannot_decrypt' };
+
+const NO_PASSPHRASE = 'cannot decrypt: no passphrase is configured on this worker (WORKER_PASSPHRASE, WORKER_PASSPHRASE_FILE or pair --passphrase)';
+const WRONG_PASSPHRASE = 'cannot decrypt: the passphrase is wrong or the message was altered';
+
+/**
+ * Opens encrypted tasks just before they go to the phone, with one keyring for the whole process,
+ * so each key id's key is derived once (600,000 PBKDF2 iterations) and every later message of that
+ * key opens in well under a millisecond. A plain task passes through untouched.
+ */
+export class MessageOpener {
+  constructor(private readonly keyring: Pick<PassphraseKeyring, 'open'> | undefined) {}
+
+  async textOf(task: Pick<PendingTask, 'message' | 'parts' | 'encrypted'>): Promise<TaskText> {
+    if (!task.encrypted) return { kind: 'text', message: task.message, parts: task.parts };
+    if (!this.keyring) return { kind: 'unsendable', error: NO_PASSPHRASE, reason: 'cannot_decrypt' };
+    let message: string;
+    try {
+      message = await this.keyring.open(task.message);
+    } catch (error) {
+      return { kind: 'unsendable', error: whyUnopened(error), reason: 'cannot_decrypt' };
+    }
+    // smsq could not count a sealed text; a count it would refuse in the report must not follow a send.
+    const parts = countSegments(message);
+    if (parts > MAX_REPORTED_PARTS) return { kind: 'unsendable', error: `the decrypted message is ${parts} SMS parts long; smsq takes at most ${MAX_REPORTED_PARTS} for an encrypted message` };
+    return { kind: 'text', message, parts };
+  }
+}
+
+/** Why a sealed message did not open, in words for the client; never its text or the passphrase. */
+function whyUnopened(error: unknown): string {
+  if (!(error instanceof SealedMessageError)) return `cannot decrypt: ${reasonOf(error)}`;
+  switch (error.problem) {
+    case 'cannot_decrypt':
+    case 'wrong_key':
+      return WRONG_PASSPHRASE;
+    case 'not_sealed':
+      return 'cannot decrypt: the task is marked encrypted but its message is not an encrypted (sealed) message';
+    case 'malformed':
+    case 'unsupported_version':
+      return `cannot decrypt: ${error.message.charAt(0).toLowerCase()}${error.message.slice(1).replace(/\.$/, '')}`;
+  }
+}

@@ -1,15 +1,12 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { eventually, startMailbox, type Mailbox } from '@smsq/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.js';
+import { launchBrowser, screenshot } from './support/browser.js';
 import { SmppTestClient } from './support/smpp-client.js';
 import { Stack } from './support/stack.js';
 import { registerPhone, workerApi } from './support/worker-api.js';
 
 /** Set to a folder (docs/screenshots) to keep pictures of the pages. */
-const SCREENSHOTS = process.env['SMSQ_SCREENSHOTS_DIR'];
 const PASSWORD = 'correct horse battery staple';
 const NEW_PASSWORD = 'a new passphrase from the link';
 const RESET_LINK = /http:\/\/localhost:\d+\/reset-password#token=[A-Za-z0-9_-]{43}/;
@@ -25,7 +22,6 @@ describe('account settings in the dashboard, in a real browser', () => {
     [mailbox, browser] = await Promise.all([startMailbox(), launchBrowser()]);
     // Without SMTP first (the log path); the SMTP tests restart it with a mail server.
     dashboardUrl = await stack.startDashboard();
-    if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
   });
 
   afterAll(async () => {
@@ -33,10 +29,6 @@ describe('account settings in the dashboard, in a real browser', () => {
     await mailbox?.close();
     await stack?.stop();
   });
-
-  async function snap(page: Page, name: string): Promise<void> {
-    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-  }
 
   async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
@@ -69,7 +61,7 @@ describe('account settings in the dashboard, in a real browser', () => {
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await page.getByRole('heading', { name: 'Forgot your password?' }).waitFor();
     await page.getByLabel('Email').fill(email);
-    if (name) await snap(page, name);
+    if (name) await screenshot(page, name);
     await page.getByRole('button', { name: 'Send the link' }).click();
     await page.getByText('Check your email').waitFor();
     await context.close();
@@ -82,7 +74,7 @@ describe('account settings in the dashboard, in a real browser', () => {
     await page.getByRole('heading', { name: 'Set a new password' }).waitFor();
     await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
     await page.getByLabel('New password again').fill(NEW_PASSWORD);
-    if (name) await snap(page, name);
+    if (name) await screenshot(page, name);
     await page.getByRole('button', { name: 'Set new password' }).click();
     await page.getByText('Password changed').waitFor();
 
@@ -159,7 +151,7 @@ describe('account settings in the dashboard, in a real browser', () => {
     await page.getByText('Sending rules saved').waitFor();
     // The state line is read again after the save: it shows the new windows a moment after the confirmation.
     await page.getByTestId('window-state').filter({ hasText: 'closed now' }).waitFor();
-    await snap(page, 'settings-sending');
+    await screenshot(page, 'settings-sending');
     const rules = (await (await page.request.get(`${dashboardUrl}/api/settings/sending`)).json()) as Record<string, unknown>;
     expect(rules).toMatchObject({ routingMode: 'sticky', stickyDays: 14, sendWindows: [{ days: [inTwoDays.slice(0, 3).toLowerCase()], from: '08:00', to: '09:00' }], timeZone: 'Europe/Belgrade', windowOpen: false });
 
@@ -204,7 +196,7 @@ describe('account settings in the dashboard, in a real browser', () => {
     expect(password).toMatch(/^[A-Za-z0-9]{8}$/);
     const row = page.getByRole('row').filter({ hasText: systemId });
     await expect.poll(() => row.textContent()).toContain('ACME, +381641234567');
-    await snap(page, 'settings-smpp');
+    await screenshot(page, 'settings-smpp');
 
     const bound = await SmppTestClient.bound(smppPort, systemId, password);
     const submit = (sourceAddr: string) => bound.request('submit_sm', { source_addr: sourceAddr, dest_addr_ton: 1, destination_addr: '381641234567', short_message: 'from the dashboard credentials' });
@@ -280,7 +272,7 @@ describe('account settings in the dashboard, in a real browser', () => {
 
       await page.goto(`${dashboardUrl}/settings`);
       await page.getByLabel('Time zone').selectOption('America/New_York');
-      await snap(page, 'settings');
+      await screenshot(page, 'settings');
       await page.getByRole('button', { name: 'Save time zone' }).click();
       await page.getByText('Time zone saved').waitFor();
 

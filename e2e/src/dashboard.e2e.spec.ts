@@ -1,18 +1,15 @@
 import { WEBHOOK_EVENT_TYPES } from '@smsq/contracts';
 import { eventually } from '@smsq/testing';
 import { createHmac } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.js';
+import { launchBrowser, screenshot } from './support/browser.js';
 import { Stack } from './support/stack.js';
 import { registerPhone, workerApi } from './support/worker-api.js';
 
 /** Set to a folder (docs/screenshots) to keep pictures of the main pages. */
-const SCREENSHOTS = process.env['SMSQ_SCREENSHOTS_DIR'];
 const PASSWORD = 'correct horse battery staple';
 /** New clients get SMSQ_TIMEZONE's zone; the browser is elsewhere, so a time shown in the browser's zone would show. */
 const CLIENT_ZONE = 'Europe/Belgrade';
@@ -45,17 +42,12 @@ describe('the dashboard in a real browser, Profile A', () => {
     stack = await Stack.start({ profile: 'A', oneProcess: true, env: { SMSQ_WEBHOOK_ALLOW_PRIVATE: 'true' } });
     [dashboardUrl, simUrl] = await Promise.all([stack.startDashboard(), stack.startGatewaySim({ GATEWAY_SIM_FAILURE_RATE: '0' })]);
     browser = await launchBrowser();
-    if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
   });
 
   afterAll(async () => {
     await browser?.close();
     await stack?.stop();
   });
-
-  async function snap(page: Page, name: string): Promise<void> {
-    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-  }
 
   async function signUp(): Promise<{ context: BrowserContext; page: Page; email: string }> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, timezoneId: BROWSER_ZONE });
@@ -92,7 +84,7 @@ describe('the dashboard in a real browser, Profile A', () => {
     expect(await qr.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(50);
     expect(await page.getByTestId('pairing-guide').textContent()).toContain('SMS Gateway for Android (SMSGate)');
     expect(await page.getByTestId('pair-command').textContent()).toContain(`"api_key":"${apiKey}"`);
-    await snap(page, 'api-keys');
+    await screenshot(page, 'api-keys');
     await page.reload();
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
     expect(await page.getByTestId('new-api-key').count()).toBe(0);
@@ -116,18 +108,18 @@ describe('the dashboard in a real browser, Profile A', () => {
       await page.reload();
       await page.getByRole('cell', { name: 'sent', exact: true }).waitFor({ timeout: 1_000 });
     }, { timeoutMs: 30_000, intervalMs: 500 });
-    await snap(page, 'tasks');
+    await screenshot(page, 'tasks');
     await stack.kill('worker', 'SIGTERM');
 
     await workerApi(stack, phone.body.worker_token).inbound({ from: '+381 64 123 4567', message: 'Got it, thanks!', external_id: 'browser-1' });
     await page.goto(`${dashboardUrl}/inbox`);
     await page.getByText('Got it, thanks!').waitFor();
     expect(await page.locator('.message-meta').first().textContent()).toContain(`(${CLIENT_ZONE})`);
-    await snap(page, 'inbox');
+    await screenshot(page, 'inbox');
     await page.goto(dashboardUrl);
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     expect(await page.getByTestId('credits-remaining').textContent()).toContain('29');
-    await snap(page, 'overview');
+    await screenshot(page, 'overview');
     await context.close();
   });
 
@@ -149,7 +141,7 @@ describe('the dashboard in a real browser, Profile A', () => {
     expect(pairText).toContain(apiKey);
     expect(await page.getByTestId('run-command').textContent()).toContain('SMSGATE_USER=');
     await page.getByRole('img', { name: 'Pairing QR code' }).waitFor();
-    await snap(page, 'phones-pairing');
+    await screenshot(page, 'phones-pairing');
     await guide.getByLabel('Termux + Termux:API').check();
     expect(await guide.textContent()).toContain('Termux:API');
     expect(await page.getByTestId('pair-command').textContent()).toContain(`--driver termux --name 'Kitchen phone'`);
@@ -169,7 +161,7 @@ describe('the dashboard in a real browser, Profile A', () => {
     await page.reload();
     const lastContact = (await row.getByTestId('last-contact').textContent())!;
     expect(lastContact).toContain('just now');
-    await snap(page, 'phones');
+    await screenshot(page, 'phones');
     expect(Math.abs(wallClockMs(lastContact) - wallClockMs(wallClockNowInClientZone()))).toBeLessThan(60_000);
 
     // Disabling asks first: cancelling keeps the phone working, confirming stops it.
@@ -211,7 +203,7 @@ describe('the dashboard in a real browser, Profile A', () => {
     expect(await preview.textContent()).toContain('2 of 3 rows are ready');
     await preview.getByRole('cell', { name: 'Hi Marko, Jr., your code is 815' }).waitFor();
     await preview.getByText('not a number').first().waitFor();
-    await snap(page, 'send');
+    await screenshot(page, 'send');
     await page.getByRole('button', { name: 'Send 2 messages (2 credits)' }).click();
     const summary = page.getByTestId('send-summary');
     await summary.waitFor();
@@ -251,7 +243,7 @@ describe('the dashboard in a real browser, Profile A', () => {
     await table.getByRole('button', { name: 'Remove' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
     await page.getByText('No number on the list contains').waitFor();
-    await snap(page, 'opt-outs');
+    await screenshot(page, 'opt-outs');
 
     await page.goto(`${dashboardUrl}/opt-outs`);
     await table.getByRole('cell', { name: '+381641110001' }).waitFor();
@@ -301,7 +293,7 @@ describe('the dashboard in a real browser, Profile A', () => {
     await page.getByLabel('Text').fill('Twice');
     await page.getByRole('button', { name: 'Save template' }).click();
     await page.getByRole('alert').filter({ hasText: 'named "Reminder" already' }).waitFor();
-    await snap(page, 'templates');
+    await screenshot(page, 'templates');
 
     await page.goto(`${dashboardUrl}/send`);
     const one = page.locator('.card').filter({ hasText: 'Send SMS' });
@@ -367,7 +359,7 @@ describe('the dashboard in a real browser, Profile A', () => {
     await page.getByRole('button', { name: 'Send reply (1 credit)' }).click();
     await eventually(async () => expect(await thread.getByTestId('bubble-out').count()).toBe(2));
     expect(await thread.getByTestId('bubble-out').last().textContent()).toContain('Great, see you then');
-    await snap(page, 'conversation');
+    await screenshot(page, 'conversation');
     const listed = await stack.http('GET', '/smsapi/tasks?limit=1', { headers: { 'x-api-key': apiKey } });
     expect(listed.body.items[0]).toMatchObject({ recipient: '+381641112201', message: 'Great, see you then', phone_id: paired.body.phone_id });
 
@@ -409,7 +401,7 @@ describe('the dashboard in a real browser, Profile A', () => {
       expect(JSON.parse(received[0]!.body)).toMatchObject({ type: 'webhook.test', data: { endpoint_id: expect.any(Number) } });
       const deliveries = page.locator('table[data-testid^="deliveries-"]');
       await eventually(async () => expect(await deliveries.getByText('delivered').count()).toBe(1), { timeoutMs: 15_000, intervalMs: 500 });
-      await snap(page, 'webhooks');
+      await screenshot(page, 'webhooks');
 
       await deliveries.getByRole('button', { name: 'Send webhook.test again' }).click();
       await eventually(() => expect(received).toHaveLength(2), { timeoutMs: 15_000, intervalMs: 100 });
@@ -528,7 +520,7 @@ describe('the dashboard in a real browser, Profile A', () => {
     expect(await admin.locator('.table-wrap').first().evaluate((wrap) => wrap.scrollWidth <= wrap.clientWidth)).toBe(true);
     // A new client's zone starts as sign-up's (SMSQ_TIMEZONE), not the admin's browser's.
     expect(await admin.getByLabel('Time zone').inputValue()).toBe(CLIENT_ZONE);
-    await snap(admin, 'admin-clients');
+    await screenshot(admin, 'admin-clients');
     await admin.goto(`${dashboardUrl}/admin/clients/${clientId}`);
     await admin.getByLabel(/amount/i).fill('25');
     await admin.getByRole('button', { name: 'Grant credits' }).click();
@@ -557,7 +549,7 @@ describe('the dashboard in a real browser, Profile A', () => {
     await admin.goto(`${dashboardUrl}/admin/system`);
     await admin.getByRole('heading', { name: 'System' }).waitFor();
     await admin.getByText('All services ready').waitFor();
-    await snap(admin, 'admin-system');
+    await screenshot(admin, 'admin-system');
 
     await client.page.goto(dashboardUrl);
     await client.page.getByRole('heading', { name: 'Overview' }).waitFor();

@@ -1,11 +1,10 @@
 import { eventually } from '@smsq/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.js';
+import { launchBrowser, signUpWithApiKey } from './support/browser.js';
 import { Stack } from './support/stack.js';
 import { registerPhone, workerApi } from './support/worker-api.js';
 
-const PASSWORD = 'correct horse battery staple';
 /** The shortest silence the services take (it must exceed the 30 s long-poll cap), so a phone goes silent within the test. */
 const SILENT_S = 31;
 
@@ -33,14 +32,7 @@ describe('phone liveness and SIM limits, Profile A', () => {
   async function signUpWithKey(): Promise<{ context: BrowserContext; page: Page; apiKey: string }> {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
-    await page.goto(`${dashboardUrl}/signup`);
-    await page.getByLabel('Email').fill(`liveness-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
-    await page.goto(`${dashboardUrl}/keys`);
-    await page.getByRole('button', { name: 'Create API key' }).click();
-    const apiKey = (await page.getByTestId('new-api-key').textContent())!.trim();
+    const apiKey = await signUpWithApiKey(page, dashboardUrl, 'liveness');
     return { context, page, apiKey };
   }
 

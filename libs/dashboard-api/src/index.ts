@@ -327,7 +327,10 @@ export interface TaskRow {
   /** The phone it was first routed to. */
   firstPhoneId: number;
   recipient: string;
+  /** The text; when `encrypted`, the sealed message (`$smsq$1$…`, docs/encryption.md), which only the page can open with the passphrase. */
   message: string;
+  /** Sealed end to end in the client's browser or system: smsq cannot read `message`. */
+  encrypted: boolean;
   status: TaskStatus;
   /** The client's local wall-clock time in `timeZone`, `YYYY-MM-DD HH:MM:SS`: not an instant. */
   scheduledAt: string;
@@ -340,8 +343,8 @@ export interface TaskRow {
   /** Not sent by then, it fails with the error `expired`; null when it never expires. */
   expiresAt: string | null;
   createdAt: string;
-  /** How many SMS the message takes. */
-  segments: number;
+  /** How many SMS the message takes; null for an encrypted message its phone has not sent yet (smsq cannot count what it cannot read). */
+  segments: number | null;
   priority: TaskPriority;
   /** Why it last moved to another phone; null while it is on the first. */
   reroutedBecause: RerouteReason | null;
@@ -349,15 +352,17 @@ export interface TaskRow {
   timeZone: string;
 }
 
-/**
- * One message of Send, as create-task takes it: its text, or one of the client's templates
- * (`templateId`) filled from `variables`; `scheduledAt` is the client's local time, like a
- * task's; `priority` `high` ignores the send windows and goes first.
- */
 /** Why a task last moved to another phone (the contracts' `REROUTE_REASONS`). */
 export type RerouteReason = 'phone_disabled' | 'phone_silent' | 'phone_paused' | 'phone_full' | 'retry';
 
-export type OutgoingSms = { recipient: string; scheduledAt?: string; priority?: TaskPriority } & ({ message: string } | { templateId: number; variables: Record<string, string> });
+/**
+ * One message of Send, as create-task takes it: its text, or one of the client's templates
+ * (`templateId`) filled from `variables`; `scheduledAt` is the client's local time, like a
+ * task's; `priority` `high` ignores the send windows and goes first. `encrypted`: `message` is a
+ * sealed message the page made with the passphrase (docs/encryption.md); never with a template,
+ * which smsq would have to read to fill.
+ */
+export type OutgoingSms = { recipient: string; scheduledAt?: string; priority?: TaskPriority } & ({ message: string; encrypted?: boolean } | { templateId: number; variables: Record<string, string> });
 
 /**
  * POST /api/send `{ messages: OutgoingSms[], idempotencyKey }` → 200 `{ results: SendResult[] }`,
@@ -367,8 +372,11 @@ export type OutgoingSms = { recipient: string; scheduledAt?: string; priority?: 
  */
 export type SendResult = { ok: true; id: number; scheduledAt: string; creditsRemaining: number } | { ok: false; error: string; detail: string };
 
-/** POST /api/send/check `{ messages }` → 200 `{ results: CheckResult[] }`: the same rules, nothing queued. */
-export type CheckResult = { ok: true; recipient: string; message: string; scheduledAt: string; segments: number } | { ok: false; error: string; detail: string };
+/**
+ * POST /api/send/check `{ messages }` → 200 `{ results: CheckResult[] }`: the same rules, nothing
+ * queued. `segments` is null for an encrypted message: smsq cannot count what it cannot read.
+ */
+export type CheckResult = { ok: true; recipient: string; message: string; scheduledAt: string; segments: number | null } | { ok: false; error: string; detail: string };
 
 /** A status webhook endpoint of the client; times are shown in `timeZone`. */
 export interface WebhookRow {
@@ -425,7 +433,9 @@ export interface Page<T> {
 export interface InboxRow {
   id: number;
   from: string;
+  /** The text; when `encrypted`, the sealed message its worker made, which only the page can open with the passphrase. */
   message: string;
+  encrypted: boolean;
   receivedAt: string;
   phoneId: number | null;
   /** The client's time zone. */
@@ -440,7 +450,9 @@ export interface InboxRow {
 export interface ConversationRow {
   number: string;
   lastAt: string;
+  /** The start of the last message; not its text when `lastEncrypted` (a cut sealed message, which opens to nothing). */
   lastText: string;
+  lastEncrypted: boolean;
   lastDirection: 'out' | 'in';
   /** Replies received since the thread was last opened. */
   unread: number;
@@ -452,15 +464,15 @@ export interface ConversationPage {
   nextCursor: string | null;
 }
 
-/** One message of a thread: a task (with its status) or a reply. */
+/** One message of a thread: a task (with its status) or a reply; `encrypted`: `message` is a sealed message. */
 export type ThreadMessage =
-  | { kind: 'out'; id: number; at: string; message: string; status: string; error: string | null }
-  | { kind: 'in'; id: number; at: string; message: string; phoneId: number | null };
+  | { kind: 'out'; id: number; at: string; message: string; encrypted: boolean; status: string; error: string | null }
+  | { kind: 'in'; id: number; at: string; message: string; encrypted: boolean; phoneId: number | null };
 
 /**
  * GET /api/conversations/:number?before= → 200: a page of the thread, oldest first, and
  * `before` for the older page (null at its start). POST /api/conversations/:number/read → 204:
- * its replies are read. POST /api/conversations/:number/reply `{ message, idempotencyKey }` →
+ * its replies are read. POST /api/conversations/:number/reply `{ message, encrypted?, idempotencyKey }` →
  * 200 SendResult: queued as Send would, through `replyPhone` when it is set (the client's phone
  * the latest reply came through, while it is online).
  */
@@ -473,8 +485,10 @@ export interface ConversationThread {
   timeZone: string;
 }
 
+/** `encrypted`: `message` is a sealed message the page made with the passphrase, as for Send. */
 export interface ConversationReply {
   message: string;
+  encrypted?: boolean;
   idempotencyKey: string;
 }
 

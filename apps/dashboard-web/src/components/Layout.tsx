@@ -1,6 +1,7 @@
 import { useLayoutEffect, useState, type ReactNode } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { useSession } from '../auth/session';
+import { PassphraseProvider } from '../encryption/passphrase';
 
 function Brand() {
   return (
@@ -42,78 +43,81 @@ export function Layout() {
   const hasClient = user.clientId !== null;
   const isAdmin = user.role === 'admin';
 
+  // The passphrase of encrypted messages lives in the signed-in shell: signing out (or in as another user) forgets it.
   return (
-    <div className={`shell ${menuOpen ? 'menu-open' : ''}`}>
-      <a href="#main" className="skip-link">
-        Skip to content
-      </a>
-      <aside className="sidebar">
-        <div className="sidebar-top">
-          <Brand />
-          <span className="profile-pill" title={profileA ? 'Own-phone model' : 'Pooled-gateway model'}>
-            Profile {session.profile}
-          </span>
-          <button type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="sidebar-nav" onClick={() => setMenuOpen((open) => !open)}>
-            <span aria-hidden="true">{menuOpen ? '✕' : '☰'}</span> Menu
-          </button>
-        </div>
-        <div className="sidebar-body" id="sidebar-nav">
-          <nav aria-label="Main">
-            {hasClient ? (
-              <>
-                <p className="nav-heading">Workspace</p>
-                <ul className="nav-list">
-                  {link('/', 'Overview', true)}
-                  {link('/keys', 'API keys')}
-                  {profileA ? link('/phones', 'Phones') : null}
-                  {link('/send', 'Send')}
-                  {link('/templates', 'Templates')}
-                  {link('/tasks', 'Tasks')}
-                  {link('/conversations', 'Conversations')}
-                  {link('/inbox', 'Inbox')}
-                  {link('/webhooks', 'Webhooks')}
-                  {link('/opt-outs', 'Opt-outs')}
-                </ul>
-              </>
-            ) : null}
-            {isAdmin ? (
-              <>
-                <p className="nav-heading">Admin</p>
-                <ul className="nav-list">
-                  {link('/admin/clients', 'Clients')}
-                  {!profileA ? link('/admin/gateways', 'Gateways') : null}
-                  {link('/admin/worker-tokens', 'Worker tokens')}
-                  {link('/admin/system', 'System')}
-                </ul>
-              </>
-            ) : null}
-          </nav>
-          <div className="account">
-            <p className="account-email" title={user.email}>
-              {user.email}
-            </p>
-            <p className="account-role">{isAdmin ? 'Administrator' : 'Client'}</p>
-            <NavLink to="/settings" className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')}>
-              Settings
-            </NavLink>
-            <button
-              type="button"
-              className="btn btn-secondary btn-sm btn-block"
-              disabled={signingOut}
-              onClick={() => {
-                setSigningOut(true);
-                void signOut().finally(() => setSigningOut(false));
-              }}
-            >
-              Sign out
+    <PassphraseProvider key={user.id}>
+      <div className={`shell ${menuOpen ? 'menu-open' : ''}`}>
+        <a href="#main" className="skip-link">
+          Skip to content
+        </a>
+        <aside className="sidebar">
+          <div className="sidebar-top">
+            <Brand />
+            <span className="profile-pill" title={profileA ? 'Own-phone model' : 'Pooled-gateway model'}>
+              Profile {session.profile}
+            </span>
+            <button type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="sidebar-nav" onClick={() => setMenuOpen((open) => !open)}>
+              <span aria-hidden="true">{menuOpen ? '✕' : '☰'}</span> Menu
             </button>
           </div>
-        </div>
-      </aside>
-      <main id="main" className="main" tabIndex={-1}>
-        <Outlet />
-      </main>
-    </div>
+          <div className="sidebar-body" id="sidebar-nav">
+            <nav aria-label="Main">
+              {hasClient ? (
+                <>
+                  <p className="nav-heading">Workspace</p>
+                  <ul className="nav-list">
+                    {link('/', 'Overview', true)}
+                    {link('/keys', 'API keys')}
+                    {profileA ? link('/phones', 'Phones') : null}
+                    {link('/send', 'Send')}
+                    {link('/templates', 'Templates')}
+                    {link('/tasks', 'Tasks')}
+                    {link('/conversations', 'Conversations')}
+                    {link('/inbox', 'Inbox')}
+                    {link('/webhooks', 'Webhooks')}
+                    {link('/opt-outs', 'Opt-outs')}
+                  </ul>
+                </>
+              ) : null}
+              {isAdmin ? (
+                <>
+                  <p className="nav-heading">Admin</p>
+                  <ul className="nav-list">
+                    {link('/admin/clients', 'Clients')}
+                    {!profileA ? link('/admin/gateways', 'Gateways') : null}
+                    {link('/admin/worker-tokens', 'Worker tokens')}
+                    {link('/admin/system', 'System')}
+                  </ul>
+                </>
+              ) : null}
+            </nav>
+            <div className="account">
+              <p className="account-email" title={user.email}>
+                {user.email}
+              </p>
+              <p className="account-role">{isAdmin ? 'Administrator' : 'Client'}</p>
+              <NavLink to="/settings" className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')}>
+                Settings
+              </NavLink>
+              <button
+                type="button"
+                className="btn btn-secondary btn-sm btn-block"
+                disabled={signingOut}
+                onClick={() => {
+                  setSigningOut(true);
+                  void signOut().finally(() => setSigningOut(false));
+                }}
+              >
+                Sign out
+              </button>
+            </div>
+          </div>
+        </aside>
+        <main id="main" className="main" tabIndex={-1}>
+          <Outlet />
+        </main>
+      </div>
+    </PassphraseProvider>
   );
 }
 

@@ -102,7 +102,7 @@ describe('formatting', () => {
 });
 
 describe('groupByNumber', () => {
-  const row = (id: number, from: string, receivedAt: string): InboxRow => ({ id, from, message: `m${id}`, receivedAt, phoneId: null, timeZone: 'Europe/Belgrade' });
+  const row = (id: number, from: string, receivedAt: string): InboxRow => ({ id, from, message: `m${id}`, encrypted: false, receivedAt, phoneId: null, timeZone: 'Europe/Belgrade' });
   it('groups by number, newest conversation and newest message first', () => {
     const groups = groupByNumber([
       row(1, '+38160111', '2025-01-01T10:00:00Z'),

@@ -1,12 +1,17 @@
-import { InvalidRequestError, NotFoundError, Patterns, type PhoneDetails, type SmppCredentialView, type TaskView } from '@smsq/contracts';
+import { InvalidRequestError, NotFoundError, Patterns, type ConversationView, type InboxMessageView, type PhoneDetails, type SmppCredentialView, type TaskView } from '@smsq/contracts';
+import { SEALED_MESSAGE_TEST_VECTORS } from '@smsq/message-crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDashboard, type TestDashboard } from '../testing/dashboard-harness.js';
 import type { TestBrowser } from '../testing/test-browser.js';
 import { ClientAreaController } from './client-area.controller.js';
+import { OUTGOING_MESSAGE_MAX_LENGTH } from './dto/send.body.js';
 
 function task(id: number, clientId: number, status: TaskView['status'] = 'failed'): TaskView {
-  return { id, clientId, phoneId: 7, firstPhoneId: 7, recipient: '+381641234567', message: 'hello', status, scheduledAt: '2026-11-22 10:00:00', attempts: 1, sentAt: null, deliveredAt: null, failedAt: '2026-11-22T09:01:00.000Z', error: 'no signal', expiresAt: null, createdAt: '2026-11-22T09:00:00.000Z', segments: 1, priority: 'normal', reroutedBecause: null };
+  return { id, clientId, phoneId: 7, firstPhoneId: 7, recipient: '+381641234567', message: 'hello', status, scheduledAt: '2026-11-22 10:00:00', attempts: 1, sentAt: null, deliveredAt: null, failedAt: '2026-11-22T09:01:00.000Z', error: 'no signal', expiresAt: null, createdAt: '2026-11-22T09:00:00.000Z', segments: 1, encrypted: false, priority: 'normal', reroutedBecause: null };
 }
+
+/** docs/encryption.md's first test vector: a message sealed with the client's passphrase, as smsq stores it. */
+const SEALED = SEALED_MESSAGE_TEST_VECTORS[0]!.sealed;
 
 function phone(id: number, clientId: number): PhoneDetails {
   return { id, kind: 'own', clientId, name: `phone ${id}`, url: null, deviceId: null, active: true, createdAt: '2026-11-22T09:00:00.000Z', lastSeenAt: null, health: null, lastAssignedAt: null, sentToday: 3, state: 'online', lastContactAt: '2026-11-22T09:00:00.000Z', dailyLimit: null, perMinute: null, monthlyRecipients: null, jitter: null, sims: 1, partsToday: 4, recipientsThisMonth: 2, pausedUntil: null, pauseReason: null, waitingTasks: 0, number: null };
@@ -100,7 +105,15 @@ describe(ClientAreaController.name, () => {
         row.revokedAt = '2026-11-22T10:00:00.000Z';
         return row;
       });
-    inbox.on(Patterns.inbox.messagesList, ({ page, pageSize }) => ({ items: [{ id: 5, clientId: aliceClient, phoneId: 11, from: '+381641111111', message: 'yes', receivedAt: '2026-11-22T10:00:00.000Z', storedAt: '2026-11-22T10:00:01.000Z' }], total: 1, page, pageSize }));
+    inbox.on(Patterns.inbox.messagesList, ({ page, pageSize }) => ({
+      items: [
+        { id: 5, clientId: aliceClient, phoneId: 11, from: '+381641111111', message: 'yes', encrypted: false, receivedAt: '2026-11-22T10:00:00.000Z', storedAt: '2026-11-22T10:00:01.000Z' },
+        { id: 6, clientId: aliceClient, phoneId: 11, from: '+381641111111', message: SEALED, encrypted: true, receivedAt: '2026-11-22T10:05:00.000Z', storedAt: '2026-11-22T10:05:01.000Z' },
+      ] satisfies InboxMessageView[],
+      total: 2,
+      page,
+      pageSize,
+    }));
   });
 
   afterAll(async () => {
@@ -143,6 +156,18 @@ describe(ClientAreaController.name, () => {
     });
     expect((await alice.get('/api/tasks?from=22.11.2026')).status).toBe(400);
     expect((await alice.get('/api/tasks?status=lost')).status).toBe(400);
+  });
+
+  it('shows an encrypted task as sealed, its parts not known until its phone sends it', async () => {
+    tasks.set(3, { ...task(3, aliceClient, 'pending'), message: SEALED, encrypted: true, segments: null, failedAt: null, error: null });
+    try {
+      const response = await alice.get('/api/tasks/3');
+
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ id: 3, message: SEALED, encrypted: true, segments: null });
+    } finally {
+      tasks.delete(3);
+    }
   });
 
   it('resends its own failed task as a new task with a fresh key, and not another client’s', async () => {
@@ -243,6 +268,56 @@ describe(ClientAreaController.name, () => {
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ error: 'invalid_request', detail: expect.stringContaining('priority must be one of normal, high') });
     expect(dashboard.services.gateway.payloadsOf(Patterns.gateway.tasksSend)).toEqual([{ clientId: aliceClient, idempotencyKey: 'otp-1', tasks: [{ recipient: '+381641234567', message: 'Your code is 1234', priority: 'high' }] }]);
+  });
+
+  it('sends a message sealed in the page with "encrypted": true, as long as the longest text seals to; a longer one is 400 and sends nothing', async () => {
+    const gateway = dashboard.services.gateway;
+    gateway.on(Patterns.gateway.tasksSend, ({ tasks: bodies }: { tasks: unknown[] }) => ({
+      results: bodies.map((_, index) => ({ ok: true, id: 50 + index, status: 'pending', phone_id: 11, client_id: aliceClient, scheduled_at: '2026-11-22 10:00:00', credits_remaining: 27 })),
+    }));
+    const sentBefore = gateway.payloadsOf(Patterns.gateway.tasksSend).length;
+    const longest = `$smsq$1$${'A'.repeat(OUTGOING_MESSAGE_MAX_LENGTH - 8)}`;
+
+    const sent = await alice.send('POST', '/api/send', { idempotencyKey: 'sealed-1', messages: [{ recipient: '+381641234567', message: SEALED, encrypted: true }] });
+    const long = await alice.send('POST', '/api/send', { idempotencyKey: 'sealed-2', messages: [{ recipient: '+381641234567', message: longest, encrypted: true }] });
+    const tooLong = await alice.send('POST', '/api/send', { idempotencyKey: 'sealed-3', messages: [{ recipient: '+381641234567', message: `${longest}A`, encrypted: true }] });
+    const notBoolean = await alice.send('POST', '/api/send', { idempotencyKey: 'sealed-4', messages: [{ recipient: '+381641234567', message: SEALED, encrypted: 'yes' }] });
+
+    expect(sent.status).toBe(200);
+    expect(sent.body).toEqual({ results: [{ ok: true, id: 50, scheduledAt: '2026-11-22 10:00:00', creditsRemaining: 27 }] });
+    expect(long.status).toBe(200);
+    expect(tooLong.status).toBe(400);
+    expect(notBoolean.status).toBe(400);
+    expect(gateway.payloadsOf(Patterns.gateway.tasksSend).slice(sentBefore)).toEqual([
+      { clientId: aliceClient, idempotencyKey: 'sealed-1', tasks: [{ recipient: '+381641234567', message: SEALED, encrypted: true }] },
+      { clientId: aliceClient, idempotencyKey: 'sealed-2', tasks: [{ recipient: '+381641234567', message: longest, encrypted: true }] },
+    ]);
+  });
+
+  it('shows sealed messages in conversations as sealed, and replies with a message sealed in the page', async () => {
+    const number = '+381642222222';
+    const thread: ConversationView = { number, lastAt: '2026-11-22T10:05:00.000Z', lastText: SEALED.slice(0, 160), lastEncrypted: true, lastDirection: 'in', replyPhoneId: 11, replyAt: '2026-11-22T10:05:00.000Z', readAt: '2026-11-22T10:06:00.000Z' };
+    const { dispatch, gateway, inbox } = dashboard.services;
+    dispatch
+      .on(Patterns.dispatch.conversationList, ({ clientId }) => ({ items: clientId === aliceClient ? [thread] : [], nextCursor: null }))
+      .on(Patterns.dispatch.conversationTasks, ({ clientId }) => (clientId === aliceClient ? [{ ...task(60, aliceClient, 'pending'), recipient: number, message: SEALED, encrypted: true, segments: null, error: null }] : []))
+      .on(Patterns.dispatch.optOutCheck, () => []);
+    inbox.on(Patterns.inbox.messagesFrom, ({ clientId }) =>
+      clientId === aliceClient ? [{ id: 7, clientId: aliceClient, phoneId: 11, from: number, message: SEALED, encrypted: true, receivedAt: '2026-11-22T10:05:00.000Z', storedAt: '2026-11-22T10:05:01.000Z' } satisfies InboxMessageView] : [],
+    );
+    gateway.on(Patterns.gateway.tasksSend, () => ({ results: [{ ok: true, id: 61, status: 'pending', phone_id: 11, client_id: aliceClient, scheduled_at: '2026-11-22 10:07:00', credits_remaining: 26 }] }));
+
+    const list = await alice.get('/api/conversations');
+    const page = await alice.get(`/api/conversations/${encodeURIComponent(number)}`);
+    const replied = await alice.send('POST', `/api/conversations/${encodeURIComponent(number)}/reply`, { message: SEALED, encrypted: true, idempotencyKey: 'reply-sealed-1' });
+
+    expect(list.body.items).toEqual([{ number, lastAt: thread.lastAt, lastText: thread.lastText, lastEncrypted: true, lastDirection: 'in', unread: 0, timeZone: 'Europe/Belgrade' }]);
+    expect(page.body.messages).toEqual([
+      { kind: 'out', id: 60, at: '2026-11-22T09:00:00.000Z', message: SEALED, encrypted: true, status: 'pending', error: null },
+      { kind: 'in', id: 7, at: '2026-11-22T10:05:00.000Z', message: SEALED, encrypted: true, phoneId: 11 },
+    ]);
+    expect(replied.body).toEqual({ ok: true, id: 61, scheduledAt: '2026-11-22 10:07:00', creditsRemaining: 26 });
+    expect(gateway.payloadsOf(Patterns.gateway.tasksSend).at(-1)).toEqual({ clientId: aliceClient, idempotencyKey: 'reply-sealed-1', tasks: [{ recipient: number, message: SEALED, encrypted: true, phone_id: 11 }] });
   });
 
   it('lists and changes its own phones, with their last contact, health and the client’s zone; another client’s phone is not found', async () => {
@@ -349,7 +424,15 @@ describe(ClientAreaController.name, () => {
   it('lists its inbox by its own client id, 50 a page', async () => {
     const response = await alice.get('/api/inbox?search=yes');
 
-    expect(response.body).toEqual({ items: [{ id: 5, from: '+381641111111', message: 'yes', receivedAt: '2026-11-22T10:00:00.000Z', phoneId: 11, timeZone: 'Europe/Belgrade' }], total: 1, page: 1, pageSize: 50 });
+    expect(response.body).toEqual({
+      items: [
+        { id: 5, from: '+381641111111', message: 'yes', encrypted: false, receivedAt: '2026-11-22T10:00:00.000Z', phoneId: 11, timeZone: 'Europe/Belgrade' },
+        { id: 6, from: '+381641111111', message: SEALED, encrypted: true, receivedAt: '2026-11-22T10:05:00.000Z', phoneId: 11, timeZone: 'Europe/Belgrade' },
+      ],
+      total: 2,
+      page: 1,
+      pageSize: 50,
+    });
     expect(dashboard.services.inbox.payloadsOf(Patterns.inbox.messagesList).at(-1)).toEqual({ clientId: aliceClient, page: 1, pageSize: 50, search: 'yes' });
   });
 

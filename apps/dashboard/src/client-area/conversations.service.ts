@@ -47,7 +47,18 @@ export class ConversationsService {
     else if (options.search) query.numbers = await this.numbersWithText(clientId, options.search);
     const [page, timeZone] = await Promise.all([this.dispatch.send<DispatchConversationPage>(Patterns.dispatch.conversationList, query), this.directory.timeZoneOf(clientId)]);
     const unread = await this.unreadOf(clientId, page.items);
-    return { items: page.items.map((thread) => ({ number: thread.number, lastAt: thread.lastAt, lastText: thread.lastText, lastDirection: thread.lastDirection, unread: unread[thread.number] ?? 0, timeZone })), nextCursor: page.nextCursor };
+    return {
+      items: page.items.map((thread) => ({
+        number: thread.number,
+        lastAt: thread.lastAt,
+        lastText: thread.lastText,
+        lastEncrypted: thread.lastEncrypted,
+        lastDirection: thread.lastDirection,
+        unread: unread[thread.number] ?? 0,
+        timeZone,
+      })),
+      nextCursor: page.nextCursor,
+    };
   }
 
   /** A page of the thread, newest `MESSAGES_PER_PAGE` before `before`, given oldest first. */
@@ -67,8 +78,8 @@ export class ConversationsService {
     const conversation = threads.items[0];
     if (!conversation) throw new NotFoundError('conversation');
     const merged: ThreadMessage[] = [
-      ...tasks.map((task): ThreadMessage => ({ kind: 'out', id: task.id, at: task.createdAt, message: task.message, status: task.status, error: task.error })),
-      ...replies.map((reply): ThreadMessage => ({ kind: 'in', id: reply.id, at: reply.receivedAt, message: reply.message, phoneId: reply.phoneId })),
+      ...tasks.map((task): ThreadMessage => ({ kind: 'out', id: task.id, at: task.createdAt, message: task.message, encrypted: task.encrypted, status: task.status, error: task.error })),
+      ...replies.map((reply): ThreadMessage => ({ kind: 'in', id: reply.id, at: reply.receivedAt, message: reply.message, encrypted: reply.encrypted, phoneId: reply.phoneId })),
     ].sort((a, b) => Date.parse(b.at) - Date.parse(a.at) || (a.kind === b.kind ? b.id - a.id : a.kind === 'in' ? -1 : 1));
     const page = merged.slice(0, limit);
     const more = tasks.length === limit || replies.length === limit || merged.length > limit;
@@ -86,12 +97,13 @@ export class ConversationsService {
     await this.dispatch.send<ConversationView>(Patterns.dispatch.conversationRead, { clientId, number });
   }
 
-  /** Queued as Send queues one message, through the phone the latest reply came through while it is the client's and online. */
+  /** Queued as Send queues one message (sealed in the page when `encrypted`), through the phone the latest reply came through while it is the client's and online. */
   async reply(clientId: number, number: string, body: ConversationReply): Promise<SendResult> {
     const threads = await this.dispatch.send<DispatchConversationPage>(Patterns.dispatch.conversationList, { clientId, limit: 1, numbers: [number] } satisfies ConversationListQuery);
     if (!threads.items[0]) throw new NotFoundError('conversation');
     const phone = await this.replyPhoneOf(clientId, threads.items[0]);
-    const { results } = await this.sending.sendBodies(clientId, [{ recipient: number, message: body.message, ...(phone ? { phone_id: phone.id } : {}) }], body.idempotencyKey);
+    const task = { recipient: number, message: body.message, ...(body.encrypted ? { encrypted: true } : {}), ...(phone ? { phone_id: phone.id } : {}) };
+    const { results } = await this.sending.sendBodies(clientId, [task], body.idempotencyKey);
     return results[0]!;
   }
 

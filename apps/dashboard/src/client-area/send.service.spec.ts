@@ -1,9 +1,12 @@
 import { Patterns, type CreateTasksBody, type TasksChecked } from '@smsq/contracts';
+import { SEALED_MESSAGE_TEST_VECTORS } from '@smsq/message-crypto';
 import type { ServiceClient } from '@smsq/platform';
 import { describe, expect, it } from 'vitest';
 import { FakeService } from '../testing/fake-services.js';
 import { SendService } from './send.service.js';
 
+/** docs/encryption.md's first test vector: what the page sends for an encrypted message. */
+const SEALED = SEALED_MESSAGE_TEST_VECTORS[0]!.sealed;
 const QUEUED: CreateTasksBody = { results: [{ ok: true, id: 7, status: 'pending', phone_id: 3, client_id: 5, scheduled_at: '2026-11-22 10:00:00', credits_remaining: 29 }] };
 
 describe(SendService.name, () => {
@@ -46,5 +49,46 @@ describe(SendService.name, () => {
     await sut.check(5, { messages: [{ recipient: '+381641234567', templateId: 4, variables: { code: '1234' }, priority: 'high' }] });
 
     expect(gateway.payloadsOf(Patterns.gateway.tasksCheck)).toEqual([{ clientId: 5, tasks: [{ recipient: '+381641234567', template_id: 4, variables: { code: '1234' }, priority: 'high' }] }]);
+  });
+
+  it('passes a message sealed in the page on as it is, with "encrypted": true, and says nothing of encryption for a plain one', async () => {
+    const { gateway, sut } = make();
+
+    await sut.send(5, {
+      idempotencyKey: 'k-2',
+      messages: [
+        { recipient: '+381641234567', message: SEALED, encrypted: true, priority: 'high' },
+        { recipient: '+381641234567', message: 'plain', encrypted: false },
+      ],
+    });
+
+    expect(gateway.payloadsOf(Patterns.gateway.tasksSend)).toEqual([
+      {
+        clientId: 5,
+        idempotencyKey: 'k-2',
+        tasks: [
+          { recipient: '+381641234567', message: SEALED, encrypted: true, priority: 'high' },
+          { recipient: '+381641234567', message: 'plain' },
+        ],
+      },
+    ]);
+  });
+
+  it('checks a sealed message with the body it would send, and shows its parts as not known', async () => {
+    const { gateway, sut } = make();
+    gateway.on(Patterns.gateway.tasksCheck, (): TasksChecked => ({ results: [{ ok: true, recipient: '+381641234567', message: SEALED, scheduled_at: '2026-11-22 10:00:00', segments: null }] }));
+
+    const checked = await sut.check(5, { messages: [{ recipient: '064 123 4567', message: SEALED, encrypted: true }] });
+
+    expect(gateway.payloadsOf(Patterns.gateway.tasksCheck)).toEqual([{ clientId: 5, tasks: [{ recipient: '064 123 4567', message: SEALED, encrypted: true }] }]);
+    expect(checked.results).toEqual([{ ok: true, recipient: '+381641234567', message: SEALED, scheduledAt: '2026-11-22 10:00:00', segments: null }]);
+  });
+
+  it('leaves a template asked for with encryption to create-task, which refuses it: smsq cannot fill a sealed text', async () => {
+    const { gateway, sut } = make();
+
+    await sut.check(5, { messages: [{ recipient: '+381641234567', templateId: 4, variables: { code: '1234' }, encrypted: true }] });
+
+    expect(gateway.payloadsOf(Patterns.gateway.tasksCheck)).toEqual([{ clientId: 5, tasks: [{ recipient: '+381641234567', template_id: 4, variables: { code: '1234' }, encrypted: true }] }]);
   });
 });

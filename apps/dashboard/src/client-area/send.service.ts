@@ -39,8 +39,18 @@ export class SendService {
   }
 }
 
-/** The page's message as a create-task body; an empty time means "now", as create-task reads it; `normal` is create-task's default, so only `high` is said. */
+/**
+ * The page's message as a create-task body; an empty time means "now", as create-task reads it;
+ * `normal` and not encrypted are create-task's defaults, so only `high` and `encrypted` are said.
+ * `encrypted` goes with a template too, for create-task to refuse: smsq cannot fill a sealed text.
+ */
 function createTaskBodyOf(sms: OutgoingSmsBody): Record<string, unknown> {
   const text = sms.templateId === undefined ? { message: sms.message } : { template_id: sms.templateId, variables: sms.variables ?? {} };
-  return { recipient: sms.recipient, ...text, ...(sms.scheduledAt?.trim() ? { scheduled_at: sms.scheduledAt } : {}), ...(sms.priority === 'high' ? { priority: 'high' } : {}) };
+  return {
+    recipient: sms.recipient,
+    ...text,
+    ...(sms.encrypted ? { encrypted: true } : {}),
+    ...(sms.scheduledAt?.trim() ? { scheduled_at: sms.scheduledAt } : {}),
+    ...(sms.priority === 'high' ? { priority: 'high' } : {}),
+  };
 }

@@ -90,6 +90,7 @@ export function taskRowOf(task: TaskView, timeZone: string): TaskRow {
     firstPhoneId: task.firstPhoneId,
     recipient: task.recipient,
     message: task.message,
+    encrypted: task.encrypted,
     status: task.status,
     scheduledAt: task.scheduledAt,
     attempts: task.attempts,
@@ -118,7 +119,7 @@ export function sendingRulesOf(rules: SendingRulesView): SendingRules {
 }
 
 export function inboxRowOf(message: InboxMessageView, timeZone: string): InboxRow {
-  return { id: message.id, from: message.from, message: message.message, receivedAt: message.receivedAt, phoneId: message.phoneId, timeZone };
+  return { id: message.id, from: message.from, message: message.message, encrypted: message.encrypted, receivedAt: message.receivedAt, phoneId: message.phoneId, timeZone };
 }
 
 export function clientRowOf(client: ClientView): ClientRow {

@@ -6,6 +6,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { SearchBar, useSearch } from '../../components/SearchBar';
 import { ZonedTime } from '../../components/Time';
 import { Badge, Card, Loading, PageHeader } from '../../components/ui';
+import { EncryptedLabel } from '../../encryption/MessageText';
 
 export function ConversationsPage() {
   const search = useSearch();
@@ -37,7 +38,8 @@ export function ConversationsPage() {
                   </span>
                   <span className="thread-last muted">
                     {thread.lastDirection === 'out' ? 'You: ' : ''}
-                    {thread.lastText}
+                    {/* A cut sealed message opens to nothing: the thread shows the whole one. */}
+                    {thread.lastEncrypted ? <EncryptedLabel /> : thread.lastText}
                   </span>
                 </Link>
               </li>

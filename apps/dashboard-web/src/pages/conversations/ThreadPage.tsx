@@ -1,5 +1,5 @@
-import type { ConversationThread, SendResult, ThreadMessage } from '@smsq/dashboard-api';
-import { useEffect, useState, type FormEvent } from 'react';
+import type { ConversationReply, ConversationThread, SendResult, ThreadMessage } from '@smsq/dashboard-api';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { api } from '../../api/client';
 import { buildQuery } from '../../api/query';
@@ -7,11 +7,18 @@ import { useAction, useApi } from '../../api/useApi';
 import { Alert, ErrorAlert } from '../../components/Alert';
 import { ZonedTime } from '../../components/Time';
 import { Card, Field, Loading, PageHeader, StatusBadge } from '../../components/ui';
+import { EncryptOption } from '../../encryption/EncryptOption';
+import { MessageText } from '../../encryption/MessageText';
+import { PassphraseControl } from '../../encryption/PassphraseControl';
+import { usePassphrase } from '../../encryption/passphrase';
+import { SealOnce } from '../../lib/sealed-messages';
 
 function Message({ message, timeZone }: { message: ThreadMessage; timeZone: string }) {
   return (
     <li className={`bubble bubble-${message.kind}`} data-testid={`bubble-${message.kind}`}>
-      <p className="bubble-text">{message.message}</p>
+      <p className="bubble-text">
+        <MessageText message={message.message} encrypted={message.encrypted} />
+      </p>
       <p className="bubble-meta muted small">
         <ZonedTime iso={message.at} timeZone={timeZone} />{' '}
         {message.kind === 'out' ? (
@@ -35,6 +42,10 @@ export function ThreadPage() {
   const [key, setKey] = useState(() => crypto.randomUUID());
   const [result, setResult] = useState<SendResult | null>(null);
   const action = useAction();
+  const [encrypt, setEncrypt] = useState(false);
+  const [sealing, setSealing] = useState(false);
+  const { keyring } = usePassphrase();
+  const sealOnce = useRef(new SealOnce());
 
   useEffect(() => {
     void api.post(`/conversations/${encodeURIComponent(number)}/read`).catch(() => undefined);
@@ -43,7 +54,19 @@ export function ThreadPage() {
   async function reply(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setResult(null);
-    const sent = await action.run(() => api.post<SendResult>(`/conversations/${encodeURIComponent(number)}/reply`, { message: draft, idempotencyKey: key }));
+    if (encrypt && !keyring) return;
+    const sent = await action.run(async () => {
+      let body: ConversationReply = { message: draft, idempotencyKey: key };
+      if (encrypt && keyring) {
+        setSealing(true);
+        try {
+          body = { message: await sealOnce.current.seal(keyring, key, draft), encrypted: true, idempotencyKey: key };
+        } finally {
+          setSealing(false);
+        }
+      }
+      return api.post<SendResult>(`/conversations/${encodeURIComponent(number)}/reply`, body);
+    });
     if (!sent) return;
     setKey(crypto.randomUUID());
     setResult(sent);
@@ -58,7 +81,7 @@ export function ThreadPage() {
   const messages = [...(data?.messages ?? []), ...earlier];
   return (
     <>
-      <PageHeader title={number} eyebrow={<Link to="/conversations">← Conversations</Link>} />
+      <PageHeader title={number} eyebrow={<Link to="/conversations">← Conversations</Link>} actions={messages.some((message) => message.encrypted) ? <PassphraseControl /> : null} />
       <ErrorAlert error={thread.error} />
       {!data ? (
         thread.error ? null : <Loading />
@@ -93,6 +116,15 @@ export function ThreadPage() {
                 <Field label="Message" hint={data.replyPhone ? `Sent through ${data.replyPhone.name}, the phone the last reply came to.` : 'Sent through your usual phone.'}>
                   {(props) => <textarea {...props} rows={3} required maxLength={3200} value={draft} onChange={(e) => setDraft(e.target.value)} />}
                 </Field>
+                <EncryptOption
+                  checked={encrypt}
+                  what="reply"
+                  onChange={(checked) => {
+                    // Another body is another reply: a retry of the earlier one must not carry it.
+                    setEncrypt(checked);
+                    setKey(crypto.randomUUID());
+                  }}
+                />
                 <ErrorAlert error={action.error} />
                 {result && !result.ok ? (
                   <Alert title="Not sent" tone="error">
@@ -100,8 +132,8 @@ export function ThreadPage() {
                   </Alert>
                 ) : null}
                 <div className="form-actions">
-                  <button type="submit" className="btn btn-primary" disabled={action.busy}>
-                    {action.busy ? 'Sending…' : 'Send reply (1 credit)'}
+                  <button type="submit" className="btn btn-primary" disabled={action.busy || (encrypt && !keyring)}>
+                    {sealing ? 'Encrypting…' : action.busy ? 'Sending…' : encrypt ? 'Encrypt and send reply (1 credit)' : 'Send reply (1 credit)'}
                   </button>
                 </div>
               </form>

@@ -8,6 +8,8 @@ import { Pager } from '../../components/Pager';
 import { SearchBar, useSearch } from '../../components/SearchBar';
 import { ZonedTime } from '../../components/Time';
 import { Card, Loading, PageHeader } from '../../components/ui';
+import { MessageText } from '../../encryption/MessageText';
+import { PassphraseControl } from '../../encryption/PassphraseControl';
 import { formatRelative } from '../../lib/format';
 import { groupByNumber } from '../../lib/inbox';
 
@@ -20,7 +22,7 @@ export function InboxPage() {
 
   return (
     <>
-      <PageHeader title="Inbox" subtitle="Replies to your messages, grouped by number, newest first." />
+      <PageHeader title="Inbox" subtitle="Replies to your messages, grouped by number, newest first." actions={<PassphraseControl />} />
       <SearchBar id="inbox-search" placeholder="Search by number or text" clearable />
       <ErrorAlert error={inbox.error} />
       {inbox.loading && !inbox.data ? <Loading /> : null}
@@ -28,7 +30,7 @@ export function InboxPage() {
         <div className="card">
           {search ? (
             <EmptyState title={`No replies match “${search}”`} icon="⌕">
-              Search looks at the sender’s number and the message text. Try fewer characters.
+              Search looks at the sender’s number and the message text (not the text of encrypted replies, which smsq cannot read). Try fewer characters.
             </EmptyState>
           ) : (
             <EmptyState title="No replies yet" icon="✉">
@@ -43,7 +45,9 @@ export function InboxPage() {
             <ul className="messages">
               {group.messages.map((message) => (
                 <li key={message.id} className="message">
-                  <p className="message-text">{message.message}</p>
+                  <p className="message-text">
+                    <MessageText message={message.message} encrypted={message.encrypted} />
+                  </p>
                   <p className="message-meta">
                     <ZonedTime iso={message.receivedAt} timeZone={message.timeZone} />
                     {message.phoneId !== null ? ` · via phone #${message.phoneId}` : ''}

@@ -1,12 +1,16 @@
 import type { CheckResult, OutgoingSms, SendResult, TemplateRow } from '@smsq/dashboard-api';
-import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { api } from '../../api/client';
 import { useAction, useApi } from '../../api/useApi';
 import { Alert, ErrorAlert } from '../../components/Alert';
 import { Badge, Card, Field, PageHeader } from '../../components/ui';
+import { EncryptOption } from '../../encryption/EncryptOption';
+import { LockIcon } from '../../encryption/MessageText';
+import { usePassphrase } from '../../encryption/passphrase';
 import { messagesOf, parseCsv, placeholdersOf, type BulkRow, type CsvTable } from '../../lib/bulk-send';
 import { formatCredits } from '../../lib/format';
+import { SealOnce, sealedMessages } from '../../lib/sealed-messages';
 
 const MAX_MESSAGES = 1000;
 
@@ -34,12 +38,12 @@ function HighPriority({ checked, onChange }: { checked: boolean; onChange: (chec
 }
 
 /** Pick one of the client's templates (none: write the message). */
-function TemplatePicker({ templates, value, onChange }: { templates: TemplateRow[] | undefined; value: number | null; onChange: (template: TemplateRow | null) => void }) {
+function TemplatePicker({ templates, value, onChange, unavailable }: { templates: TemplateRow[] | undefined; value: number | null; onChange: (template: TemplateRow | null) => void; unavailable?: string }) {
   if (!templates?.length) return null;
   return (
-    <Field label="Template" hint={<>Saved on the <Link to="/templates">Templates</Link> page.</>}>
+    <Field label="Template" hint={unavailable ?? <>Saved on the <Link to="/templates">Templates</Link> page.</>}>
       {(props) => (
-        <select {...props} value={value ?? ''} onChange={(e) => onChange(templates.find((template) => template.id === Number(e.target.value)) ?? null)}>
+        <select {...props} disabled={Boolean(unavailable)} value={value ?? ''} onChange={(e) => onChange(templates.find((template) => template.id === Number(e.target.value)) ?? null)}>
           <option value="">None: write the message</option>
           {templates.map((template) => (
             <option key={template.id} value={template.id}>
@@ -59,6 +63,12 @@ function SendOne({ templates }: { templates: TemplateRow[] | undefined }) {
   const [key, renewKey] = useSendKey();
   const action = useAction();
   const [result, setResult] = useState<SendResult | null>(null);
+  const [encrypt, setEncrypt] = useState(false);
+  const [sealing, setSealing] = useState(false);
+  const { keyring } = usePassphrase();
+  const sealOnce = useRef(new SealOnce());
+  // A template is never sealed (smsq fills it in): the two are not offered together.
+  const encrypting = encrypt && !template;
 
   function edit(change: Partial<typeof draft>) {
     setDraft({ ...draft, ...change });
@@ -68,10 +78,11 @@ function SendOne({ templates }: { templates: TemplateRow[] | undefined }) {
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setResult(null);
-    const text = template ? { templateId: template.id, variables } : { message: draft.message };
-    const answer = await action.run(() =>
-      sendMessages([{ recipient: draft.recipient, ...text, ...(draft.scheduledAt ? { scheduledAt: draft.scheduledAt } : {}), ...(draft.highPriority ? { priority: 'high' as const } : {}) }], key),
-    );
+    if (encrypting && !keyring) return;
+    const answer = await action.run(async () => {
+      const text = template ? { templateId: template.id, variables } : encrypting && keyring ? { message: await sealed(keyring), encrypted: true } : { message: draft.message };
+      return sendMessages([{ recipient: draft.recipient, ...text, ...(draft.scheduledAt ? { scheduledAt: draft.scheduledAt } : {}), ...(draft.highPriority ? { priority: 'high' as const } : {}) }], key);
+    });
     const sent = answer?.results[0];
     // Only a send with no answer keeps its key for the retry: after an answer, pressing Send again is a new send.
     if (!sent) return;
@@ -80,6 +91,16 @@ function SendOne({ templates }: { templates: TemplateRow[] | undefined }) {
     if (sent.ok) {
       setDraft({ recipient: '', message: '', scheduledAt: '', highPriority: false });
       setVariables({});
+    }
+  }
+
+  /** The text sealed with the passphrase, once for all tries of this send. */
+  async function sealed(held: NonNullable<typeof keyring>): Promise<string> {
+    setSealing(true);
+    try {
+      return await sealOnce.current.seal(held, key, draft.message);
+    } finally {
+      setSealing(false);
     }
   }
 
@@ -97,6 +118,7 @@ function SendOne({ templates }: { templates: TemplateRow[] | undefined }) {
         <TemplatePicker
           templates={templates}
           value={template?.id ?? null}
+          unavailable={encrypt ? 'Not with encryption: smsq would have to read the text to fill in a template.' : undefined}
           onChange={(chosen) => {
             setTemplate(chosen);
             setVariables({});
@@ -130,6 +152,15 @@ function SendOne({ templates }: { templates: TemplateRow[] | undefined }) {
           </Field>
         )}
         <HighPriority checked={draft.highPriority} onChange={(highPriority) => edit({ highPriority })} />
+        <EncryptOption
+          checked={encrypt}
+          what="message"
+          unavailable={template ? 'Not with a template: smsq would have to read the text to fill it in.' : undefined}
+          onChange={(checked) => {
+            setEncrypt(checked);
+            renewKey();
+          }}
+        />
         <ErrorAlert error={action.error} />
         {result && !result.ok ? (
           <Alert title="Not sent" tone="error">
@@ -142,8 +173,8 @@ function SendOne({ templates }: { templates: TemplateRow[] | undefined }) {
           </Alert>
         ) : null}
         <div className="form-actions">
-          <button type="submit" className="btn btn-primary" disabled={action.busy}>
-            {action.busy ? 'Sending…' : 'Send (1 credit)'}
+          <button type="submit" className="btn btn-primary" disabled={action.busy || (encrypting && !keyring)}>
+            {sealing ? 'Encrypting…' : action.busy ? 'Sending…' : encrypting ? 'Encrypt and send (1 credit)' : 'Send (1 credit)'}
           </button>
         </div>
       </form>
@@ -157,7 +188,11 @@ function SendMany({ templates }: { templates: TemplateRow[] | undefined }) {
   const [template, setTemplate] = useState('');
   const [scheduledAt, setScheduledAt] = useState('');
   const [highPriority, setHighPriority] = useState(false);
-  const [preview, setPreview] = useState<{ rows: BulkRow[]; checks: Map<number, CheckResult> } | null>(null);
+  const [encrypt, setEncrypt] = useState(false);
+  const [sealing, setSealing] = useState(false);
+  const { keyring } = usePassphrase();
+  // What is checked is what is sent: sealed once, at the preview, so that the send (and its retries) carries the same texts.
+  const [preview, setPreview] = useState<{ rows: BulkRow[]; outgoing: Map<number, OutgoingSms>; checks: Map<number, CheckResult>; encrypted: boolean } | null>(null);
   const [sent, setSent] = useState<{ queued: number; refused: Array<{ row: number; detail: string }>; creditsRemaining: number | null } | null>(null);
   const [key, renewKey] = useSendKey();
   const action = useAction();
@@ -181,20 +216,37 @@ function SendMany({ templates }: { templates: TemplateRow[] | undefined }) {
 
   async function check(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (!built || problem) return;
+    if (!built || problem || (encrypt && !keyring)) return;
     const sendable = built.rows.flatMap((row) => ('sms' in row ? [row] : []));
     const checks = new Map<number, CheckResult>();
+    const outgoing = new Map<number, OutgoingSms>();
     if (sendable.length > 0) {
-      const answer = await action.run(() => api.post<{ results: CheckResult[] }>('/send/check', { messages: sendable.map((row) => row.sms) }));
+      const answer = await action.run(async () => {
+        const messages = encrypt && keyring ? await sealedForPreview(keyring, sendable.map((row) => row.sms)) : sendable.map((row) => row.sms);
+        messages.forEach((sms, index) => outgoing.set(sendable[index]!.row, sms));
+        return api.post<{ results: CheckResult[] }>('/send/check', { messages });
+      });
       if (!answer) return;
       answer.results.forEach((result, index) => checks.set(sendable[index]!.row, result));
     }
-    setPreview({ rows: built.rows, checks });
+    setPreview({ rows: built.rows, outgoing, checks, encrypted: encrypt });
+  }
+
+  async function sealedForPreview(held: NonNullable<typeof keyring>, messages: OutgoingSms[]): Promise<OutgoingSms[]> {
+    setSealing(true);
+    try {
+      return await sealedMessages(held, messages);
+    } finally {
+      setSealing(false);
+    }
   }
 
   async function send() {
     if (!preview) return;
-    const ready = preview.rows.flatMap((row) => ('sms' in row && preview.checks.get(row.row)?.ok ? [row] : []));
+    const ready = preview.rows.flatMap((row) => {
+      const sms = preview.outgoing.get(row.row);
+      return sms && preview.checks.get(row.row)?.ok ? [{ row: row.row, sms }] : [];
+    });
     const answer = await action.run(() => sendMessages(ready.map((row) => (highPriority ? { ...row.sms, priority: 'high' as const } : row.sms)), key));
     if (!answer) return;
     const refused = answer.results.flatMap((result, index) => (result.ok ? [] : [{ row: ready[index]!.row, detail: `${result.error}: ${result.detail}` }]));
@@ -261,6 +313,14 @@ function SendMany({ templates }: { templates: TemplateRow[] | undefined }) {
             renewKey();
           }}
         />
+        <EncryptOption
+          checked={encrypt}
+          what="messages"
+          onChange={(checked) => {
+            setEncrypt(checked);
+            changed();
+          }}
+        />
         {problem ? (
           <Alert title="This file cannot be sent" tone="error">
             {problem}
@@ -268,8 +328,8 @@ function SendMany({ templates }: { templates: TemplateRow[] | undefined }) {
         ) : null}
         <ErrorAlert error={action.error} />
         <div className="form-actions">
-          <button type="submit" className="btn btn-secondary" disabled={action.busy || !table || Boolean(problem)}>
-            Preview
+          <button type="submit" className="btn btn-secondary" disabled={action.busy || !table || Boolean(problem) || (encrypt && !keyring)}>
+            {sealing ? 'Encrypting…' : 'Preview'}
           </button>
         </div>
       </form>
@@ -278,6 +338,11 @@ function SendMany({ templates }: { templates: TemplateRow[] | undefined }) {
           <p>
             <strong>{ready}</strong> of {preview.rows.length} rows are ready; rows with a problem are not sent and cost nothing.
           </p>
+          {preview.encrypted ? (
+            <p className="muted small" data-testid="preview-encrypted">
+              <LockIcon /> Encrypted in this browser: smsq cannot read the messages, so it cannot tell how many SMS parts each takes until its phone sends it.
+            </p>
+          ) : null}
           <div className="table-wrap">
             <table>
               <thead>
@@ -296,10 +361,10 @@ function SendMany({ templates }: { templates: TemplateRow[] | undefined }) {
                     <tr key={row.row}>
                       <td>{row.row}</td>
                       <td>{checked?.ok ? checked.recipient : 'sms' in row ? row.sms.recipient : ''}</td>
-                      <td className="message-cell">{checked?.ok ? checked.message : 'sms' in row && 'message' in row.sms ? row.sms.message : ''}</td>
+                      <td className="message-cell">{checked?.ok && !preview.encrypted ? checked.message : 'sms' in row && 'message' in row.sms ? row.sms.message : ''}</td>
                       <td>
                         {checked && !checked.ok && checked.error === 'recipient_opted_out' ? <Badge tone="amber">Opted out</Badge> : null}{' '}
-                        {problemText ? <span className="text-danger">{problemText}</span> : checked?.ok ? `${checked.scheduledAt}, ${checked.segments} SMS` : null}
+                        {problemText ? <span className="text-danger">{problemText}</span> : checked?.ok ? `${checked.scheduledAt}, ${checked.segments === null ? 'SMS parts not known (encrypted)' : `${checked.segments} SMS`}` : null}
                       </td>
                     </tr>
                   );

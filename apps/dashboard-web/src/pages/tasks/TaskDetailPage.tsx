@@ -7,6 +7,9 @@ import { Alert, ErrorAlert } from '../../components/Alert';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { LocalTime, ZonedTime } from '../../components/Time';
 import { Card, Loading, PageHeader, StatusBadge } from '../../components/ui';
+import { MessageText } from '../../encryption/MessageText';
+import { PassphraseControl } from '../../encryption/PassphraseControl';
+import { partsText } from '../../lib/sealed-messages';
 
 export function TaskDetailPage() {
   const { id } = useParams();
@@ -35,11 +38,14 @@ export function TaskDetailPage() {
         title={valid ? `Task #${id}` : 'Task'}
         eyebrow={<Link to="/tasks">← All tasks</Link>}
         actions={
-          t?.status === 'failed' ? (
-            <button type="button" className="btn btn-primary" onClick={() => setConfirming(true)} disabled={action.busy}>
-              Resend
-            </button>
-          ) : null
+          <>
+            {t?.encrypted ? <PassphraseControl /> : null}
+            {t?.status === 'failed' ? (
+              <button type="button" className="btn btn-primary" onClick={() => setConfirming(true)} disabled={action.busy}>
+                Resend
+              </button>
+            ) : null}
+          </>
         }
       />
       {resentFrom !== null && t && t.id !== resentFrom ? (
@@ -54,7 +60,9 @@ export function TaskDetailPage() {
       {t ? (
         <div className="detail-grid">
           <Card title="Message">
-            <p className="message-body">{t.message}</p>
+            <p className="message-body" data-testid="task-message">
+              <MessageText message={t.message} encrypted={t.encrypted} />
+            </p>
             <dl className="facts">
               <div>
                 <dt>Status</dt>
@@ -84,7 +92,7 @@ export function TaskDetailPage() {
               </div>
               <div>
                 <dt>SMS parts</dt>
-                <dd>{t.segments}</dd>
+                <dd data-testid="task-segments">{partsText(t.segments)}</dd>
               </div>
               <div>
                 <dt>Priority</dt>
@@ -153,7 +161,7 @@ export function TaskDetailPage() {
         onConfirm={() => void resend()}
       >
         <p>
-          A new task to <strong>{t?.recipient}</strong> with the same text is queued. <strong>It costs 1 credit.</strong>
+          A new task to <strong>{t?.recipient}</strong> with the same {t?.encrypted ? 'encrypted ' : ''}text is queued. <strong>It costs 1 credit.</strong>
         </p>
       </ConfirmDialog>
     </>

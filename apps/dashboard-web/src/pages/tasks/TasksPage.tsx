@@ -8,6 +8,8 @@ import { EmptyState } from '../../components/EmptyState';
 import { Pager } from '../../components/Pager';
 import { LocalTime } from '../../components/Time';
 import { Card, Field, Loading, PageHeader, StatusBadge } from '../../components/ui';
+import { MessageText } from '../../encryption/MessageText';
+import { PassphraseControl } from '../../encryption/PassphraseControl';
 
 export const TASK_STATUSES: TaskStatus[] = ['pending', 'claimed', 'sent', 'failed'];
 
@@ -39,7 +41,7 @@ export function TasksPage() {
 
   return (
     <>
-      <PageHeader title="Tasks" subtitle="Every SMS you queued, newest first. Open one to see its attempts and errors." />
+      <PageHeader title="Tasks" subtitle="Every SMS you queued, newest first. Open one to see its attempts and errors." actions={<PassphraseControl />} />
       <Card>
         <form className="filters" onSubmit={apply} role="search">
           <Field label="Status">
@@ -115,8 +117,8 @@ export function TasksPage() {
                         <Link to={`/tasks/${task.id}`}>#{task.id}</Link>
                       </td>
                       <td className="nowrap">{task.recipient}</td>
-                      <td className="message-cell" title={task.message}>
-                        {task.message}
+                      <td className="message-cell" title={task.encrypted ? undefined : task.message}>
+                        <MessageText message={task.message} encrypted={task.encrypted} />
                       </td>
                       <td>
                         <StatusBadge status={task.status} />

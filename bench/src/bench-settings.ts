@@ -1,3 +1,4 @@
+import type { SealedSettings } from './sealed-scenario.js';
 /** How long and how big each scenario is; `quick` is for development runs, the full run is what the issue asks. */
 export interface BenchSettings {
   mode: 'full' | 'quick';
@@ -20,6 +21,8 @@ export interface BenchSettings {
   failover: { rounds: number; backlog: number; moving: number; atLimit: number; movablePerGateway: number; pinned: number; pinnedPerGateway: number; timeoutS: number };
   /** Scenario 5: the first page of conversations of a client with this history. */
   conversations: { tasks: number; numbers: number; replies: number; requests: number };
+  /** Scenario 7: `rounds` of a starting worker opening `messages` sealed messages after its first. */
+  sealed: SealedSettings;
   /**
    * Scenarios 2d and 3b (issue 41): `clients` clients of their own with `gatewaysPerClient` VIP
    * gateways each send to `recipients` numbers; the rules on are sticky routing, send windows
@@ -78,6 +81,7 @@ export function benchSettings(quick: boolean): BenchSettings {
         conversations: { tasks: 100_000, numbers: 20_000, replies: 5_000, requests: 100 },
         rules: { clients: 8, gatewaysPerClient: 3, recipients: 1_000, cap: 100_000, backlog: 4_000, pairs: 2, connections: 8, itemsPerRequest: 100, claimPairs: 3, timeoutS: 300 },
         smpp: { recipients: 1_000, window: 10, tasks: 2_000, warmUpTasks: 500, pairs: 3, lonePairs: 3, loneWarmUp: 20, loneRequests: 100, pauseMs: 20, timeoutS: 30 },
+        sealed: { messages: 1_000, rounds: 3 },
         memorySampleMs: 500,
       }
     : {
@@ -93,6 +97,7 @@ export function benchSettings(quick: boolean): BenchSettings {
         conversations: { tasks: 100_000, numbers: 20_000, replies: 5_000, requests: 400 },
         rules: { clients: 20, gatewaysPerClient: 3, recipients: 1_000, cap: 100_000, backlog: 15_000, pairs: 3, connections: 8, itemsPerRequest: 100, claimPairs: 5, timeoutS: 900 },
         smpp: { recipients: 1_000, window: 10, tasks: 8_000, warmUpTasks: 1_000, pairs: 5, lonePairs: 5, loneWarmUp: 50, loneRequests: 400, pauseMs: 20, timeoutS: 30 },
+        sealed: { messages: 10_000, rounds: 5 },
         memorySampleMs: 500,
       };
 }
@@ -136,4 +141,6 @@ export const TARGETS = {
   smppThroughputRatio: 1.0,
   /** Scenario 6b (issue 42): p50 of a lone submit_sm round trip / of a lone create-task, in the same run. */
   smppLoneP50Ratio: 1.5,
+  /** Scenario 7: a worker's cost of opening a sealed message (and counting its parts) after its first, in ms (the issue's own bound). */
+  sealedOpenMs: 1,
 } as const;

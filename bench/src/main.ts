@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --profile] [-- --only=queue,bulk,normal,rest,smpp,deliver,batched,failover,rules,growth,conversations]`: starts the built services
+// `npm run bench [-- --quick] [-- --profile] [-- --only=queue,bulk,normal,rest,smpp,deliver,batched,failover,rules,growth,conversations,sealed]`: starts the built services
 // under a database and broker namespace of its own, runs the scenarios of docs/performance.md
 // against them, against pgbench on the same Postgres and (create-task) against a one-process
 // implementation of its own, writes bench/results/<timestamp>.json
@@ -16,6 +16,7 @@ import { formatProfile, summariseProfileDir } from './cpu-profile.js';
 import { failoverScenario } from './failover-scenario.js';
 import { checkTargets, printSummary, updatePerformanceDoc, writeResults, type BenchResults } from './report.js';
 import { rulesScenario } from './rules-scenario.js';
+import { sealedScenario } from './sealed-scenario.js';
 import { smppScenario } from './smpp-scenario.js';
 import {
   bulkScenario,
@@ -30,8 +31,8 @@ import {
   type QueueResult,
 } from './scenarios.js';
 
-type Scenario = 'queue' | 'bulk' | 'normal' | 'rest' | 'smpp' | 'deliver' | 'batched' | 'failover' | 'rules' | 'growth' | 'conversations';
-const ALL: Scenario[] = ['queue', 'bulk', 'normal', 'rest', 'smpp', 'deliver', 'batched', 'failover', 'rules', 'growth', 'conversations'];
+type Scenario = 'queue' | 'bulk' | 'normal' | 'rest' | 'smpp' | 'deliver' | 'batched' | 'failover' | 'rules' | 'growth' | 'conversations' | 'sealed';
+const ALL: Scenario[] = ['queue', 'bulk', 'normal', 'rest', 'smpp', 'deliver', 'batched', 'failover', 'rules', 'growth', 'conversations', 'sealed'];
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
@@ -91,6 +92,7 @@ try {
   if (scenarios.has('rules')) partial.rules = await rulesScenario(stack, settings, fixture);
   if (scenarios.has('growth')) partial.growth = await growthScenario(stack, settings, fixture);
   if (scenarios.has('conversations')) partial.conversations = await conversationsScenario(stack, fixture, settings.conversations);
+  if (scenarios.has('sealed')) partial.sealed = await sealedScenario(settings.sealed, log);
 } catch (error) {
   failed = true;
   process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n${stack.recentLogs()}`);
@@ -119,8 +121,8 @@ const machine = {
   postgres,
   loadAverageAtStart,
 };
-const { queue, bulk, normalLoad, fixedRateLoad, rest, smpp, deliver, deliverBatched, failover, rules, growth, conversations, together } = partial;
-if (!failed && queue && bulk && normalLoad && fixedRateLoad && rest && smpp && deliver && deliverBatched && failover && rules && growth && conversations && together) {
+const { queue, bulk, normalLoad, fixedRateLoad, rest, smpp, deliver, deliverBatched, failover, rules, growth, conversations, sealed, together } = partial;
+if (!failed && queue && bulk && normalLoad && fixedRateLoad && rest && smpp && deliver && deliverBatched && failover && rules && growth && conversations && sealed && together) {
   const results: BenchResults = {
     startedAt,
     finishedAt: new Date().toISOString(),
@@ -138,8 +140,9 @@ if (!failed && queue && bulk && normalLoad && fixedRateLoad && rest && smpp && d
     rules,
     growth,
     conversations,
+    sealed,
     together,
-    targets: checkTargets({ settings, queue, bulk, deliver, deliverBatched, failover, rules, growth, normalLoad, rest, smpp, conversations, together }),
+    targets: checkTargets({ settings, queue, bulk, deliver, deliverBatched, failover, rules, growth, normalLoad, rest, smpp, conversations, sealed, together }),
     profiles,
   };
   const file = writeResults(ROOT, results);

@@ -7,6 +7,7 @@ import type { ProfileSummary } from './cpu-profile.js';
 import type { ConversationsResult } from './conversations-scenario.js';
 import type { FailoverResult } from './failover-scenario.js';
 import type { RulesResult } from './rules-scenario.js';
+import type { SealedResult } from './sealed-scenario.js';
 import type { SmppResult } from './smpp-scenario.js';
 import type { BulkResult, DeliverResult, GrowthResult, NormalLoadResult, QueueResult, RestResult, TogetherResult } from './scenarios.js';
 
@@ -35,6 +36,8 @@ export interface BenchResults {
   growth: GrowthResult;
   /** Scenario 5: the first page of conversations. */
   conversations: ConversationsResult;
+  /** Scenario 7: a worker opening sealed messages. */
+  sealed: SealedResult;
   /** Scenario 1c: the four services in one process. */
   together: TogetherResult;
   targets: TargetCheck[];
@@ -53,7 +56,7 @@ export interface TargetCheck {
   unavailable?: string;
 }
 
-type Measured = Pick<BenchResults, 'settings' | 'queue' | 'bulk' | 'deliver' | 'deliverBatched' | 'failover' | 'rules' | 'growth' | 'normalLoad' | 'rest' | 'smpp' | 'conversations' | 'together'>;
+type Measured = Pick<BenchResults, 'settings' | 'queue' | 'bulk' | 'deliver' | 'deliverBatched' | 'failover' | 'rules' | 'growth' | 'normalLoad' | 'rest' | 'smpp' | 'conversations' | 'sealed' | 'together'>;
 
 const doubleClaimsOf = (deliver: DeliverResult) => (deliver.smsq.doubleClaims ?? 0) + (deliver.claimedTwiceInDatabase ?? 0);
 
@@ -96,6 +99,7 @@ export function checkTargets(r: Measured): TargetCheck[] {
     check('p50 of a lone submit_sm round trip / of a lone create-task (6b)', r.smpp.lone.p50Ratio, 'at most', TARGETS.smppLoneP50Ratio, ' ×'),
     check('Memory: the four core services in one process under scenario 1 (1c)', r.together.memoryUnderLoadMb, 'at most', TARGETS.residentTogetherMb, ' MB'),
     check(`p99 of the first page of conversations, a client with ${r.conversations.tasks} tasks (5)`, r.conversations.firstPage.p99Ms, 'at most', TARGETS.conversationsFirstPageMs, ' ms'),
+    check(`A worker opening a sealed message after its first, ${r.sealed.messages} a round (7)`, r.sealed.medianPerMessageMs, 'at most', TARGETS.sealedOpenMs, ' ms'),
   ];
 }
 
@@ -158,6 +162,14 @@ function smppLoneRow(smpp: SmppResult): string {
   );
 }
 
+/** Scenario 7's row: a worker opening sealed messages, against its first (the key's derivation). */
+function sealedRow(sealed: SealedResult): string {
+  return (
+    `| 7. A worker opening sealed messages and counting their parts: ${sealed.perMessageMs.length} rounds, a keyring new each round, ${sealed.messages} messages after its first ` +
+    `| ${sealed.medianPerMessageMs} ms a message (median of the rounds: ${sealed.perMessageMs.join(', ')}) | its first message, the key derived: ${sealed.medianFirstOpenMs} ms | ${sealed.ratio} |`
+  );
+}
+
 /** Scenario 2d's row: Deliver with the rules on against the same rounds with them off. */
 function rulesDeliverRow(rules: RulesResult): string {
   const c = rules.creates;
@@ -216,6 +228,7 @@ export function renderResults(r: BenchResults, resultFile: string): string {
     `| 4c. A lone create-task at rest: ${r.rest.requests}, one at a time, ${r.rest.pauseMs} ms apart | p50 ${r.rest.smsq.p50Ms} ms, p99 ${r.rest.smsq.p99Ms} ms | the one-process implementation: p50 ${r.rest.oneProcess.p50Ms} ms, p99 ${r.rest.oneProcess.p99Ms} ms | p50: ${r.rest.ratio} × |`,
     smppThroughputRow(r.smpp),
     smppLoneRow(r.smpp),
+    sealedRow(r.sealed),
     '',
     '### CPU time of the services per request (ms)',
     '',
@@ -270,6 +283,7 @@ export function printSummary(r: BenchResults): void {
     `Deliver:  in batches ${batched.unavailable === undefined ? `${batched.smsq.perSecond} tasks/s vs ${batched.baseline!.tps} tx/s -> ratio ${batched.ratio}` : 'not available'} (target >= ${TARGETS.deliverRatio}); one a claim ${r.deliver.smsq.perSecond} tasks/s -> ${r.deliver.ratio}`,
     `Rules:    Deliver ${r.rules.onPerSecond} tasks/s with sticky, windows and caps on vs ${r.rules.offPerSecond} off -> ratio ${r.rules.ratio} (target >= ${TARGETS.rulesDeliverRatio}); lone claim p99 on / off ${r.rules.claims.p99Ratio} (target <= ${TARGETS.rulesClaimP99Ratio}), p50 ${r.rules.claims.p50Ratio}; creates on / off ${r.rules.creates.ratio}`,
     `SMPP:     ${r.smpp.smppPerSecond} tasks/s through submit_sm (${r.smpp.window} outstanding) vs ${r.smpp.httpPerSecond} through create-task -> ratio ${r.smpp.ratio} (target >= ${TARGETS.smppThroughputRatio}); lone p50 ${r.smpp.lone.smpp.p50Ms} ms vs ${r.smpp.lone.http.p50Ms} ms -> ${r.smpp.lone.p50Ratio} (target <= ${TARGETS.smppLoneP50Ratio}), p99 -> ${r.smpp.lone.p99Ratio}`,
+    `Sealed:   a worker opens a sealed message in ${r.sealed.medianPerMessageMs} ms after its first (${r.sealed.medianFirstOpenMs} ms, the key derived) (target <= ${TARGETS.sealedOpenMs} ms)`,
     `Failover: ${r.failover.failoverPerSecond} tasks/s while moving ${r.failover.movedPerSecond} tasks/s vs ${r.failover.baselinePerSecond} tasks/s alone -> ratio ${r.failover.ratio} (target >= ${TARGETS.failoverRatio})`,
     `Claims:   p99 ${r.growth.small.api.p99Ms} ms through the API vs ${r.growth.small.sql.p99Ms} ms in SQL -> ${r.growth.overSqlRatio} (target <= ${TARGETS.claimOverSql}; the one-process implementation ${r.growth.oneProcess.p99Ms} ms -> ${r.growth.oneProcessOverSqlRatio}); p50 ${r.growth.large.pending} / ${r.growth.small.pending} pending -> ${r.growth.ratio} (target <= ${TARGETS.claimGrowth})`,
     `Threads:  first page of conversations, ${r.conversations.tasks} tasks: p99 ${r.conversations.firstPage.p99Ms} ms (target <= ${TARGETS.conversationsFirstPageMs}), SQL alone ${r.conversations.sql.p99Ms} ms -> ${r.conversations.overSqlRatio}`,

@@ -72,17 +72,13 @@ export function createSmsqClient(options: SmsqClientOptions): SmsqClient {
   });
 }
 
-/** One keyring per passphrase given as text, so its key is derived once, not once per message. */
-const keyrings = new Map<string, PassphraseKeyring>();
+/** The keyring of the passphrase last given as text, so a run of calls derives its key once; pass a PassphraseKeyring to hold several. */
+let lastKeyring: { passphrase: string; keyring: PassphraseKeyring } | undefined;
 
 function keyringOf(passphrase: string | PassphraseKeyring): PassphraseKeyring {
   if (passphrase instanceof PassphraseKeyring) return passphrase;
-  let keyring = keyrings.get(passphrase);
-  if (!keyring) {
-    keyring = new PassphraseKeyring(passphrase);
-    keyrings.set(passphrase, keyring);
-  }
-  return keyring;
+  if (lastKeyring?.passphrase !== passphrase) lastKeyring = { passphrase, keyring: new PassphraseKeyring(passphrase) };
+  return lastKeyring.keyring;
 }
 
 /**

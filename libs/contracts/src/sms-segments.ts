@@ -42,3 +42,4 @@ function partsOf(costs: number[], single: number, perPart: number): number {
 
 /** The most parts a message can cost: 1,600 characters outside the BMP, two UTF-16 units each and never split, are 49 UCS-2 parts (33 to a part). */
 export const MAX_REPORTED_PARTS = 49;
+export { MESSAGE_MAX_CODE_POINTS } from './gateway/public-limits.js';

@@ -28,7 +28,7 @@ export class TaskReportsRepository {
 
   /**
    * The parts of sealed messages as their workers counted the plaintext, recorded before their
-   * `sent` applies: only on a task of the token's whose parts are still unknown. The phone's count
+   * `sent` applies: only on a task the token still holds whose parts are still unknown (a late report of a task already failed counts nothing). The phone's count
    * for today, which the claim took as 1 part, takes the difference.
    */
   async recordReportedParts(reports: ReadonlyArray<{ id: number; segments: number }>, tokenId: number): Promise<void> {
@@ -37,7 +37,7 @@ export class TaskReportsRepository {
       WITH reported AS (
         UPDATE "dispatch"."tasks" t SET parts = r.parts, parts_known = true
           FROM unnest(${reports.map((report) => report.id)}::int[], ${reports.map((report) => report.segments)}::smallint[]) AS r(id, parts)
-         WHERE t.id = r.id AND t.encrypted AND NOT t.parts_known AND t.claimed_by_token_id = ${tokenId}
+         WHERE t.id = r.id AND t.encrypted AND NOT t.parts_known AND t.claimed_by_token_id = ${tokenId} AND t.status IN ('claimed', 'pending')
         RETURNING t.phone_id, r.parts - 1 AS more
       )
       UPDATE "dispatch"."phones" p SET day_sends = p.day_sends + m.more

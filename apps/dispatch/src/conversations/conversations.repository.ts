@@ -93,7 +93,7 @@ export class ConversationsRepository {
   async numbersWithText(clientId: number, pattern: string, limit: number): Promise<string[]> {
     const rows = await this.db.sql.$queryRaw<{ recipient: string }[]>`
       SELECT recipient FROM "dispatch"."tasks"
-       WHERE client_id = ${clientId} AND message ILIKE ${pattern} ESCAPE '\\'
+       WHERE client_id = ${clientId} AND NOT encrypted AND message ILIKE ${pattern} ESCAPE '\\'
        GROUP BY recipient
        ORDER BY max(created_at) DESC
        LIMIT ${limit}`;

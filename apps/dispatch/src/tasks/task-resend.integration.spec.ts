@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TaskResendCommand } from '@smsq/contracts';
+import { SEALED_MESSAGE_TEST_VECTORS } from '@smsq/message-crypto';
 import type { TestDatabase } from '@smsq/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TaskStatus } from '../generated/prisma/client.js';
@@ -59,6 +60,17 @@ describe(`${TaskResendService.name} on Postgres`, () => {
     expect(task.scheduledAt).toBe(localOfNow);
     // The original stays as it was: failed, and refunded by its own path.
     await expect(dispatch.lookup.get({ clientId: 1, id: failedId })).resolves.toMatchObject({ status: 'failed' });
+  });
+
+  it('queues a failed encrypted task again sealed, its parts unknown again, never as plain text', async () => {
+    const sealed = SEALED_MESSAGE_TEST_VECTORS[0]!.sealed;
+    const { task: original } = await dispatch.creation.create(taskCreateCommand({ clientId: 1, recipient: '+381641234567', message: sealed, encrypted: true }));
+    await dispatch.db.task.update({ where: { id: original.id }, data: { status: 'failed', failedAt: new Date(), error: 'cannot decrypt: the passphrase is wrong or the message was altered' } });
+
+    const { task } = await dispatch.resend.resend(resendCommand(1, original.id));
+
+    expect(task).toMatchObject({ message: sealed, encrypted: true, segments: null, status: 'pending' });
+    expect(await dispatch.db.task.findUniqueOrThrow({ where: { id: task.id } })).toMatchObject({ encrypted: true, partsKnown: false, parts: 1 });
   });
 
   it('answers a repeat of the same resend with the same task, charging nothing more', async () => {

@@ -30,6 +30,8 @@ export class TaskResendService {
       clientId: command.clientId,
       recipient: original.recipient,
       message: original.message,
+      // A sealed message goes again sealed: as plain text its ciphertext would be the SMS.
+      ...(original.encrypted ? { encrypted: true } : {}),
       scheduledAt: now.toISOString(),
       scheduledLocal: resendScheduledLocal(original, now),
       deadline: command.deadline,

@@ -97,7 +97,7 @@ export class MessagesRepository {
   async sendersWithText(db: InboxDatabase, clientId: number, pattern: string, limit: number): Promise<string[]> {
     const rows = await db.$queryRaw<{ sender: string }[]>`
       SELECT sender FROM "inbox"."messages"
-       WHERE client_id = ${clientId} AND body ILIKE ${pattern} ESCAPE '\\'
+       WHERE client_id = ${clientId} AND NOT encrypted AND body ILIKE ${pattern} ESCAPE '\\'
        GROUP BY sender
        ORDER BY max(received_at) DESC
        LIMIT ${limit}`;
@@ -108,7 +108,7 @@ export class MessagesRepository {
 function whereOf(filter: MessageFilter): Prisma.Sql {
   const conditions: Prisma.Sql[] = [];
   if (filter.clientId !== undefined) conditions.push(Prisma.sql`client_id = ${filter.clientId}`);
-  if (filter.pattern !== undefined) conditions.push(Prisma.sql`(sender ILIKE ${filter.pattern} ESCAPE '\\' OR body ILIKE ${filter.pattern} ESCAPE '\\')`);
+  if (filter.pattern !== undefined) conditions.push(Prisma.sql`(sender ILIKE ${filter.pattern} ESCAPE '\\' OR (NOT encrypted AND body ILIKE ${filter.pattern} ESCAPE '\\'))`);
   return conditions.length === 0 ? Prisma.empty : Prisma.sql`WHERE ${Prisma.join(conditions, ' AND ')}`;
 }
 

@@ -31,6 +31,15 @@ describe(MessageOpener.name, () => {
     derive.mockRestore();
   });
 
+  it("holds the opened text to create-task's rules: not empty, at most 1,600 characters", async () => {
+    const keyring = new PassphraseKeyring('correct horse battery staple');
+    const sut = new MessageOpener(new PassphraseKeyring('correct horse battery staple'));
+
+    expect(await sut.textOf(encrypted(await keyring.seal('   ')))).toEqual({ kind: 'unsendable', error: 'the decrypted message is empty' });
+    expect(await sut.textOf(encrypted(await keyring.seal('a'.repeat(1601))))).toEqual({ kind: 'unsendable', error: 'the decrypted message is 1601 characters; the most is 1600' });
+    expect(await sut.textOf(encrypted(await keyring.seal('a'.repeat(1600))))).toMatchObject({ kind: 'text', parts: 11 });
+  });
+
   it('says in words why a message cannot be opened, and never with its text', async () => {
     const sut = new MessageOpener(new PassphraseKeyring('not the passphrase'));
     const none = new MessageOpener(undefined);

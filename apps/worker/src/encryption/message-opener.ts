@@ -1,7 +1,7 @@
 import { SealedMessageError, type PassphraseKeyring } from '@smsq/message-crypto';
 import { reasonOf } from '../http/http-answers.js';
 import type { PendingTask } from '../smsq/pending-task.js';
-import { countSegments, MAX_REPORTED_PARTS } from '@smsq/contracts/segments';
+import { countSegments, MAX_REPORTED_PARTS, MESSAGE_MAX_CODE_POINTS } from '@smsq/contracts/segments';
 
 /** The most parts smsq takes in a report's `segments` (MAX_REPORTED_PARTS in @smsq/contracts): the worker ships with the server. */
 
@@ -31,7 +31,10 @@ export class MessageOpener {
     } catch (error) {
       return { kind: 'unsendable', error: whyUnopened(error), reason: 'cannot_decrypt' };
     }
-    // smsq could not count a sealed text; a count it would refuse in the report must not follow a send.
+    // smsq could not read it: the worker holds it to create-task's rules for a message instead.
+    if (message.trim() === '') return { kind: 'unsendable', error: 'the decrypted message is empty' };
+    const length = [...message].length;
+    if (length > MESSAGE_MAX_CODE_POINTS) return { kind: 'unsendable', error: `the decrypted message is ${length} characters; the most is ${MESSAGE_MAX_CODE_POINTS}` };
     const parts = countSegments(message);
     if (parts > MAX_REPORTED_PARTS) return { kind: 'unsendable', error: `the decrypted message is ${parts} SMS parts long; smsq takes at most ${MAX_REPORTED_PARTS} for an encrypted message` };
     return { kind: 'text', message, parts };

@@ -22,6 +22,26 @@ function phoneWithReplies(texts: string[]): PhoneDriver {
   };
 }
 
+/** A phone that offers its replies again, as a driver's reply watch does, until the worker takes them. */
+function phoneOfferingUntilTaken(texts: string[]): PhoneDriver {
+  const replies: ReceivedSms[] = texts.map((message, index) => ({ from: '+381641234567', message, receivedAt: '2026-11-23T10:00:00.000Z', externalId: `phone:${index}` }));
+  return {
+    name: 'stand-in phone',
+    send: async () => ({ status: 'failed', error: 'this phone only receives' }),
+    watchReplies: async (sink, signal) => {
+      while (!signal.aborted) {
+        try {
+          await sink(replies);
+          break;
+        } catch {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      }
+      if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+    },
+  };
+}
+
 interface PostedMessage {
   from: string;
   message: string;
@@ -61,17 +81,20 @@ describe(`${ReplyForwarder.name} in a worker`, () => {
     expect(sut.logger.lines).toContain('log replies synced count=3 encrypted=true');
   });
 
-  it('marks by the standard words alone, saying so once, when smsq cannot tell the client\'s own', async () => {
-    sut = await harness({ env: { WORKER_PASSPHRASE: PASSPHRASE, WORKER_ENCRYPT_REPLIES: 'true' }, driver: phoneWithReplies(TEXTS) });
-    sut.smsq.route(REPLY_KEYWORDS, () => ({ status: 500, body: { error: 'internal', detail: 'try again' } }));
+  it("holds sealed replies back while smsq cannot tell the client's own words, and marks them by those words once it does", async () => {
+    sut = await harness({ env: { WORKER_PASSPHRASE: PASSPHRASE, WORKER_ENCRYPT_REPLIES: 'true' }, driver: phoneOfferingUntilTaken(TEXTS) });
+    let asked = 0;
+    sut.smsq.route(REPLY_KEYWORDS, () => (++asked <= 2 ? { status: 500, body: { error: 'internal', detail: 'try again' } } : { status: 200, body: { opt_out_words: ['ODJAVA'], opt_in_words: [] } }));
     sut.smsq.route(INBOUND, () => ({ status: 200, body: { ok: true } }));
     sut.start();
 
     const messages = await postedMessages(sut);
 
+    expect(asked).toBeGreaterThanOrEqual(3);
+    expect(sut.smsq.requestsTo(INBOUND)).toHaveLength(1);
     expect(messages.map((posted) => [posted.encrypted, posted.keyword])).toEqual([
       [true, 'opt_out'],
-      [true, undefined],
+      [true, 'opt_out'],
       [true, undefined],
     ]);
     expect(sut.logger.lines.filter((line) => line.startsWith('warn reply keywords unavailable'))).toEqual([expect.stringContaining('reason="smsq answered 500: internal: try again"')]);

@@ -40,14 +40,21 @@ describe(ReplyKeywords.name, () => {
 
     expect(await sut.current()).toEqual({ optOutWords: ['KRAJ'], optInWords: [] });
     expect(logger.lines.filter((line) => line.includes('reply keywords'))).toEqual([
-      'warn reply keywords unavailable reason="smsq unreachable: ECONNREFUSED" note="sealed replies are marked by the standard keywords (STOP, START…) and the own words last read until smsq answers"',
+      'warn reply keywords unavailable reason="smsq unreachable: ECONNREFUSED" note="sealed replies are marked by the own words last read, or wait for the first answer"',
       'log reply keywords read opt_out_words=1 opt_in_words=0',
     ]);
   });
 
-  it('has no own words while smsq never answered: the standard words still count', async () => {
+  it('has no own words to tell from an smsq without reply keywords (404)', async () => {
     const sut = new ReplyKeywords(smsqAnswering({ kind: 'refused', status: 404, reason: 'not_found' }), recordingLog().log);
 
     expect(await sut.current()).toEqual({ optOutWords: [], optInWords: [] });
+  });
+
+  it('refuses to say while smsq never answered the words, asking again each time', async () => {
+    const sut = new ReplyKeywords(smsqAnswering({ kind: 'refused', status: 500, reason: 'internal_error' }), recordingLog().log);
+
+    await expect(sut.current()).rejects.toThrow("the client's own reply keywords are not known yet");
+    await expect(sut.current()).rejects.toThrow("the client's own reply keywords are not known yet");
   });
 });

@@ -9,11 +9,12 @@ export const REPLY_KEYWORDS_REFRESH_MS = 5 * 60_000;
 /**
  * The client's own reply keywords (`GET /smsapi/reply-keywords`), for marking sealed replies whose
  * text smsq cannot read. Read at start and every `refreshMs`; while smsq cannot answer, the words
- * last read stay (none before the first answer), so the standard words (STOP, START…) still count,
- * and the trouble is logged once until an answer comes.
+ * last read stay, and the trouble is logged once until an answer comes. Before any answer there are
+ * no words to mark by: `current` rejects, so replies wait (the driver offers them again) rather than
+ * go out sealed with an own opt-out word unmarked, which smsq could never read again.
  */
 export class ReplyKeywords {
-  private own: OwnKeywords = { optOutWords: [], optInWords: [] };
+  private own: OwnKeywords | undefined;
   private firstRead: Promise<void> | undefined;
   private failing = false;
 
@@ -23,9 +24,11 @@ export class ReplyKeywords {
     private readonly refreshMs = REPLY_KEYWORDS_REFRESH_MS,
   ) {}
 
-  /** The own words to compare a reply with, once the first read has been tried (a backlog at start is marked with them too). */
+  /** The own words to compare a reply with; rejects while smsq has never answered them (asking again each time). */
   async current(): Promise<OwnKeywords> {
     await (this.firstRead ??= this.read());
+    if (!this.own) await this.read();
+    if (!this.own) throw new Error("the client's own reply keywords are not known yet; the replies wait until smsq answers");
     return this.own;
   }
 
@@ -49,9 +52,14 @@ export class ReplyKeywords {
       this.failing = false;
       return;
     }
+    if (answer.kind === 'refused' && answer.status === 404) {
+      // An smsq that predates reply keywords has no own words to tell.
+      this.own ??= { optOutWords: [], optInWords: [] };
+      return;
+    }
     if (this.failing) return;
     this.failing = true;
     const reason = answer.kind === 'refused' ? `smsq answered ${answer.status}: ${answer.reason}` : `smsq unreachable: ${answer.reason}`;
-    this.log.warn('reply keywords unavailable', { reason, note: 'sealed replies are marked by the standard keywords (STOP, START…) and the own words last read until smsq answers' });
+    this.log.warn('reply keywords unavailable', { reason, note: 'sealed replies are marked by the own words last read, or wait for the first answer' });
   }
 }

@@ -40,7 +40,7 @@ export interface TaskStatusReport {
   retry?: true;
   /** With `failed` only: `carrier_volume` with `retry` (smsq pauses the phone), `cannot_decrypt` without. */
   reason?: ReportReason;
-  /** With the send's outcome of an encrypted task: the SMS parts of its text, which smsq cannot count (1–24). */
+  /** With the send's outcome of an encrypted task: the SMS parts of its text, which smsq cannot count (1–49). */
   segments?: number;
 }
 

@@ -110,37 +110,42 @@ export const SCHEMAS = {
     { description: 'Every error answer.' },
   ),
   Ok: answer({ ok: constant(true) }),
-  CreateTaskRequest: request(
-    {
-      recipient: text('A phone number; normalised to E.164. Profile A reads a local number starting `06` as `+3816…`; Profile B reads a number without a country code in `SMSQ_DEFAULT_REGION` when set.', { examples: ['+381641234567'] }),
-      message: text(`1 to ${MESSAGE_MAX_CODE_POINTS} Unicode code points; not only white space. With \`encrypted\`, the sealed text (\`$smsq$1$…\`, at most ${MAX_SEALED_MESSAGE_LENGTH} characters).`, {
-        minLength: 1,
-        maxLength: MAX_SEALED_MESSAGE_LENGTH,
-      }),
-      encrypted: {
-        type: 'boolean',
-        description:
-          "`true`: `message` is sealed end to end with your passphrase (docs/encryption.md), so smsq stores and serves it as given and only your worker reads it; the recipient stays readable, as routing and opt-outs need it. A message not in the sealed format is 400 `invalid_message`; not with `template_id`. Its `segments` are known once the worker sent it.",
+  CreateTaskRequest: {
+    ...request(
+      {
+        recipient: text('A phone number; normalised to E.164. Profile A reads a local number starting `06` as `+3816…`; Profile B reads a number without a country code in `SMSQ_DEFAULT_REGION` when set.', { examples: ['+381641234567'] }),
+        message: text(`1 to ${MESSAGE_MAX_CODE_POINTS} Unicode code points; not only white space. With \`encrypted\`, the sealed text (\`$smsq$1$…\`, at most ${MAX_SEALED_MESSAGE_LENGTH} characters).`, {
+          minLength: 1,
+          maxLength: MAX_SEALED_MESSAGE_LENGTH,
+        }),
+        encrypted: {
+          type: 'boolean',
+          description:
+            "`true`: `message` is sealed end to end with your passphrase (docs/encryption.md), so smsq stores and serves it as given and only your worker reads it; the recipient stays readable, as routing and opt-outs need it. A message not in the sealed format is 400 `invalid_message`; not with `template_id`. Its `segments` are known once the worker sent it.",
+        },
+        phone_id: whole('Profile A: one of your active phones; Profile B: a gateway of your VIP pool. Anything else is ignored, as if it were left out.'),
+        scheduled_at: text(`${LOCAL_TIME_REQUEST} A time in the past is due at once; left out, now.`),
+        ttl: whole('Seconds from when the task is due; not sent by then, it ends `failed` with error `expired`, refunded once. Not with `expires_at`.', { minimum: 1, maximum: MAX_TTL_S }),
+        expires_at: text(`${LOCAL_TIME_REQUEST} Not sent by then, the task ends \`failed\` with error \`expired\`, refunded once. Later than when the task is due; not with \`ttl\`.`),
+        template_id: whole('Instead of `message`: one of your templates (`/smsapi/templates`), its `{placeholders}` filled from `variables`. The message it makes follows `message`\'s rules.', ENTITY_ID),
+        variables: {
+          type: 'object',
+          description: 'With `template_id`: a value (text or a number) for each `{placeholder}` of the template; a missing one is 400 `invalid_request` naming it. Others are ignored.',
+          additionalProperties: { type: ['string', 'number'] },
+        },
+        priority: {
+          type: 'string',
+          enum: [...TASK_PRIORITIES],
+          description: '`high` (one-time codes, alerts): ignores your send windows (`/smsapi/sending-rules`) and is claimed before normal tasks. Left out: `normal`. Anything else is 400 `invalid_request`.',
+        },
       },
-      phone_id: whole('Profile A: one of your active phones; Profile B: a gateway of your VIP pool. Anything else is ignored, as if it were left out.'),
-      scheduled_at: text(`${LOCAL_TIME_REQUEST} A time in the past is due at once; left out, now.`),
-      ttl: whole('Seconds from when the task is due; not sent by then, it ends `failed` with error `expired`, refunded once. Not with `expires_at`.', { minimum: 1, maximum: MAX_TTL_S }),
-      expires_at: text(`${LOCAL_TIME_REQUEST} Not sent by then, the task ends \`failed\` with error \`expired\`, refunded once. Later than when the task is due; not with \`ttl\`.`),
-      template_id: whole('Instead of `message`: one of your templates (`/smsapi/templates`), its `{placeholders}` filled from `variables`. The message it makes follows `message`\'s rules.', ENTITY_ID),
-      variables: {
-        type: 'object',
-        description: 'With `template_id`: a value (text or a number) for each `{placeholder}` of the template; a missing one is 400 `invalid_request` naming it. Others are ignored.',
-        additionalProperties: { type: ['string', 'number'] },
-      },
-      priority: {
-        type: 'string',
-        enum: [...TASK_PRIORITIES],
-        description: '`high` (one-time codes, alerts): ignores your send windows (`/smsapi/sending-rules`) and is claimed before normal tasks. Left out: `normal`. Anything else is 400 `invalid_request`.',
-      },
-    },
-    ['recipient'],
-    'Either `message` or `template_id` (with `variables`), not both.',
-  ),
+      ['recipient'],
+      'Either `message` or `template_id` (with `variables`), not both.',
+    ),
+    // A readable message keeps its own limit; only a sealed one may be as long as sealing makes it.
+    if: { properties: { encrypted: { const: true } }, required: ['encrypted'] },
+    else: { properties: { message: { maxLength: MESSAGE_MAX_CODE_POINTS } } },
+  },
   CreatedTask: answer(
     {
       ok: constant(true),
@@ -224,7 +229,7 @@ export const SCHEMAS = {
         description:
           'With `failed` only (otherwise 400): why nothing was sent, where the phone knows. `carrier_volume`, with `retry: true`: the carrier or Android refused for volume (SMS Gateway for Android\'s `RESULT_ERROR_LIMIT_EXCEEDED`, its Termux equivalent, an HTTP gateway\'s explicit word). smsq then pauses the phone (1 minute, then 5, 15 and 60 on repeats within a day; `phone.paused`) and moves its waiting tasks you did not pin to other usable phones; the task goes back to the queue as any retry does, never sent or charged twice. `cannot_decrypt`, without `retry`: the task is `encrypted` and the worker could not open it (no passphrase, or another); it fails for good, refunded once.',
       },
-      segments: whole('With `sent` or `delivered` of an `encrypted` task only: the parts of the plaintext the phone sent, what its limits count.', { minimum: 1, maximum: MAX_REPORTED_PARTS }),
+      segments: whole('With `sent` or `delivered`: an `encrypted` task\'s parts, counted from the plaintext the phone sent (what its limits count); ignored for a readable task, whose parts smsq counts itself.', { minimum: 1, maximum: MAX_REPORTED_PARTS }),
     },
     ['id', 'status'],
   ),

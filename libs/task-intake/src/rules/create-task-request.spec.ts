@@ -126,13 +126,19 @@ describe(parseCreateTaskRequest.name, () => {
     it('stores a sealed message exactly as given, and says it is sealed', () => {
       const request = parseCreateTaskRequest({ recipient: '+381641234567', message: sealed, encrypted: true }, CONTEXT);
       expect(request).toMatchObject({ message: sealed, encrypted: true });
-      expect(parseCreateTaskRequest({ recipient: '+381641234567', message: sealed }, CONTEXT).encrypted).toBe(false);
     });
 
     it('refuses a message that is not a sealed one, naming the problem', () => {
       expect(() => parseCreateTaskRequest({ recipient: '+381641234567', message: 'hello', encrypted: true }, CONTEXT)).toThrow(/not a sealed message.*starts with \$smsq\$/);
       expect(codeOf({ recipient: '+381641234567', message: sealed.slice(0, -3), encrypted: true })).toBe('invalid_message');
       expect(codeOf({ recipient: '+381641234567', message: sealed.replace('$smsq$1$', '$smsq$9$'), encrypted: true })).toBe('invalid_message');
+    });
+
+    it('refuses a sealed message sent as plain text, and a sealed one of no text', () => {
+      expect(() => parseCreateTaskRequest({ recipient: '+381641234567', message: sealed }, CONTEXT)).toThrow(/send it with "encrypted": true/);
+      const header = sealed.slice(0, sealed.lastIndexOf('$') + 1);
+      // The tag alone: what a sealer that let an empty text through would write.
+      expect(() => parseCreateTaskRequest({ recipient: '+381641234567', message: `${header}${'A'.repeat(22)}`, encrypted: true }, CONTEXT)).toThrow(/holds no text/);
     });
 
     it('refuses a template, and anything but true or false', () => {

@@ -1,4 +1,7 @@
-import { parseSealedMessage, SealedMessageError } from '@smsq/message-crypto';
+import { isSealedMessage, parseSealedMessage, SealedMessageError, type SealedMessage } from '@smsq/message-crypto';
+
+/** AES-GCM's tag, which a sealed message of no text is all of. */
+const AUTHENTICATION_TAG_BYTES = 16;
 import { DomainError, InvalidRequestError, MAX_SEALED_MESSAGE_LENGTH, MAX_TTL_S, MESSAGE_MAX_CODE_POINTS, TASK_PRIORITIES, type TaskPriority } from '@smsq/contracts';
 import { jsonObjectOf } from '@smsq/platform';
 import { messageFromTemplate, type TemplatesByIds } from './template-message.js';
@@ -39,7 +42,7 @@ export function parseCreateTaskRequest(body: unknown, context: RequestContext): 
     throw new InvalidRequestError('template_id cannot be used with encrypted: smsq would have to read the text to fill the template; seal the finished text and send it as message');
   }
   const recipient = normaliseRecipient(fields['recipient'], context);
-  const message = encrypted ? checkSealedMessage(fields['message'] as string) : checkMessage(fromTemplate ? messageFromTemplate(fields, context.templates) : (fields['message'] as string));
+  const message = encrypted ? checkSealedMessage(fields['message'] as string) : checkMessage(fromTemplate ? messageFromTemplate(fields, context.templates) : refuseUnmarkedSeal(fields['message'] as string));
   const schedule = parseSchedule(fields['scheduled_at'], context.timeZone, context.now);
   const expiresAt = parseExpiry(fields, dueAt(schedule, context.now), context.timeZone);
   return { recipient, message, requestedPhoneId: usablePhoneId(fields['phone_id']), schedule, expiresAt, priority: parsePriority(fields['priority']), encrypted };
@@ -57,12 +60,20 @@ function checkSealedMessage(message: string): string {
   if (message.length > MAX_SEALED_MESSAGE_LENGTH) {
     throw new DomainError('invalid_message', `the encrypted message is ${message.length} characters; a message of at most ${MESSAGE_MAX_CODE_POINTS} characters seals to at most ${MAX_SEALED_MESSAGE_LENGTH}`);
   }
+  let sealed: SealedMessage;
   try {
-    parseSealedMessage(message);
+    sealed = parseSealedMessage(message);
   } catch (error) {
     if (error instanceof SealedMessageError) throw new DomainError('invalid_message', `encrypted is true, but the message is not a sealed message: ${error.message}`);
     throw error;
   }
+  if (sealed.ciphertext.length <= AUTHENTICATION_TAG_BYTES) throw new DomainError('invalid_message', 'the encrypted message holds no text; message must not be empty');
+  return message;
+}
+
+/** A sealed message sent as plain text would reach its recipient as ciphertext: it must say it is sealed. */
+function refuseUnmarkedSeal(message: string): string {
+  if (isSealedMessage(message)) throw new DomainError('invalid_message', 'the message is a sealed (encrypted) message: send it with "encrypted": true, or the recipient would get its ciphertext');
   return message;
 }
 

@@ -424,6 +424,11 @@ describe('tenant isolation, Profile A: another client\'s id is a 404 on every ro
       },
       own: async () => expect(await healthOf(b.clientId, b.phoneId)).toMatchObject({ batteryPercent: 11, connection: 'reported by b' }),
     },
+    'GET /smsapi/reply-keywords': {
+      // The client comes from the token's phone: B's token reads B's own words (ODJAVAB), never A's (ODJAVAA).
+      intrude: async () => expect((await stack.http('GET', '/smsapi/reply-keywords', { headers: { 'x-worker-token': b.workerToken } })).body.opt_out_words).not.toContain('ODJAVAA'),
+      own: async () => expect((await stack.http('GET', '/smsapi/reply-keywords', { headers: { 'x-worker-token': b.workerToken } })).body.opt_out_words).toEqual(['ODJAVAB']),
+    },
     'POST /smsapi/inbound': {
       // The phone comes from the token: B's token can only store replies as B's.
       intrude: async () => {

@@ -35,7 +35,18 @@ const build = { label: 'build', commands: [nxRun('run-many', '-t', 'build', '--p
 // Node project together (tsconfig.all.json: their settings are one and the same), so the
 // libraries and the declarations they all read are checked once, not once per project. The
 // dashboard's web app and the e2e specs have settings of their own.
-const checks = { label: 'lint and typecheck', prefix: 'checks', commands: [[bin('eslint', 'bin/eslint.js'), 'apps', 'libs', 'deploy', 'e2e', 'bench'], tsc('tsconfig.all.json'), tsc('apps/dashboard-web/tsconfig.json'), tsc('e2e/tsconfig.json')] };
+const checks = {
+  label: 'lint and typecheck',
+  prefix: 'checks',
+  commands: [
+    [bin('eslint', 'bin/eslint.js'), 'apps', 'libs', 'deploy', 'e2e', 'bench'],
+    tsc('tsconfig.all.json'),
+    tsc('apps/dashboard-web/tsconfig.json'),
+    tsc('e2e/tsconfig.json'),
+    // The reference pages generated from the code (npm run docs) are as the code is now.
+    [join(root, 'scripts', 'docs-reference.mjs'), '--check'],
+  ],
+};
 // Every project's tests in one vitest run (vitest.config.ts): the same tests as each project's
 // `test` target, their files sharing the workers.
 const unit = { label: 'unit and integration tests', commands: [[bin('vitest', 'vitest.mjs'), 'run']], needs: deployTools };

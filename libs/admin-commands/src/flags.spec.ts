@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Flags, parseCommandLine } from './flags.js';
+import { Flags, optionalFlag, parseCommandLine, requiredFlag } from './flags.js';
 
 describe(parseCommandLine.name, () => {
   it('reads the noun, the verb and each flag with its value', () => {
@@ -34,5 +34,22 @@ describe(Flags.name, () => {
     const sut = new Flags(new Map([['name', 'x'], ['colour', 'red']]));
     sut.text('name');
     expect(() => sut.rejectUnknown()).toThrow('--colour');
+  });
+
+  it('refuses a flag its command does not declare, whether read or not', () => {
+    const sut = new Flags(new Map([['client', '9'], ['colour', 'red']]), [requiredFlag('client', 'ID', 'the client'), optionalFlag('name', 'NAME', 'a name')]);
+    expect(sut.integer('client')).toBe(9);
+    expect(() => sut.rejectUnknown()).toThrow('unknown flag --colour');
+  });
+
+  it('takes a declared flag left out and not read', () => {
+    const sut = new Flags(new Map([['client', '9']]), [requiredFlag('client', 'ID', 'the client'), optionalFlag('name', 'NAME', 'a name')]);
+    sut.integer('client');
+    expect(() => sut.rejectUnknown()).not.toThrow();
+  });
+
+  it('stops a command that reads a flag it does not declare', () => {
+    const sut = new Flags(new Map([['colour', 'red']]), [requiredFlag('client', 'ID', 'the client')]);
+    expect(() => sut.optionalText('colour')).toThrow("--colour is read but not among its command's declared flags");
   });
 });

@@ -1,5 +1,22 @@
 import { InvalidRequestError, MAX_SIM_LIMIT } from '@smsq/contracts';
 
+/** One flag a command takes, as its entry in `COMMANDS` declares it: what `admin help` and docs/reference/admin.md list. */
+export interface FlagSpec {
+  name: string;
+  required: boolean;
+  /** How its value is written in a usage line: `ID`, `N|none`. */
+  value: string;
+  meaning: string;
+}
+
+export function requiredFlag(name: string, value: string, meaning: string): FlagSpec {
+  return { name, required: true, value, meaning };
+}
+
+export function optionalFlag(name: string, value: string, meaning: string): FlagSpec {
+  return { name, required: false, value, meaning };
+}
+
 export interface CommandLine {
   noun: string;
   verb: string;
@@ -10,7 +27,7 @@ export interface CommandLine {
 export function parseCommandLine(argv: readonly string[]): CommandLine {
   const [noun, verb, ...rest] = argv;
   if (!noun || !verb || noun.startsWith('--') || verb.startsWith('--')) {
-    throw new InvalidRequestError('usage: admin <noun> <verb> [--flag value]…');
+    throw new InvalidRequestError('usage: admin <noun> <verb> [--flag value]… (`npm run admin -- help` lists the commands)');
   }
   const flags = new Map<string, string>();
   for (let index = 0; index < rest.length; index += 2) {
@@ -25,11 +42,23 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   return { noun, verb, flags };
 }
 
-/** Reads the flags a command takes; an unknown or missing flag, or a non-integer id, is an error. */
+/**
+ * Reads the flags a command takes; an unknown or missing flag, or a non-integer id, is an error.
+ * Given the command's declared flags, reading any other is a mistake in the command itself, and
+ * `rejectUnknown` refuses what is not declared.
+ */
 export class Flags {
   private readonly used = new Set<string>();
 
-  constructor(private readonly flags: Map<string, string>) {}
+  constructor(
+    private readonly flags: Map<string, string>,
+    private readonly declared?: readonly FlagSpec[],
+  ) {}
+
+  /** The flags read so far. */
+  get read(): ReadonlySet<string> {
+    return this.used;
+  }
 
   text(name: string): string {
     const value = this.optionalText(name);
@@ -38,6 +67,7 @@ export class Flags {
   }
 
   optionalText(name: string): string | undefined {
+    if (this.declared && !this.declared.some((flag) => flag.name === name)) throw new Error(`--${name} is read but not among its command's declared flags`);
     this.used.add(name);
     return this.flags.get(name);
   }
@@ -69,7 +99,8 @@ export class Flags {
 
   /** Call after reading: a flag the command does not take is a mistake worth telling. */
   rejectUnknown(): void {
-    const unknown = [...this.flags.keys()].filter((name) => !this.used.has(name));
+    const known = this.declared ? new Set(this.declared.map((flag) => flag.name)) : this.used;
+    const unknown = [...this.flags.keys()].filter((name) => !known.has(name));
     if (unknown.length > 0) throw new InvalidRequestError(`unknown flag ${unknown.map((name) => `--${name}`).join(', ')}`);
   }
 }

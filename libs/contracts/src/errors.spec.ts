@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError, domainErrorFrom, ERROR_STATUS, UnavailableError } from './errors.js';
+import { DomainError, domainErrorFrom, ERROR_MEANINGS, ERROR_STATUS, UnavailableError } from './errors.js';
 
 describe(DomainError.name, () => {
   it('maps every code of the contract to its HTTP status', () => {
@@ -40,5 +40,12 @@ describe(DomainError.name, () => {
     expect(domainErrorFrom({ error: 'no_such_code', detail: 'x' })).toBeUndefined();
     expect(domainErrorFrom(new Error('boom'))).toBeUndefined();
     expect(domainErrorFrom(null)).toBeUndefined();
+  });
+});
+
+describe('ERROR_MEANINGS', () => {
+  it('says in one line what each code of the contract means', () => {
+    expect(Object.keys(ERROR_MEANINGS).sort()).toEqual(Object.keys(ERROR_STATUS).sort());
+    for (const meaning of Object.values(ERROR_MEANINGS)) expect(meaning).toMatch(/^[^\n]{10,240}\.$/);
   });
 });

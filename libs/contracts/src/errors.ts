@@ -24,6 +24,30 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** What each code means, one line each: docs/reference/errors.md is generated from it (`npm run docs`). */
+export const ERROR_MEANINGS: Record<ErrorCode, string> = {
+  invalid_json: 'The body is not valid JSON.',
+  invalid_request: 'The request is malformed: a field missing, of the wrong type or out of range, an unknown field, a bad query parameter; `detail` names it.',
+  invalid_recipient: 'The recipient (or a number given where one is read as a recipient) is not a usable phone number.',
+  invalid_message: 'The message (or a template body) is empty, too long, holds characters that cannot be sent, or is not sealed as `encrypted` says.',
+  invalid_scheduled_at: '`scheduled_at` is not a local date and time like `2026-05-01 09:30:00`, or not a real one.',
+  no_active_phone: 'Profile A: none of the client\'s phones is active and able to take this recipient.',
+  unauthorized: 'The API key or worker token is missing, unknown or revoked, or its client is disabled.',
+  insufficient_credits: 'No credits are left: the task is not queued.',
+  daily_limit_reached: 'Profile A: the daily credits are used up and no bonus credits are left.',
+  phone_disabled: 'The worker token belongs to a phone or gateway an admin disabled: it claims nothing.',
+  phone_limit_reached: 'The client\'s plan allows no more phones.',
+  not_found: 'Nothing at this path, or the task, phone, template, endpoint or other thing named is not the caller\'s or does not exist.',
+  method_not_allowed: 'The path exists but not with this method; `Allow` lists the ones it takes.',
+  conflict: 'The request contradicts the current state: a task already claimed or final, a name or `system_id` taken, an `Idempotency-Key` reused with another body.',
+  recipient_opted_out: 'The recipient is on the client\'s opt-out list (it replied STOP, or the client put it there): nothing is queued or charged.',
+  payload_too_large: 'The body is larger than the endpoint takes.',
+  rate_limited: 'Too many requests for this API key (or sign-ins from this address); `Retry-After` says how many seconds to wait.',
+  internal_error: 'Something unexpected failed; the request may or may not have been carried out, so check before repeating it.',
+  no_active_gateway: 'Profile B: no active gateway can take this task (or, to a worker, none is configured).',
+  unavailable: 'A service or store this request needs is not reachable: retry later; the request may or may not have been carried out.',
+};
+
 /** The JSON error body of the contract, also the shape an RPC error travels in. */
 export interface ErrorBody {
   error: ErrorCode;

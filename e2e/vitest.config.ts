@@ -56,7 +56,7 @@ config.test!.projects = [
   { extends: true, test: { name: 'npm start', include: [START], sequence: { groupOrder: 0 } } },
   // Files that test the API with a Profile A stack's default settings share one (support/shared-stack.ts).
   { extends: true, test: { name: 'stacks', include: ['src/**/*.e2e.spec.ts'], exclude: [START], sequence: { groupOrder: 1 }, globalSetup: ['src/support/shared-stack.global.ts'] } },
-  // The harness's own rules (the soak's verdict), which need no stack.
-  { extends: true, test: { name: 'harness', include: ['src/support/**/*.spec.ts'], sequence: { groupOrder: 1 } } },
+  // The harness's own rules (the soak's verdict) and the docs' links, which need no stack.
+  { extends: true, test: { name: 'harness', include: ['src/support/**/*.spec.ts', 'src/docs-links.spec.ts'], sequence: { groupOrder: 1 } } },
 ];
 export default config;

@@ -26,7 +26,7 @@ function log(line) {
   process.stdout.write(`smsq       | ${line}\n`);
 }
 
-log('building (cached parts are skipped)…');
+log(`smsq ${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version}, Profile ${profile}: building (cached parts are skipped)…`);
 const build = spawnSync(process.execPath, [join(root, 'node_modules/nx/dist/bin/nx.js'), 'run-many', '-t', 'build', '--output-style=stream-without-prefixes'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NX_DAEMON: 'false' } });
 if (build.status !== 0) {
   log('the build failed; see above');

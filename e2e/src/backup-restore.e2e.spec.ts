@@ -17,7 +17,7 @@ import { registerPhone } from './support/worker-api.js';
 
 const run = promisify(execFile);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** The production compose file's backup service runs this very script (deploy/compose/docker-compose.yml, docs/deploy.md). */
+/** The production compose file's backup service runs this very script (deploy/compose/docker-compose.yml, docs/guide/running.md). */
 const BACKUP_SCRIPT = join(ROOT, 'deploy', 'compose', 'backup.sh');
 const CLIENTS = 3;
 /** Tasks answered before the dump starts: hundreds, so that a dump missing some cannot pass by luck. */
@@ -75,7 +75,7 @@ const BALANCES_SQL = `SELECT client_id, daily_remaining + bonus_remaining AS bal
  * with its status and every balance, keeps every ledger entry, settles what was in flight when the
  * dump was taken, and the ledger invariant holds.
  */
-describe('a backup taken under load, restored as docs/deploy.md says', () => {
+describe('a backup taken under load, restored as docs/guide/running.md says', () => {
   let source: Stack | undefined;
   let restored: Stack | undefined;
   let newServer: Promise<PrivateInfra> | undefined;

@@ -72,7 +72,7 @@ describe('encrypted messages in the dashboard, in a real browser', () => {
     expect(sentToServer.filter((request) => request.includes(PASSPHRASE))).toEqual([]);
   }
 
-  it('opens docs/encryption.md’s test vectors, and seals them again to the same text, with Chromium’s own WebCrypto', async () => {
+  it('opens docs/guide/encryption.md’s test vectors, and seals them again to the same text, with Chromium’s own WebCrypto', async () => {
     const page = await browser.newPage();
     try {
       // The dashboard's origin: a secure context, where a page has WebCrypto.

@@ -25,7 +25,7 @@ interface SimSend {
 }
 
 /**
- * End-to-end encrypted text (docs/encryption.md), as a user meets it: a client seals its message,
+ * End-to-end encrypted text (docs/guide/encryption.md), as a user meets it: a client seals its message,
  * smsq stores and serves only the sealed text, the bundled worker (paired with the passphrase)
  * opens it for SMS Gateway for Android's stand-in, and seals the replies it posts.
  */

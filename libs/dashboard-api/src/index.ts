@@ -129,6 +129,8 @@ export interface SessionAnswer {
   apiBaseUrlIsLoopback: boolean;
   /** Where this dashboard offers the reference worker (`smsq-worker.mjs`) for download; null when it is not built. */
   workerDownloadUrl: string | null;
+  /** smsq's version (the root package.json's), shown in the footer. */
+  version: string;
 }
 
 /** POST /api/auth/signup → 201 SessionAnswer; POST /api/auth/signin → 200 SessionAnswer; POST /api/auth/signout → 204. */
@@ -327,7 +329,7 @@ export interface TaskRow {
   /** The phone it was first routed to. */
   firstPhoneId: number;
   recipient: string;
-  /** The text; when `encrypted`, the sealed message (`$smsq$1$…`, docs/encryption.md), which only the page can open with the passphrase. */
+  /** The text; when `encrypted`, the sealed message (`$smsq$1$…`, docs/guide/encryption.md), which only the page can open with the passphrase. */
   message: string;
   /** Sealed end to end in the client's browser or system: smsq cannot read `message`. */
   encrypted: boolean;
@@ -359,7 +361,7 @@ export type RerouteReason = 'phone_disabled' | 'phone_silent' | 'phone_paused' |
  * One message of Send, as create-task takes it: its text, or one of the client's templates
  * (`templateId`) filled from `variables`; `scheduledAt` is the client's local time, like a
  * task's; `priority` `high` ignores the send windows and goes first. `encrypted`: `message` is a
- * sealed message the page made with the passphrase (docs/encryption.md); never with a template,
+ * sealed message the page made with the passphrase (docs/guide/encryption.md); never with a template,
  * which smsq would have to read to fill.
  */
 export type OutgoingSms = { recipient: string; scheduledAt?: string; priority?: TaskPriority } & ({ message: string; encrypted?: boolean } | { templateId: number; variables: Record<string, string> });

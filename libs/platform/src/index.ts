@@ -38,3 +38,4 @@ export * from './config/retention-settings.js';
 export * from './retention/prune.js';
 export * from './retention/retention-pruner.js';
 export * from './rate-limit/token-buckets.js';
+export * from './version.js';

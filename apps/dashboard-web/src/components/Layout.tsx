@@ -17,6 +17,12 @@ function Brand() {
   );
 }
 
+/** The footer line of every page: which smsq this is, as the dashboard's back end reads it (the root package.json). */
+function Version() {
+  const { session } = useSession();
+  return <footer className="version-footer">smsq {session.version}</footer>;
+}
+
 /** The signed-in shell: a sidebar (a top bar with a menu button on narrow screens) and the page. */
 export function Layout() {
   const { session, signOut } = useSession();
@@ -115,6 +121,7 @@ export function Layout() {
         </aside>
         <main id="main" className="main" tabIndex={-1}>
           <Outlet />
+          <Version />
         </main>
       </div>
     </PassphraseProvider>
@@ -130,6 +137,7 @@ export function AuthLayout({ children }: { children: ReactNode }) {
         </div>
         {children}
         <p className="auth-footer">Outbound SMS queue · reliable delivery, credits you can see.</p>
+        <Version />
       </main>
     </div>
   );

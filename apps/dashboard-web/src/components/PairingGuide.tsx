@@ -4,7 +4,7 @@ import { GATEWAY_URL_PLACEHOLDER, DEFAULT_PHONE_NAME, WORKER_FILE, pairCommand, 
 import { Alert } from './Alert';
 import { CommandLine } from './CommandLine';
 
-export const PHONES_GUIDE = 'docs/phones.md in the smsq repository';
+export const PHONES_GUIDE = 'docs/guide/phones.md in the smsq repository';
 
 /** Shown wherever a phone is paired: the API address in the QR code names this machine, which no phone can reach. */
 export function UnreachableApiWarning() {

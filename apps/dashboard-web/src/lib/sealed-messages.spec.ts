@@ -11,7 +11,7 @@ function keyringOf(passphrase: string): PassphraseKeyring {
 }
 
 describe(MessageOpener.name, () => {
-  it('opens each of docs/encryption.md’s test vectors with its passphrase to its text', async () => {
+  it('opens each of docs/guide/encryption.md’s test vectors with its passphrase to its text', async () => {
     for (const vector of SEALED_MESSAGE_TEST_VECTORS) {
       const sut = new MessageOpener(keyringOf(vector.passphrase));
 
@@ -31,7 +31,7 @@ describe(MessageOpener.name, () => {
   it('tells a damaged message and one of a newer format from a wrong passphrase', async () => {
     const sut = new MessageOpener(keyringOf(third!.passphrase));
 
-    // docs/encryption.md: the last character changed to one a lenient decoder would read as the same bytes.
+    // docs/guide/encryption.md: the last character changed to one a lenient decoder would read as the same bytes.
     expect(await sut.open(`${third!.sealed.slice(0, -1)}t`)).toEqual({ ok: false, problem: 'damaged' });
     expect(await sut.open('$smsq$2$AAECAwQFBgcICQoLDA0ODw$EBESExQVFhcYGRob$VX0I')).toEqual({ ok: false, problem: 'newer_format' });
     expect(await sut.open('plain text marked as encrypted')).toEqual({ ok: false, problem: 'damaged' });

@@ -1,4 +1,5 @@
 import { Patterns } from '@smsq/contracts';
+import { SMSQ_VERSION } from '@smsq/platform';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../http/security-headers.js';
 import { CLIENT_ACCESS_TTL_MS } from '../shared/client-access.js';
@@ -24,7 +25,7 @@ describe(AuthController.name, () => {
     vi.restoreAllMocks();
   });
 
-  it('gives a browser without a session a pre-session cookie and a CSRF token, and nobody signed in', async () => {
+  it("gives a browser without a session a pre-session cookie and a CSRF token, smsq's version, and nobody signed in", async () => {
     const browser = dashboard.browser();
 
     const response = await browser.get('/api/auth/session');
@@ -38,6 +39,7 @@ describe(AuthController.name, () => {
       apiBaseUrlIsLoopback: false,
       defaultTimeZone: 'Europe/Belgrade',
       workerDownloadUrl: null,
+      version: SMSQ_VERSION,
     });
     const setCookie = response.headers.getSetCookie();
     expect(setCookie).toEqual([expect.stringMatching(new RegExp(`^${dashboard.config.namespace}_pre=[A-Za-z0-9_-]{43}; Path=/; HttpOnly; SameSite=Strict$`))]);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@smsq/contracts';
 import type { SessionAnswer, SessionUser } from '@smsq/dashboard-api';
+import { SMSQ_VERSION } from '@smsq/platform';
 import { DashboardConfig } from '../config/dashboard-config.js';
 import { ClientAccess } from '../shared/client-access.js';
 import { normaliseEmail } from '../users/email.js';
@@ -106,6 +107,7 @@ export class AuthService {
       defaultTimeZone: this.config.defaultTimeZone,
       apiBaseUrlIsLoopback: this.config.publicApiUrlIsLoopback,
       workerDownloadUrl: workerFileExists(this.config.workerFile) ? WORKER_DOWNLOAD_PATH : null,
+      version: SMSQ_VERSION,
     };
   }
 

@@ -10,7 +10,7 @@ function task(id: number, clientId: number, status: TaskView['status'] = 'failed
   return { id, clientId, phoneId: 7, firstPhoneId: 7, recipient: '+381641234567', message: 'hello', status, scheduledAt: '2026-11-22 10:00:00', attempts: 1, sentAt: null, deliveredAt: null, failedAt: '2026-11-22T09:01:00.000Z', error: 'no signal', expiresAt: null, createdAt: '2026-11-22T09:00:00.000Z', segments: 1, encrypted: false, priority: 'normal', reroutedBecause: null };
 }
 
-/** docs/encryption.md's first test vector: a message sealed with the client's passphrase, as smsq stores it. */
+/** docs/guide/encryption.md's first test vector: a message sealed with the client's passphrase, as smsq stores it. */
 const SEALED = SEALED_MESSAGE_TEST_VECTORS[0]!.sealed;
 
 function phone(id: number, clientId: number): PhoneDetails {

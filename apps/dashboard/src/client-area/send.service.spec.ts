@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeService } from '../testing/fake-services.js';
 import { SendService } from './send.service.js';
 
-/** docs/encryption.md's first test vector: what the page sends for an encrypted message. */
+/** docs/guide/encryption.md's first test vector: what the page sends for an encrypted message. */
 const SEALED = SEALED_MESSAGE_TEST_VECTORS[0]!.sealed;
 const QUEUED: CreateTasksBody = { results: [{ ok: true, id: 7, status: 'pending', phone_id: 3, client_id: 5, scheduled_at: '2026-11-22 10:00:00', credits_remaining: 29 }] };
 

@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { metricsRegistry, ServiceMetrics } from './metrics.js';
 import { Liveness, type LivenessReport } from './liveness.js';
 import { Readiness, type ReadinessReport } from './readiness.js';
+import { SMSQ_VERSION } from '../version.js';
 
 /** Liveness, readiness and Prometheus metrics, on every service's own HTTP port. */
 @Controller()
@@ -13,13 +14,13 @@ export class HealthController {
     private readonly serviceMetrics: ServiceMetrics,
   ) {}
 
-  /** The process answers and can still heal by itself; 503 asks to be restarted. */
+  /** The process answers and can still heal by itself; 503 asks to be restarted. Either way it names smsq's version. */
   @Get('healthz')
-  alive(@Res({ passthrough: true }) reply: FastifyReply): { status: 'ok' } | ({ status: 'stuck' } & LivenessReport) {
+  alive(@Res({ passthrough: true }) reply: FastifyReply): { status: 'ok'; version: string } | ({ status: 'stuck'; version: string } & LivenessReport) {
     const report = this.liveness.report();
-    if (report.alive) return { status: 'ok' };
+    if (report.alive) return { status: 'ok', version: SMSQ_VERSION };
     reply.status(503);
-    return { status: 'stuck', ...report };
+    return { status: 'stuck', version: SMSQ_VERSION, ...report };
   }
 
   @Get('readyz')

@@ -23,7 +23,7 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 /**
  * One service's metrics, in a registry of its own: services sharing a process (npm start) each
  * show only what they counted, so summing every service's /metrics never counts an event twice.
- * Names and labels are documented in docs/monitoring.md; keep them stable.
+ * Names and labels are documented in docs/guide/monitoring.md; keep them stable.
  */
 export class ServiceMetrics {
   readonly registry = new Registry();

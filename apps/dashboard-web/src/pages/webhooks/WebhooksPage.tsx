@@ -199,7 +199,7 @@ export function WebhooksPage() {
         <>
           <AddEndpoint eventTypes={webhooks.data.eventTypes} onAdded={added} />
           {webhooks.data.endpoints.length === 0 ? (
-            <EmptyState title="No endpoints yet">Add one above; the README shows how to check the signature in Node and Python.</EmptyState>
+            <EmptyState title="No endpoints yet">Add one above; docs/guide/webhooks.md shows how to check the signature in Node.js and Python.</EmptyState>
           ) : (
             webhooks.data.endpoints.map((endpoint) => <Endpoint key={endpoint.id} endpoint={endpoint} onChanged={webhooks.reload} onSecret={added} />)
           )}

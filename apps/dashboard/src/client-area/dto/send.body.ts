@@ -14,7 +14,7 @@ export class OutgoingSmsBody {
   @IsOptional() @IsString() @Length(0, 32) scheduledAt?: string;
   /** `high` (one-time codes, alerts): ignores the send windows and goes first. */
   @IsOptional() @IsIn(TASK_PRIORITIES, { message: `priority must be one of ${TASK_PRIORITIES.join(', ')}` }) priority?: TaskPriority;
-  /** `message` is sealed in the page with the client's passphrase (docs/encryption.md): passed on for create-task to check and store as it is. */
+  /** `message` is sealed in the page with the client's passphrase (docs/guide/encryption.md): passed on for create-task to check and store as it is. */
   @IsOptional() @IsBoolean() encrypted?: boolean;
 }
 

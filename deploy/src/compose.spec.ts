@@ -256,9 +256,9 @@ describe('Caddy in deploy/compose/docker-compose.yml', () => {
   });
 });
 
-describe('docs/deploy.md, "Production on one server"', () => {
+describe('docs/guide/running.md, "Production on one server"', () => {
   it('shows the pg_dump and pg_restore the backup script runs, and the script commands the restore test runs', () => {
-    const docs = readFileSync(join(repoRoot, 'docs/deploy.md'), 'utf8');
+    const docs = readFileSync(join(repoRoot, 'docs/guide/running.md'), 'utf8');
     const script = readFileSync(join(composeDir, 'backup.sh'), 'utf8');
     const shown = [...docs.matchAll(/^ *(pg_dump|pg_restore) (.+)$/gm)].map((match) => `${match[1]} ${match[2]}`);
     expect(shown.map((line) => line.split(' ')[0]).sort()).toEqual(['pg_dump', 'pg_restore']);

@@ -82,7 +82,7 @@ function keyringOf(passphrase: string | PassphraseKeyring): PassphraseKeyring {
 }
 
 /**
- * Seals a message end to end (docs/encryption.md), for create-task with `encrypted: true`: only a
+ * Seals a message end to end (docs/guide/encryption.md), for create-task with `encrypted: true`: only a
  * worker holding the same passphrase can read it. The first call derives the key (a moment, on
  * purpose); later ones take well under a millisecond.
  *

@@ -4,7 +4,7 @@ import { MESSAGE_MAX_CODE_POINTS } from './gateway/public-limits.js';
 /** The longest a reply's text may be, in code points. */
 export const REPLY_MAX_CODE_POINTS = 4000;
 
-/** The longest sealed message (docs/encryption.md) an encrypted create may carry: what the longest message seals to. */
+/** The longest sealed message (docs/guide/encryption.md) an encrypted create may carry: what the longest message seals to. */
 export const MAX_SEALED_MESSAGE_LENGTH = maxSealedLength(MESSAGE_MAX_CODE_POINTS);
 
 /** The longest sealed reply a worker may post: what the longest reply seals to. */

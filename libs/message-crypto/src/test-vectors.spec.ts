@@ -72,7 +72,7 @@ describe('SEALED_MESSAGE_TEST_VECTORS', () => {
     }
   });
 
-  it('refuses vector 3 with its last character\'s unused bits set, as docs/encryption.md says', () => {
+  it('refuses vector 3 with its last character\'s unused bits set, as docs/guide/encryption.md says', () => {
     const vector = SEALED_MESSAGE_TEST_VECTORS[2]!;
     const lenient = `${vector.sealed.slice(0, -1)}t`;
 

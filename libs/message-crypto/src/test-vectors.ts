@@ -1,6 +1,6 @@
 /**
  * Fixed inputs and the sealed text they must give, for any implementation of the format (this one's
- * spec, a browser's, a third party's). The same vectors are in docs/encryption.md. `keyHex` is the
+ * spec, a browser's, a third party's). The same vectors are in docs/guide/encryption.md. `keyHex` is the
  * PBKDF2 output, the AES key itself, so an implementation can tell which step differs.
  */
 export interface SealedMessageTestVector {

@@ -7,7 +7,7 @@ export interface PgAdapterOptions {
   maxConnections?: number;
   /** Shown in pg_stat_activity, so a connection can be traced to its service. */
   applicationName?: string;
-  /** How long a statement and an open transaction may last; each service chooses its own (docs/deploy.md). */
+  /** How long a statement and an open transaction may last; each service chooses its own (docs/guide/running.md). */
   limits?: SessionLimits;
   /** Told of every answered query, for liveness to tell a slow pool from a broken one. */
   progress?: PoolProgress;

@@ -8,7 +8,7 @@ import { normaliseRecipient, type RecipientRules } from '@smsq/task-intake';
 export interface InboundItem {
   from: string;
   message: string;
-  /** Sealed by the worker (docs/encryption.md): `message` is the ciphertext. */
+  /** Sealed by the worker (docs/guide/encryption.md): `message` is the ciphertext. */
   encrypted: boolean;
   /** A sealed reply's keyword as the worker read its plaintext; undefined when none. */
   keyword: ReplyKeyword | undefined;

@@ -8,7 +8,7 @@ import { WAITING } from '../tasks/waiting-tasks.js';
 /**
  * A waiting task failover may move: due, routed by smsq, and held by no phone. A task its lease
  * returned keeps its last holder: that phone may have sent it before its worker went away, and
- * only its worker can ask it (docs/phones.md), so it waits for its phone.
+ * only its worker can ask it (docs/guide/phones.md), so it waits for its phone.
  */
 export interface MovableTask {
   id: number;

@@ -21,7 +21,7 @@ export const MOVES_ON_DISABLE = 1_000;
 
 /**
  * Moves the waiting tasks of phones that cannot send them (disabled, silent, paused, at their daily limit)
- * to the phone routing would choose now (docs/phones.md, "When a phone goes quiet"). Only tasks no
+ * to the phone routing would choose now (docs/guide/phones.md, "When a phone goes quiet"). Only tasks no
  * phone holds (never claimed, released, or given back by the phone's word that it sent nothing)
  * and no client pinned move, each by one conditional statement under its row lock, so a claim, a
  * cancel or a report never meets a task on two phones. Each move keeps the

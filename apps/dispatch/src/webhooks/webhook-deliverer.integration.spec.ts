@@ -51,7 +51,7 @@ class Receiver {
   }
 }
 
-/** What a receiver does with Smsq-Signature, written here from docs/reference.md's description rather than taken from the code under test. */
+/** What a receiver does with Smsq-Signature, written here from docs/guide/webhooks.md's description rather than taken from the code under test. */
 function verify(secret: string, received: Received): boolean {
   const header = String(received.headers['smsq-signature']);
   const t = /(?:^|,)t=(\d+)/.exec(header)?.[1];

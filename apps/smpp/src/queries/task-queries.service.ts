@@ -45,7 +45,7 @@ function taskIdOf(messageId: string): number | undefined {
   return id >= 1 && id <= MAX_TASK_ID ? id : undefined;
 }
 
-/** A task's state in SMPP's words (docs/smpp.md): final states carry the time they were reached. */
+/** A task's state in SMPP's words (docs/guide/smpp.md): final states carry the time they were reached. */
 function stateOf(task: TaskView): { messageState: number; finalDate: Date | undefined; errorCode: number } {
   const at = (instant: string | null) => (instant ? new Date(instant) : undefined);
   switch (task.status) {

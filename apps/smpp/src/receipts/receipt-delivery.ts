@@ -3,7 +3,7 @@ import { MESSAGE_STATE_BY_STAT, receiptText, type ReceiptStat } from '../protoco
 import type { OutgoingDelivery } from '../binds/bind-registry.js';
 import type { DueReceipt } from './receipts.repository.js';
 
-/** What each task event says in a receipt (docs/smpp.md): its `stat:` and `err:`. */
+/** What each task event says in a receipt (docs/guide/smpp.md): its `stat:` and `err:`. */
 const RECEIPT_OF: Record<ReceiptEvent, { stat: ReceiptStat; err: number }> = {
   'task.sent': { stat: 'ACCEPTD', err: 0 },
   'task.delivered': { stat: 'DELIVRD', err: 0 },

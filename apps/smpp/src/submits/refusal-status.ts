@@ -15,7 +15,7 @@ export const SMSQ_STATUS = {
   noPhone: 0x0403,
 } as const;
 
-/** Each create-task error (DESIGN §3) as the command_status its submit_sm is answered with; docs/smpp.md has the table. */
+/** Each create-task error (DESIGN §3) as the command_status its submit_sm is answered with; docs/guide/smpp.md has the table. */
 const STATUS_OF_ERROR: Readonly<Record<string, number>> = {
   invalid_recipient: CommandStatus.ESME_RINVDSTADR,
   invalid_message: CommandStatus.ESME_RINVMSGLEN,

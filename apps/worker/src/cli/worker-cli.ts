@@ -19,7 +19,7 @@ interface Output {
   askPassphrase?(): Promise<string>;
 }
 
-const USAGE = `smsq-worker: delivers smsq's SMS through a phone (docs/phones.md)
+const USAGE = `smsq-worker: delivers smsq's SMS through a phone (docs/guide/phones.md)
 
   smsq-worker pair '<text of the dashboard QR code>' --driver smsgate --gateway-url http://192.168.1.20:8080 [--name "Office phone"]
   smsq-worker pair '<text of the dashboard QR code>' --driver termux          (on the phone, in Termux)

@@ -36,7 +36,7 @@ export const DEFAULT_RETRY_TIMINGS: RetryTimings = {
   reportTimeoutMs: 10_000,
 };
 
-/** SMSGate's Local Server (docs/phones.md): its login stays here, never in smsq. */
+/** SMSGate's Local Server (docs/guide/phones.md): its login stays here, never in smsq. */
 export interface SmsGateSettings {
   user: string;
   password: string;
@@ -89,7 +89,7 @@ export interface WorkerConfig {
   /** After a stop, how long a phone may still take to settle the SMS in hand before it is left to the lease. */
   stopGraceMs: number;
   /**
-   * The client's passphrase, which opens encrypted tasks (docs/encryption.md); never sent to smsq,
+   * The client's passphrase, which opens encrypted tasks (docs/guide/encryption.md); never sent to smsq,
    * never logged. Undefined: an encrypted task is reported failed, `cannot_decrypt`.
    */
   passphrase: WorkerPassphrase | undefined;

@@ -1,5 +1,5 @@
 /**
- * How the worker reaches a phone. One driver per setup (docs/phones.md): SMS Gateway for Android in
+ * How the worker reaches a phone. One driver per setup (docs/guide/phones.md): SMS Gateway for Android in
  * Local Server mode, Termux:API on the phone itself, or a generic HTTP gateway. The delivery loop
  * claims a task, paces it, hands it to `send`, reports what `send` answered, and afterwards asks
  * `followDelivery` (when the driver has one) whether the carrier confirmed delivery.

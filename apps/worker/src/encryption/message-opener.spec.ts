@@ -12,7 +12,7 @@ describe(MessageOpener.name, () => {
     expect(await sut.textOf({ message: 'Hello', parts: 3, encrypted: false })).toEqual({ kind: 'text', message: 'Hello', parts: 3 });
   });
 
-  it('opens a sealed message (docs/encryption.md, vector 1) and counts the parts of its text', async () => {
+  it('opens a sealed message (docs/guide/encryption.md, vector 1) and counts the parts of its text', async () => {
     const sut = new MessageOpener(new PassphraseKeyring(vector!.passphrase));
 
     expect(await sut.textOf(encrypted(vector!.sealed))).toEqual({ kind: 'text', message: 'Your smsq code is 482913', parts: 1 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { reasonOf } from '../http/http-answers.js';
 import { readStoredPassphrase, storedPassphraseFile } from './stored-passphrase.js';
 
-/** The client's passphrase for encrypted messages (docs/encryption.md), and where it came from; only the origin is ever printed. */
+/** The client's passphrase for encrypted messages (docs/guide/encryption.md), and where it came from; only the origin is ever printed. */
 export interface WorkerPassphrase {
   text: string;
   /** `WORKER_PASSPHRASE`, `WORKER_PASSPHRASE_FILE` or the stored file's path. */
@@ -20,7 +20,7 @@ export const NO_PASSPHRASE: PassphraseLookup = { found: undefined, problems: [] 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * Finds the passphrase, taken exactly as given (docs/encryption.md: no trimming, no normalising,
+ * Finds the passphrase, taken exactly as given (docs/guide/encryption.md: no trimming, no normalising,
  * so it is read here rather than through the trimming EnvReader): `WORKER_PASSPHRASE`, or the file
  * `WORKER_PASSPHRASE_FILE` names (its final line break dropped, as editors add one), or else the
  * one `pair --passphrase` stored in the state folder.

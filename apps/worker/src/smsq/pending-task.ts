@@ -23,7 +23,7 @@ export interface PendingTask {
   /** `parts`: the SMS parts the message costs, what the pace counts; 1 from an smsq that predates it, and for an encrypted message (smsq cannot count it). */
   parts: number;
   /**
-   * `encrypted`: `message` is a sealed message (docs/encryption.md) that the worker opens with the
+   * `encrypted`: `message` is a sealed message (docs/guide/encryption.md) that the worker opens with the
    * client's passphrase before the phone gets it; false when absent, from an smsq that predates it.
    */
   encrypted: boolean;

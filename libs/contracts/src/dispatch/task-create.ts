@@ -29,7 +29,7 @@ export class TaskCreateCommand {
   @IsOptional() @IsIn(TASK_PRIORITIES) priority?: TaskPriority;
   /** Submitted over SMPP with a delivery receipt asked for: the task's end is relayed to the SMPP service. */
   @IsOptional() @IsBoolean() receipts?: boolean;
-  /** The message is sealed (docs/encryption.md): stored as given, its parts unknown until the worker reports them. */
+  /** The message is sealed (docs/guide/encryption.md): stored as given, its parts unknown until the worker reports them. */
   @IsOptional() @IsBoolean() encrypted?: boolean;
 }
 

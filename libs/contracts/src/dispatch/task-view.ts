@@ -36,7 +36,7 @@ export interface TaskView {
   createdAt: string;
   /** How many SMS the message costs the phone (see `countSegments`); null for an encrypted message its worker has not sent yet. */
   segments: number | null;
-  /** The message is sealed end to end (docs/encryption.md): `message` is the ciphertext, readable only with the client's passphrase. */
+  /** The message is sealed end to end (docs/guide/encryption.md): `message` is the ciphertext, readable only with the client's passphrase. */
   encrypted: boolean;
   priority: TaskPriority;
   /** Why it last moved to another phone; null while it is on the phone it was first routed to. */

@@ -275,7 +275,7 @@ export const OPERATIONS: Record<RouteKey, Operation> = {
     operationId: 'getReplyKeywords',
     summary: "The client's own reply keywords, for a worker that encrypts replies",
     description:
-      "A worker that seals the replies it posts (docs/encryption.md) must tell smsq which are opt-out or opt-in keywords, as smsq cannot read them: these are the client's own words, beside the standard ones. Empty for a token of no client's phone.",
+      "A worker that seals the replies it posts (docs/guide/encryption.md) must tell smsq which are opt-out or opt-in keywords, as smsq cannot read them: these are the client's own words, beside the standard ones. Empty for a token of no client's phone.",
     tags: ['Delivery'],
     security: WORKER,
     responses: { '200': success('The words.', ref('ReplyKeywords'), { opt_out_words: ['ODJAVA'], opt_in_words: [] }), ...errors('unauthorized'), ...ANY_ERROR },

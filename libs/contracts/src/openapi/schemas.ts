@@ -69,7 +69,7 @@ const CLAIMED_TASK_FIELDS = {
   per_minute: whole("The pace the phone's owner set for it, SMS parts per minute: send no faster, so the carrier does not throttle the SIM for sending too fast. Absent when none is set (the worker keeps its own).", { minimum: 1, maximum: MAX_SIM_LIMIT }),
   jitter: whole("Before sending it, also wait a random 0 to this many seconds on top of `per_minute`'s pace, so the phone's sends are not evenly spaced (carriers flag machine-regular sending as spam). Absent when none is set.", { minimum: 0, maximum: MAX_JITTER_S }),
   sim: whole(`The SIM to send it from (1 to ${MAX_SIMS}): \`sticky\` routing keeps its recipient on one SIM, so replies come back to the number it knows. Absent: the phone's default SIM.`, { minimum: 1, maximum: MAX_SIMS }),
-  encrypted: constant(true, "`message` is sealed with the client's passphrase (docs/encryption.md): open it and send the plaintext, report its parts in `segments`; one you cannot open is reported `failed` with `reason: \"cannot_decrypt\"`. Absent: plain text."),
+  encrypted: constant(true, "`message` is sealed with the client's passphrase (docs/guide/encryption.md): open it and send the plaintext, report its parts in `segments`; one you cannot open is reported `failed` with `reason: \"cannot_decrypt\"`. Absent: plain text."),
 };
 const SILENT_AFTER =
   'A phone is `online` while its last contact (its registration or pairing, a poll, a report or a health report) is within `SMSQ_PHONE_SILENT_S` seconds (default 120; it must exceed the 30 s long-poll cap), `silent` after that, and `disabled` while disabled, whatever its contact.';
@@ -121,7 +121,7 @@ export const SCHEMAS = {
         encrypted: {
           type: 'boolean',
           description:
-            "`true`: `message` is sealed end to end with your passphrase (docs/encryption.md), so smsq stores and serves it as given and only your worker reads it; the recipient stays readable, as routing and opt-outs need it. A message not in the sealed format is 400 `invalid_message`; not with `template_id`. Its `segments` are known once the worker sent it.",
+            "`true`: `message` is sealed end to end with your passphrase (docs/guide/encryption.md), so smsq stores and serves it as given and only your worker reads it; the recipient stays readable, as routing and opt-outs need it. A message not in the sealed format is 400 `invalid_message`; not with `template_id`. Its `segments` are known once the worker sent it.",
         },
         phone_id: whole('Profile A: one of your active phones; Profile B: a gateway of your VIP pool. Anything else is ignored, as if it were left out.'),
         scheduled_at: text(`${LOCAL_TIME_REQUEST} A time in the past is due at once; left out, now.`),
@@ -298,7 +298,7 @@ export const SCHEMAS = {
     {
       from: text("The sender's number, normalised to E.164 as create-task normalises a recipient (Profile A: `06…` is `+3816…`), or, when it is no such number, an alphanumeric sender id or short code as written."),
       message: text(`At most ${REPLY_MAX_CODE_POINTS} characters; with \`encrypted\`, the sealed text (at most ${MAX_SEALED_REPLY_LENGTH} characters).`, { maxLength: MAX_SEALED_REPLY_LENGTH }),
-      encrypted: { type: 'boolean', description: "`true`: the worker sealed the reply with the client's passphrase (docs/encryption.md); stored and shown as given." },
+      encrypted: { type: 'boolean', description: "`true`: the worker sealed the reply with the client's passphrase (docs/guide/encryption.md); stored and shown as given." },
       keyword: {
         type: 'string',
         enum: [...REPLY_KEYWORDS],
@@ -424,7 +424,7 @@ export const SCHEMAS = {
     id: whole('The reply.', ENTITY_ID),
     from: text('The sender.'),
     message: text('The text; with `encrypted`, the sealed text the worker posted.'),
-    encrypted: { type: 'boolean', description: "The worker sealed the reply with the client's passphrase (docs/encryption.md)." },
+    encrypted: { type: 'boolean', description: "The worker sealed the reply with the client's passphrase (docs/guide/encryption.md)." },
     received_at: INSTANT,
     phone_id: orNull(whole('The phone or gateway that received it.')),
     in_reply_to_task_id: orNull(whole('The latest task sent to this number (from this phone when known) before the reply came; null when none went out.')),

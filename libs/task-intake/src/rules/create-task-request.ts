@@ -20,7 +20,7 @@ export interface CreateTaskRequest {
   expiresAt: Date | undefined;
   /** `high` ignores the client's send windows and is claimed before normal tasks; `normal` when not given. */
   priority: TaskPriority;
-  /** `message` is sealed end to end (docs/encryption.md): stored as given, opened only by the worker. */
+  /** `message` is sealed end to end (docs/guide/encryption.md): stored as given, opened only by the worker. */
   encrypted: boolean;
 }
 

@@ -6,7 +6,7 @@ import type { OutgoingSms, PhoneDriver, SendOutcome } from '../phone-driver.js';
 const VOLUME_ERRORS: ReadonlySet<string> = new Set(['limit_exceeded', 'carrier_volume']);
 
 /**
- * A generic HTTP gateway (docs/phones.md, setup 3): `POST {gateway_url}/send` with
+ * A generic HTTP gateway (docs/guide/phones.md, setup 3): `POST {gateway_url}/send` with
  * `{id, recipient, message}`. A 2xx answer means sent; anything else, or no answer in time, failed.
  * A failure answer whose JSON body says `"retry": true` is the gateway's word that nothing was sent
  * (no signal, its SIM missing…): the failure is reported with `retry`, and smsq may queue the task

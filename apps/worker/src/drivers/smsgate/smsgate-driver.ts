@@ -45,7 +45,7 @@ export interface SmsGateDriverOptions {
 
 /**
  * SMS Gateway for Android (capcom6/android-sms-gateway) in Local Server mode at the task's gateway
- * URL (docs/phones.md, setup 1).
+ * URL (docs/guide/phones.md, setup 1).
  */
 export class SmsGateDriver implements PhoneDriver {
   readonly name = 'smsgate';

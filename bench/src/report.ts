@@ -247,7 +247,7 @@ export function renderResults(r: BenchResults, resultFile: string): string {
     '',
     '### Resident memory (MB)',
     '',
-    'Measured, no longer a target apart (issue 20); the four in one process stay under their 500 MB.',
+    'Measured, no longer a target apart; the four in one process stay under their 500 MB.',
     '',
     '| service | at rest | under scenario 1 (peak) |',
     '|---|---:|---:|',

@@ -132,16 +132,15 @@ describe(`${DeliveryWorker.name} with encrypted tasks`, () => {
     expect(second - first).toBeGreaterThanOrEqual((300 + 100) / 2);
   });
 
-  it('refuses, unsent, a decrypted text longer than smsq counts in a report', async () => {
+  it('refuses, unsent, a decrypted text longer than create-task takes', async () => {
     sut = await harness({ env: { WORKER_PASSPHRASE: PASSPHRASE } });
-    // 50 parts of 33 two-unit characters in UCS-2: more than any message create-task takes can cost.
-    const tooLong = await new PassphraseKeyring(PASSPHRASE).seal('😀'.repeat(49 * 33 + 1));
+    const tooLong = await new PassphraseKeyring(PASSPHRASE).seal('😀'.repeat(1601));
     sut.smsq.route(POLL, pollAnswers({ status: 200, body: encryptedTask(sut.gateway.url, { message: tooLong }) }));
     sut.start();
 
     const report = await sut.smsq.waitForRequest(REPORT);
 
-    expect(report.body).toEqual({ id: 7, status: 'failed', error: 'the decrypted message is 50 SMS parts long; smsq takes at most 49 for an encrypted message', next: true });
+    expect(report.body).toEqual({ id: 7, status: 'failed', error: 'the decrypted message is 1601 characters; the most is 1600', next: true });
     expect(sentMessages(sut)).toEqual([]);
   });
 });

@@ -1,9 +1,7 @@
 import { SealedMessageError, type PassphraseKeyring } from '@smsq/message-crypto';
 import { reasonOf } from '../http/http-answers.js';
 import type { PendingTask } from '../smsq/pending-task.js';
-import { countSegments, MAX_REPORTED_PARTS, MESSAGE_MAX_CODE_POINTS } from '@smsq/contracts/segments';
-
-/** The most parts smsq takes in a report's `segments` (MAX_REPORTED_PARTS in @smsq/contracts): the worker ships with the server. */
+import { countSegments, MESSAGE_MAX_CODE_POINTS } from '@smsq/contracts/segments';
 
 /**
  * What the phone is to send for a task: its text and the SMS parts it costs; or why it cannot be
@@ -35,9 +33,8 @@ export class MessageOpener {
     if (message.trim() === '') return { kind: 'unsendable', error: 'the decrypted message is empty' };
     const length = [...message].length;
     if (length > MESSAGE_MAX_CODE_POINTS) return { kind: 'unsendable', error: `the decrypted message is ${length} characters; the most is ${MESSAGE_MAX_CODE_POINTS}` };
-    const parts = countSegments(message);
-    if (parts > MAX_REPORTED_PARTS) return { kind: 'unsendable', error: `the decrypted message is ${parts} SMS parts long; smsq takes at most ${MAX_REPORTED_PARTS} for an encrypted message` };
-    return { kind: 'text', message, parts };
+    // At most 1,600 characters cost at most MAX_REPORTED_PARTS parts, the most a report may say.
+    return { kind: 'text', message, parts: countSegments(message) };
   }
 }
 

@@ -1,12 +1,50 @@
-// `npm start`: builds what is not built, starts every service against the local Postgres,
-// RabbitMQ and Redis, and on an empty database seeds a demo client and prints how to use it.
+// `npm start`: checks PostgreSQL, RabbitMQ and Redis (starting a local one that is installed but
+// stopped, naming one that is missing), builds what is not built, starts every service, and on an
+// empty database seeds a demo client and prints how to use it. `npm start -- --help` says so.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
+import { exitAfterOutput, preflight } from './lib/servers.mjs';
 import { Supervisor } from './lib/supervisor.mjs';
 import { appFile, root } from './lib/workspace.mjs';
+
+const HELP = `npm start: smsq on this machine, every service in this terminal (Ctrl-C stops them all).
+
+What it does, in order:
+  1. checks PostgreSQL, RabbitMQ and Redis where the settings below point, one line each; starts
+     a local one that is installed here but stopped; names one that is missing, with the commands
+     to get it (apt, Homebrew, Docker), and stops there
+  2. builds what is not built (cached parts are skipped)
+  3. starts the API, billing, dispatch, inbox, SMPP and the dashboard, in one Node process
+     (SMSQ_PROCESSES=many: a process each), restarted when one crashes; each creates the database
+     if it is missing and applies its migrations to its own schema as it starts
+  4. the demo, on an empty database: a demo client with an API key and a phone, a dashboard
+     admin, the gateway simulator and a worker delivering through it; it prints a curl to try
+
+Settings (environment variables; an empty value counts as unset):
+  SMSQ_PROFILE              A: clients pair their own phones; B: pooled gateways      (A)
+  SMSQ_PROCESSES            one or many                                               (one)
+  SMSQ_DEMO                 true or false: seed and run the demo                      (true)
+  DATABASE_URL              PostgreSQL    (postgresql://postgres@127.0.0.1:5432/smsq)
+  AMQP_URL                  RabbitMQ      (amqp://guest:guest@127.0.0.1:5672)
+  REDIS_URL                 Redis         (redis://127.0.0.1:6379)
+  PORT                      the API, with its reference at /docs                      (3000)
+  DASHBOARD_PORT            the dashboard                                             (3001)
+  DASHBOARD_PUBLIC_API_URL  the API address users and the pairing QR code get; one the
+                            phones can reach      (SMSQ_BASE_URL, else http://localhost:$PORT)
+  SMSQ_SMPP_PORT            where SMPP clients bind                                   (2775)
+  BILLING_PORT, DISPATCH_PORT, INBOX_PORT, SMPP_HTTP_PORT
+                            the other services' /healthz and /metrics          (3011 to 3014)
+  GATEWAY_SIM_PORT          the demo's gateway simulator                              (3020)
+
+Every setting of every service: docs/reference/configuration.md
+`;
+if (process.argv.slice(2).some((arg) => ['--help', '-h', 'help'].includes(arg))) {
+  process.stdout.write(HELP);
+  process.exit(0);
+}
 
 const env = {
   SMSQ_PROFILE: 'A',
@@ -26,6 +64,21 @@ function log(line) {
   process.stdout.write(`smsq       | ${line}\n`);
 }
 
+// Before anything else: the servers, one line each; a missing one is named with how to get it, once.
+if (!(await preflight('npm start', env, { startStopped: true, line: log }))) await exitAfterOutput(1);
+/**
+ * Whether the servers are all still there; when not, the lines and the message are printed, once
+ * (a server gone while smsq starts). The supervisor and waitForReady may ask together: one look.
+ */
+let serversLook;
+let serversGone = false;
+const serversThere = () =>
+  serversGone
+    ? Promise.resolve(false)
+    : (serversLook ??= preflight('npm start', env, { quiet: true, line: log })
+        .then((there) => ((serversGone = !there), there))
+        .finally(() => (serversLook = undefined)));
+
 log(`smsq ${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version}, Profile ${profile}: building (cached parts are skipped)…`);
 const build = spawnSync(process.execPath, [join(root, 'node_modules/nx/dist/bin/nx.js'), 'run-many', '-t', 'build', '--output-style=stream-without-prefixes'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NX_DAEMON: 'false' } });
 if (build.status !== 0) {
@@ -33,7 +86,8 @@ if (build.status !== 0) {
   process.exit(1);
 }
 
-const supervisor = new Supervisor({ cwd: root, env, log });
+// A service that exits before it was ever ready may have lost a server: then the message, not a restart.
+const supervisor = new Supervisor({ cwd: root, env, log, beforeRestart: serversThere });
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void supervisor.stop(0));
 const SERVICES = ['billing', 'dispatch', 'inbox', 'smpp', 'api-gateway', 'dashboard'];
 // One process holds every service unless asked otherwise: about 200 MB instead of about 1 GB.
@@ -61,8 +115,14 @@ if (demo) {
 }
 log(`ready: the API at ${baseUrl}, the dashboard at ${dashboardUrl}, SMPP on port ${env.SMSQ_SMPP_PORT ?? 2775}  (Ctrl-C stops everything)`);
 
+/**
+ * Waits for `url` to answer ready. Every 10 s without an answer, the servers are looked at again:
+ * a service whose Redis went away waits for it without exiting, so only this look can tell.
+ */
 async function waitForReady(url) {
-  const deadline = Date.now() + 120_000;
+  const started = Date.now();
+  const deadline = started + 120_000;
+  let nextLook = started + 10_000;
   while (Date.now() < deadline) {
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
@@ -70,9 +130,13 @@ async function waitForReady(url) {
     } catch {
       // not listening yet
     }
+    if (Date.now() >= nextLook) {
+      if (!(await serversThere())) return void (await supervisor.stop(1));
+      nextLook = Date.now() + 10_000;
+    }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  log(`${url} did not answer ready within two minutes; are Postgres, RabbitMQ and Redis running? (it says what is missing)`);
+  log(`${url} did not answer ready within two minutes (the services' lines above say why)`);
   await supervisor.stop(1);
 }
 

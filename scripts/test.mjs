@@ -8,10 +8,13 @@ import { join } from 'node:path';
 import { requireBrowser } from './lib/browser.mjs';
 import { requireDeployTools } from './lib/deploy-tools.mjs';
 import { requireKannel } from './lib/kannel.mjs';
-import { nx, nxEnv as env, requireLocalServices, root } from './lib/workspace.mjs';
+import { exitAfterOutput, preflight } from './lib/servers.mjs';
+import { nx, nxEnv as env, root } from './lib/workspace.mjs';
 
 const results = join(root, 'test-results');
-await requireLocalServices('The tests');
+// The servers the tests use (their PostgreSQL is SMSQ_TEST_DATABASE_SERVER's, as @smsq/testing reads it); a stopped local one is started.
+const testDatabase = { variable: 'SMSQ_TEST_DATABASE_SERVER', fallback: 'postgresql://postgres@127.0.0.1:5432', example: 'postgresql://smsq:secret@db.example.com:5432', path: '' };
+if (!(await preflight('npm test', env, { startStopped: true, servers: { postgres: testDatabase } }))) await exitAfterOutput(1);
 // What the machine lacks is installed while the first steps run, which need none of it (apt.mjs
 // runs the installs one after another, in this order): the browser and Kannel (end to end, which
 // starts right after the build; without Kannel that step fails and says what to install), then the

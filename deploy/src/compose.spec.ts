@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeCommand, environmentOf, mounts, publishedPorts, resolveCompose, type ResolvedCompose } from './compose.js';
 
@@ -11,6 +11,7 @@ const repoRoot = join(deployRoot, '..');
 const composeDir = join(deployRoot, 'compose');
 const PRODUCTION = join(composeDir, 'docker-compose.yml');
 const DEMO = join(repoRoot, 'docker-compose.yml');
+const SERVERS = join(composeDir, 'servers.yml');
 const SECRETS = ['POSTGRES_PASSWORD', 'RABBITMQ_PASSWORD', 'REDIS_PASSWORD', 'DASHBOARD_SECRET'] as const;
 
 let workspace: string;
@@ -275,5 +276,43 @@ describe('docker-compose.yml, the demo', () => {
     const demo = resolveCompose(DEMO, { env: { DASHBOARD_SECRET: 'a-demo-secret-of-at-least-32-characters' } });
     expect(Object.keys(demo.services)).toEqual(expect.arrayContaining(['postgres', 'rabbitmq', 'redis', 'smsq']));
     expect(existsSync(join(repoRoot, 'Dockerfile'))).toBe(true);
+  });
+});
+
+describe('deploy/compose/servers.yml, the servers alone, which `npm start` names when one is missing', () => {
+  it('runs PostgreSQL 17, RabbitMQ 4 and Redis 7 on their standard ports, reachable from this machine only, each with a healthcheck and its data in a named volume', () => {
+    const servers = resolveCompose(SERVERS);
+    expect(Object.fromEntries(Object.entries(servers.services).map(([name, service]) => [name, service.image]))).toEqual({ postgres: 'postgres:17', rabbitmq: 'rabbitmq:4-management', redis: 'redis:7' });
+    const published = Object.entries(servers.services).flatMap(([name, service]) => publishedPorts(service).map((port) => `${name} ${port.hostIp}:${port.published}->${port.target}/${port.protocol}`));
+    expect(published.sort()).toEqual(['postgres 127.0.0.1:5432->5432/tcp', 'rabbitmq 127.0.0.1:5672->5672/tcp', 'redis 127.0.0.1:6379->6379/tcp']);
+    for (const [name, service] of Object.entries(servers.services)) {
+      expect(service.healthcheck?.test, `${name} has a healthcheck`).toBeDefined();
+      expect(service.healthcheck?.disable, name).not.toBe(true);
+    }
+    const volumeOf = (service: string, target: string) => mounts(servers.services[service]!).find((mount) => mount.target === target)?.source;
+    expect([volumeOf('postgres', '/var/lib/postgresql/data'), volumeOf('rabbitmq', '/var/lib/rabbitmq'), volumeOf('redis', '/data')]).toEqual(['postgres-data', 'rabbitmq-data', 'redis-data']);
+    // Named whatever the project is called: never another project's volumes.
+    expect(Object.values(servers.volumes ?? {}).map((volume) => (volume as { name?: string }).name).sort()).toEqual(['smsq-servers-postgres-data', 'smsq-servers-rabbitmq-data', 'smsq-servers-redis-data']);
+  });
+
+  it("takes the logins npm start's defaults use: user postgres without a password, RabbitMQ's guest", () => {
+    const servers = resolveCompose(SERVERS);
+    expect(environmentOf(servers.services['postgres']!)).toEqual({ POSTGRES_USER: 'postgres', POSTGRES_HOST_AUTH_METHOD: 'trust' });
+    expect(environmentOf(servers.services['rabbitmq']!)['RABBITMQ_DEFAULT_USER']).toBeUndefined();
+  });
+
+  it('is the file, the services and the ports the preflight (scripts/lib/servers.mjs) prints, in a project of its own', async () => {
+    type Preflight = { SERVERS: { key: string; fallback: string; defaultPort: number }[]; SERVERS_COMPOSE_FILE: string; composeCommand: (path: string, services: string[]) => string };
+    const preflight = (await import(pathToFileURL(join(repoRoot, 'scripts', 'lib', 'servers.mjs')).href)) as Preflight;
+    expect(preflight.SERVERS_COMPOSE_FILE).toBe(SERVERS);
+    const servers = resolveCompose(SERVERS);
+    expect(preflight.SERVERS.map((server) => server.key).sort()).toEqual(Object.keys(servers.services).sort());
+    for (const server of preflight.SERVERS) {
+      const [port] = publishedPorts(servers.services[server.key]!);
+      expect(new URL(server.fallback).port, server.key).toBe(port!.published);
+      expect(server.defaultPort, server.key).toBe(port!.target);
+    }
+    // -p: the .env beside the file (make-env.sh) names the production project, whose services have the same names.
+    expect(preflight.composeCommand('deploy/compose/servers.yml', ['postgres', 'redis'])).toBe('docker compose -f deploy/compose/servers.yml -p smsq-servers up -d postgres redis');
   });
 });

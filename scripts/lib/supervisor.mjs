@@ -1,6 +1,9 @@
 // Runs the services as child processes in one terminal: prefixed logs, restart with back-off
 // when one dies on its own or its /healthz asks for it (Kubernetes' liveness probe, here), and
-// SIGTERM to all of them (then SIGKILL after a grace period) on stop.
+// SIGTERM to all of them (then SIGKILL after a grace period) on stop. A service that exits before
+// it was ever ready is restarted only when `beforeRestart` says so (npm start: the servers it needs
+// are all there); otherwise everything stops, exit code 1, rather than a restart loop that cannot
+// succeed.
 //
 // Each child runs in a process group of its own, so the terminal's Ctrl-C reaches only this
 // supervisor, which passes one SIGTERM on: one stop, one drain. npm passes the same Ctrl-C on a
@@ -20,12 +23,19 @@ export class Supervisor {
   #children = new Map();
   #stopping = false;
   #stopSince = 0;
+  /** The one `beforeRestart` under way, which children exiting together share. */
+  #asking;
 
-  constructor({ cwd, env, colour = process.stdout.isTTY, log = (line) => process.stdout.write(`${line}\n`) }) {
+  /**
+   * `beforeRestart`: asked (once at a time) when a child with health addresses exits before they
+   * ever all answered 200; it answers whether to restart it, and says why not itself.
+   */
+  constructor({ cwd, env, colour = process.stdout.isTTY, log = (line) => process.stdout.write(`${line}\n`), beforeRestart }) {
     this.cwd = cwd;
     this.env = env;
     this.colour = colour;
     this.log = log;
+    this.beforeRestart = beforeRestart;
     // Children in their own groups outlive a supervisor that dies; one that exits takes them along.
     process.on('exit', () => {
       for (const entry of this.#children.values()) entry.child?.kill('SIGTERM');
@@ -49,7 +59,7 @@ export class Supervisor {
       if (child !== entry.child) return;
       // Refused: not listening yet (starting) or already gone (its exit restarts it).
       if (answers.every((answer) => answer === 200 || answer === 'refused')) {
-        if (answers.every((answer) => answer === 200)) entry.answered = true;
+        if (answers.every((answer) => answer === 200)) entry.answered = entry.wasReady = true;
         entry.healthFailures = 0;
         return;
       }
@@ -90,12 +100,24 @@ export class Supervisor {
     for (const stream of [child.stdout, child.stderr]) {
       createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${prefix}${line}\n`));
     }
-    child.on('exit', (code, signal) => {
+    child.on('exit', async (code, signal) => {
       entry.child = undefined;
       if (this.#stopping) return;
       if (code === 78) {
         process.stdout.write(`${prefix}stopped: its configuration is invalid (see above)\n`);
         return void this.stop(1);
+      }
+      if (!entry.wasReady && entry.healthUrls.length > 0 && this.beforeRestart) {
+        this.#asking ??= Promise.resolve()
+          .then(() => this.beforeRestart())
+          .catch(() => true)
+          .finally(() => (this.#asking = undefined));
+        const restart = await this.#asking;
+        if (this.#stopping) return;
+        if (!restart) {
+          process.stdout.write(`${prefix}exited (${signal ?? `code ${code}`}) before it was ready; not restarted (see above)\n`);
+          return void this.stop(1);
+        }
       }
       // A service that stayed up a while was healthy: start its back-off afresh.
       if (Date.now() - entry.startedAt > 30_000) entry.restarts = 0;

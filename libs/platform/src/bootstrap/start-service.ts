@@ -17,6 +17,8 @@ import { Liveness } from '../observability/liveness.js';
 import { Readiness } from '../observability/readiness.js';
 import { brokerAnswersAfresh } from '../messaging/broker-probe.js';
 import { drainOnSignals } from './graceful-drain.js';
+import { describeDependencyFailure } from '../errors/dependency-failure.js';
+import { DependencyUnavailableError, startFinished } from './start-failures.js';
 import { ServiceShutdown, ServiceShutdownModule } from './service-shutdown.js';
 
 export interface ServiceStart {
@@ -63,9 +65,12 @@ export async function startService(start: ServiceStart): Promise<NestFastifyAppl
   let server: ServiceQueueServer | undefined;
   if (start.consumes) {
     await declareServiceQueue(start.config, start.consumes, logger).catch((error: unknown) => {
-      if (!(error instanceof QueueMigrationRefused)) throw error;
-      logger.error(error.message);
-      process.exit(1);
+      if (error instanceof QueueMigrationRefused) {
+        logger.error(error.message);
+        process.exit(1);
+      }
+      const line = describeDependencyFailure(error, { kind: 'RabbitMQ', url: start.config.amqpUrl });
+      throw line ? new DependencyUnavailableError(line, { cause: error }) : error;
     });
     server = new ServiceQueueServer(rmqServerOptions(start.config, start.consumes).options!, deliveries);
     const microservice = app.connectMicroservice({ strategy: server }, { inheritAppConfig: true });
@@ -85,6 +90,7 @@ export async function startService(start: ServiceStart): Promise<NestFastifyAppl
   }
 
   await app.listen({ port: start.port, host: '0.0.0.0' });
+  startFinished();
   app.get(Liveness).start(start.config.stuckLimitS * 1000);
   drainOnSignals({ name: start.name, app, shutdown, deliveries, server, logger });
   logger.log(`${start.name} listening on :${start.port} (profile ${start.config.profile}, namespace ${start.config.namespace})`);

@@ -1,6 +1,7 @@
 import { ClientRMQ } from '@nestjs/microservices';
 import type { Channel } from 'amqplib';
 import { ChannelProbe } from './broker-probe.js';
+import { BrokerTransportLogger, reportBrokerOutages } from './broker-outages.js';
 
 /**
  * Nest's RMQ client, publishing on a confirm channel (stated here rather than left to the
@@ -11,6 +12,7 @@ export class ServiceQueueClient extends ClientRMQ {
   private currentChannel: Channel | undefined;
   private readonly channelProbe = new ChannelProbe(() => this.currentChannel);
   private brokerBlocked = false;
+  protected override readonly logger = new BrokerTransportLogger('ClientProxy');
 
   /** The broker holds this client's publishing back (a memory or disk alarm): nothing a reconnect would mend. */
   get blocked(): boolean {
@@ -28,6 +30,8 @@ export class ServiceQueueClient extends ClientRMQ {
     client.on('blocked', () => (this.brokerBlocked = true));
     client.on('unblocked', () => (this.brokerBlocked = false));
     client.on('disconnect', () => (this.brokerBlocked = false));
+    const [amqpUrl] = this.options.urls ?? [];
+    if (typeof amqpUrl === 'string') reportBrokerOutages(client, amqpUrl);
     return client;
   }
 

@@ -1,7 +1,9 @@
 import { ServerRMQ, type OutgoingResponse, type RmqContext, type RmqOptions } from '@nestjs/microservices';
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { randomBytes } from 'node:crypto';
+import type { AmqpConnectionManager } from 'amqp-connection-manager';
 import { ChannelProbe } from './broker-probe.js';
+import { BrokerTransportLogger, reportBrokerOutages } from './broker-outages.js';
 import type { OpenDeliveries } from './open-deliveries.js';
 
 /**
@@ -15,6 +17,7 @@ export class ServiceQueueServer extends ServerRMQ {
   private consuming = true;
   /** A round trip on the channel this server consumes on. */
   readonly probe = new ChannelProbe(() => this.consumingChannel);
+  protected override readonly logger = new BrokerTransportLogger('Server');
 
   constructor(
     options: Required<RmqOptions>['options'],
@@ -26,6 +29,13 @@ export class ServiceQueueServer extends ServerRMQ {
 
   private get consumerTag(): string {
     return this.options.consumerTag as string;
+  }
+
+  override async createClient<T = AmqpConnectionManager>(): Promise<T> {
+    const connection = await super.createClient<AmqpConnectionManager>();
+    const [amqpUrl] = this.urls;
+    if (typeof amqpUrl === 'string') reportBrokerOutages(connection, amqpUrl);
+    return connection as T;
   }
 
   override async setupChannel(channel: Channel, callback: () => void): Promise<void> {

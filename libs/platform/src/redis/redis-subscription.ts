@@ -25,7 +25,7 @@ export class RedisSubscription {
   ) {
     // Subscribed again by hand on every connection, so `hearing` only turns true once Redis confirmed it.
     this.connection = new Redis(redisUrl, { ...REDIS_SILENCE_BOUNDS, maxRetriesPerRequest: null, autoResubscribe: false });
-    reportOutages(this.connection, this.logger);
+    reportOutages(this.connection, redisUrl, this.logger);
     this.connection.on('message', (from: string, message: string) => {
       if (from === channel) onMessage(message);
     });

@@ -35,16 +35,35 @@ describe('Redis outages', () => {
 
   it('warns once per outage, not once per reconnect attempt', async () => {
     const logger = { warn: vi.fn(), log: vi.fn() };
-    const redis = new Redis(`redis://127.0.0.1:${await closedPort()}`, { retryStrategy: () => 50, lazyConnect: true });
+    const port = await closedPort();
+    const redisUrl = `redis://:s3cret@127.0.0.1:${port}`;
+    const redis = new Redis(redisUrl, { retryStrategy: () => 50, lazyConnect: true });
     clients.push(redis);
-    reportOutages(redis, logger);
+    reportOutages(redis, redisUrl, logger);
     let attempts = 0;
     redis.on('reconnecting', () => (attempts += 1));
     redis.connect().catch(() => undefined);
 
     await eventually(() => expect(attempts).toBeGreaterThanOrEqual(3), { timeoutMs: 5_000, intervalMs: 20 });
 
+    expect(logger.warn.mock.calls).toEqual([[`Redis at 127.0.0.1:${port} is not reachable (connection refused); retrying`]]);
+  });
+
+  it('says it once for all of the process’s connections to that Redis', async () => {
+    const logger = { warn: vi.fn(), log: vi.fn() };
+    const port = await closedPort();
+    const redisUrl = `redis://127.0.0.1:${port}`;
+    const [main, subscriber] = [1, 2].map(() => new Redis(redisUrl, { retryStrategy: () => 50, lazyConnect: true }));
+    clients.push(main!, subscriber!);
+    let attempts = 0;
+    for (const redis of [main!, subscriber!]) {
+      reportOutages(redis, redisUrl, logger);
+      redis.on('reconnecting', () => (attempts += 1));
+      redis.connect().catch(() => undefined);
+    }
+
+    await eventually(() => expect(attempts).toBeGreaterThanOrEqual(4), { timeoutMs: 5_000, intervalMs: 20 });
+
     expect(logger.warn).toHaveBeenCalledTimes(1);
-    expect(logger.warn.mock.calls[0]![0]).toContain('Redis unreachable');
   });
 });

@@ -2,6 +2,7 @@ import { Global, Logger, Module, type DynamicModule, type OnApplicationShutdown 
 import { Redis, type RedisOptions } from 'ioredis';
 import type { CommonConfig } from '../config/common-config.js';
 import { Readiness } from '../observability/readiness.js';
+import { connectionBack, connectionClosed, connectionLost } from '../observability/dependency-outages.js';
 
 /** Redis keys of this instance all start with the namespace. */
 export function redisKeyPrefix(namespace: string): string {
@@ -29,7 +30,7 @@ export const REDIS_SILENCE_BOUNDS = {
 
 export function createRedis(config: Pick<CommonConfig, 'redisUrl' | 'namespace'>): Redis {
   const redis = new Redis(config.redisUrl, { ...REDIS_SILENCE_BOUNDS, keyPrefix: redisKeyPrefix(config.namespace) });
-  reportOutages(redis);
+  reportOutages(redis, config.redisUrl);
   return redis;
 }
 
@@ -47,21 +48,16 @@ export async function redisAnswersAfresh(redisUrl: string): Promise<void> {
 }
 
 /**
- * One warning when Redis goes away and one line when it is back. Without an 'error' listener
- * ioredis prints every failed reconnect attempt as an unhandled error.
+ * One line when Redis goes away (`Redis at 127.0.0.1:6379 is not reachable (connection refused);
+ * retrying`, or its refused login) and one when it is back, for all of the process's Redis
+ * connections together. Without an 'error' listener ioredis prints every failed reconnect
+ * attempt as an unhandled error.
  */
-export function reportOutages(redis: Redis, logger: Pick<Logger, 'warn' | 'log'> = new Logger('Redis')): void {
-  let away = false;
-  redis.on('error', (error: Error) => {
-    if (away) return;
-    away = true;
-    logger.warn(`Redis unreachable, reconnecting with back-off: ${error.message}`);
-  });
-  redis.on('ready', () => {
-    if (!away) return;
-    away = false;
-    logger.log('Redis reachable again');
-  });
+export function reportOutages(redis: Redis, redisUrl: string, logger: Pick<Logger, 'warn' | 'log'> = new Logger('Redis')): void {
+  const dependency = { kind: 'Redis', url: redisUrl } as const;
+  redis.on('error', (error: Error) => connectionLost(dependency, redis, error, logger));
+  redis.on('ready', () => connectionBack(dependency, redis, logger));
+  redis.on('end', () => connectionClosed(dependency, redis));
 }
 
 class RedisShutdown implements OnApplicationShutdown {

@@ -51,6 +51,23 @@ describe(RepeatingJob.name, () => {
     logged.mockRestore();
   });
 
+  it('says once in one line that its runs fail because a server is away, and when they work again', async () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    let away = true;
+    const logger = { error: vi.fn(), warn: vi.fn(), log: vi.fn() };
+    const job = new RepeatingJob('lease expiry', INTERVAL_MS, () => (away ? Promise.reject(refused) : Promise.resolve()), logger as unknown as Logger);
+    job.start();
+
+    await vi.advanceTimersByTimeAsync(INTERVAL_MS * 3 + 1);
+    away = false;
+    await vi.advanceTimersByTimeAsync(INTERVAL_MS * 2);
+
+    expect(logger.warn.mock.calls).toEqual([['lease expiry failed: connect ECONNREFUSED 127.0.0.1:5432; retrying']]);
+    expect(logger.log.mock.calls).toEqual([['lease expiry succeeded again']]);
+    expect(logger.error).not.toHaveBeenCalled();
+    await job.stop();
+  });
+
   it('waits for the run under way when stopped, and starts no other', async () => {
     sut.start();
     await vi.advanceTimersByTimeAsync(INTERVAL_MS);

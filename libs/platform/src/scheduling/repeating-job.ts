@@ -1,4 +1,5 @@
 import type { Logger } from '@nestjs/common';
+import { isInfrastructureOutage } from '../errors/infrastructure-outage.js';
 
 /**
  * Runs `work` every `intervalMs`, measured from the end of one run to the start of the next, so
@@ -10,6 +11,8 @@ export class RepeatingJob {
   private stopped = true;
   /** `runSoon` was called during a run: the next one starts straight after it. */
   private again = false;
+  /** Runs fail because a server is away; said once, until a run works again. */
+  private serverAway = false;
 
   constructor(
     private readonly name: string,
@@ -47,8 +50,8 @@ export class RepeatingJob {
     this.timer = setTimeout(() => {
       this.running = this.work()
         .then(
-          () => undefined,
-          (error: unknown) => this.logger.error(`${this.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+          () => this.worked(),
+          (error: unknown) => this.failed(error),
         )
         .finally(() => {
           this.running = undefined;
@@ -59,5 +62,24 @@ export class RepeatingJob {
     }, delayMs);
     // A job alone never keeps the process alive: the servers do.
     this.timer.unref();
+  }
+
+  private worked(): void {
+    if (!this.serverAway) return;
+    this.serverAway = false;
+    this.logger.log(`${this.name} succeeded again`);
+  }
+
+  /** A bug is logged with its stack each time; a server away (an outage), in one line once, however many runs it fails. */
+  private failed(error: unknown): void {
+    if (!isInfrastructureOutage(error)) {
+      this.logger.error(`${this.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return;
+    }
+    if (this.serverAway) return;
+    this.serverAway = true;
+    // Prisma's messages span several lines.
+    const reason = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
+    this.logger.warn(`${this.name} failed: ${reason}; retrying`);
   }
 }

@@ -1,10 +1,11 @@
-import { dropDatabase, freePort, TEST_SERVER_URL } from '@smsq/testing';
+import { dropDatabase, freePort } from '@smsq/testing';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { npmStartEnv } from './support/npm-start.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** A line of a Node or Nest stack trace. */
@@ -36,25 +37,7 @@ describe('npm start when a server is missing or stopped', () => {
     const id = randomBytes(4).toString('hex');
     const databaseName = `smsq_e2e_first_${id}`;
     databases.push(databaseName);
-    const env: Record<string, string> = {
-      ...(process.env as Record<string, string>),
-      SMSQ_PROFILE: 'A',
-      SMSQ_DEMO: 'false',
-      SMSQ_NAMESPACE: `e2e_first_${id}`,
-      DATABASE_URL: `${TEST_SERVER_URL}/${databaseName}`,
-      PORT: String(await freePort()),
-      DASHBOARD_PORT: String(await freePort()),
-      BILLING_PORT: String(await freePort()),
-      DISPATCH_PORT: String(await freePort()),
-      INBOX_PORT: String(await freePort()),
-      SMPP_HTTP_PORT: String(await freePort()),
-      SMSQ_SMPP_PORT: String(await freePort()),
-      NX_DAEMON: 'false',
-      ...overrides,
-    };
-    delete env['SMSQ_LOG_LEVEL'];
-    delete env['SMSQ_LOG_FORMAT'];
-    return env;
+    return npmStartEnv(databaseName, `e2e_first_${id}`, overrides);
   }
 
   /** npm start until it exits, or until `until` appears in its output (then it is left running). */

@@ -1,10 +1,11 @@
-import { dropDatabase, freePort, TEST_SERVER_URL } from '@smsq/testing';
+import { dropDatabase } from '@smsq/testing';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { npmStartEnv } from './support/npm-start.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -20,23 +21,7 @@ describe('npm start in a terminal', () => {
 
   it('says what is starting and where, then drains once on Ctrl-C: no service exits without finishing', async () => {
     const id = randomBytes(4).toString('hex');
-    const env: Record<string, string> = {
-      ...(process.env as Record<string, string>),
-      SMSQ_PROFILE: 'A',
-      SMSQ_DEMO: 'false',
-      SMSQ_NAMESPACE: `e2e_start_${id}`,
-      DATABASE_URL: `${TEST_SERVER_URL}/${databaseName}`,
-      PORT: String(await freePort()),
-      DASHBOARD_PORT: String(await freePort()),
-      BILLING_PORT: String(await freePort()),
-      DISPATCH_PORT: String(await freePort()),
-      INBOX_PORT: String(await freePort()),
-      SMPP_HTTP_PORT: String(await freePort()),
-      SMSQ_SMPP_PORT: String(await freePort()),
-      NX_DAEMON: 'false',
-    };
-    delete env['SMSQ_LOG_LEVEL'];
-    delete env['SMSQ_LOG_FORMAT'];
+    const env = await npmStartEnv(databaseName, `e2e_start_${id}`);
     start = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs')], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines: string[] = [];
     let ready: () => void;

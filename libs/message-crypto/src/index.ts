@@ -7,6 +7,7 @@ export {
   parseSealedMessage,
   SEALED_MESSAGE_PREFIX,
   SEALED_MESSAGE_VERSION,
+  TAG_BYTES,
   type SealedMessage,
 } from './sealed-message.js';
 export { SealedMessageError, type SealedMessageProblem } from './sealed-message-error.js';

@@ -1,7 +1,4 @@
-import { isSealedMessage, parseSealedMessage, SealedMessageError, type SealedMessage } from '@smsq/message-crypto';
-
-/** AES-GCM's tag, which a sealed message of no text is all of. */
-const AUTHENTICATION_TAG_BYTES = 16;
+import { isSealedMessage, parseSealedMessage, SealedMessageError, TAG_BYTES, type SealedMessage } from '@smsq/message-crypto';
 import { DomainError, InvalidRequestError, MAX_SEALED_MESSAGE_LENGTH, MAX_TTL_S, MESSAGE_MAX_CODE_POINTS, TASK_PRIORITIES, type TaskPriority } from '@smsq/contracts';
 import { jsonObjectOf } from '@smsq/platform';
 import { messageFromTemplate, type TemplatesByIds } from './template-message.js';
@@ -67,7 +64,8 @@ function checkSealedMessage(message: string): string {
     if (error instanceof SealedMessageError) throw new DomainError('invalid_message', `encrypted is true, but the message is not a sealed message: ${error.message}`);
     throw error;
   }
-  if (sealed.ciphertext.length <= AUTHENTICATION_TAG_BYTES) throw new DomainError('invalid_message', 'the encrypted message holds no text; message must not be empty');
+  // AES-GCM's tag alone: a sealed message of no text.
+  if (sealed.ciphertext.length <= TAG_BYTES) throw new DomainError('invalid_message', 'the encrypted message holds no text; message must not be empty');
   return message;
 }
 
